@@ -1,0 +1,27 @@
+#pragma once
+// Small string helpers shared by the parsers and the command line.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace osprey {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> splitWhitespace(std::string_view text);
+std::vector<std::string> split(std::string_view text, char separator);
+std::string toLower(std::string_view text);
+bool startsWith(std::string_view text, std::string_view prefix);
+bool endsWith(std::string_view text, std::string_view suffix);
+
+/// Parses a whole token as a number; nullopt when any character is left over.
+std::optional<double> parseDouble(std::string_view text);
+std::optional<long long> parseInt(std::string_view text);
+/// Accepts true/false, yes/no, on/off, 1/0 (case-insensitive).
+std::optional<bool> parseBool(std::string_view text);
+
+/// Levenshtein distance, for "did you mean" suggestions.
+int editDistance(std::string_view a, std::string_view b);
+
+} // namespace osprey

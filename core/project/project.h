@@ -1,0 +1,118 @@
+#pragma once
+// Project: one folder holding project.osprey, a SQLite database in WAL mode (schema in the README).
+//
+// Thread affinity: a Project object belongs to the thread that uses it; it is not safe to share one
+// object between threads. Several Project objects (in one process or several) may open the same folder
+// at once: SQLite serialises writers, and readers see committed data.
+//
+// Every call that changes data runs in one transaction. Use `transaction()` to group many calls into
+// one; nested calls then join the outer transaction.
+
+#include "common/expected.h"
+#include "project/types.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace osprey::project {
+
+inline constexpr int kSchemaVersion = 1;
+inline constexpr const char* kDatabaseFileName = "project.osprey";
+
+class Project {
+public:
+    ~Project();
+    Project(const Project&) = delete;
+    Project& operator=(const Project&) = delete;
+
+    // ---- lifetime -------------------------------------------------------------------------------
+    /// Creates the folder (if needed) and a new database. Fails if a project already exists there.
+    static Expected<std::unique_ptr<Project>> create(const std::filesystem::path& folder);
+    /// Opens an existing project. Error codes: "missing", "locked", "newer-schema", "corrupt".
+    static Expected<std::unique_ptr<Project>> open(const std::filesystem::path& folder);
+    /// Opens or creates.
+    static Expected<std::unique_ptr<Project>> openOrCreate(const std::filesystem::path& folder);
+
+    const std::filesystem::path& folder() const;
+    std::filesystem::path databasePath() const;
+    /// Resolves an image path (relative to the folder, or absolute) to an absolute path.
+    std::filesystem::path resolve(const std::string& imagePath) const;
+    int schemaVersion() const;
+
+    /// Runs `body` in one transaction: committed when it returns success, rolled back otherwise.
+    Status transaction(const std::function<Status()>& body);
+
+    // ---- classes --------------------------------------------------------------------------------
+    /// Adds a class at the end of the list. An empty colour picks one from the palette. Names are unique.
+    Expected<std::int64_t> addClass(const std::string& name, const std::string& color = {});
+    Status renameClass(std::int64_t classId, const std::string& name);
+    Status recolorClass(std::int64_t classId, const std::string& color);
+    /// Moves a class to `position` (0-based), shifting the others.
+    Status moveClass(std::int64_t classId, int position);
+    /// Deletes a class. With Reassign, `reassignTo` receives its boxes.
+    Status deleteClass(std::int64_t classId, ClassDeletePolicy policy, std::int64_t reassignTo = 0);
+    /// All classes ordered by position.
+    Expected<std::vector<ClassInfo>> classes() const;
+
+    // ---- images ---------------------------------------------------------------------------------
+    Expected<std::int64_t> addImage(const NewImage& image);
+    /// Adds many images in one transaction; returns their ids in order.
+    Expected<std::vector<std::int64_t>> addImages(std::span<const NewImage> images);
+    Expected<ImageRecord> image(std::int64_t imageId) const;
+    /// Images ordered by id, filtered and paged, with their box counts.
+    Expected<std::vector<ImageRecord>> listImages(const ImageQuery& query = {}) const;
+    /// Number of images matching the filters (paging ignored).
+    Expected<std::int64_t> countImages(const ImageQuery& query = {}) const;
+    Status setImageStatus(std::int64_t imageId, ImageStatus status);
+    Status setImageSplit(std::int64_t imageId, Split split, bool locked = false);
+    Status setImageSize(std::int64_t imageId, int width, int height);
+    /// Deletes an image record and its boxes (never the file).
+    Status deleteImage(std::int64_t imageId);
+
+    // ---- boxes ----------------------------------------------------------------------------------
+    /// Adds a box. A new or verified-empty image becomes labeled.
+    Expected<std::int64_t> addBox(const NewBox& box);
+    /// Adds many boxes in one transaction; returns their ids in order.
+    Expected<std::vector<std::int64_t>> addBoxes(std::span<const NewBox> boxes);
+    /// Updates class, coordinates, source, score and flags of an existing box.
+    Status updateBox(const BoxRecord& box);
+    /// Deletes a box. A labeled image whose last box goes becomes new again.
+    Status deleteBox(std::int64_t boxId);
+    Expected<BoxRecord> box(std::int64_t boxId) const;
+    Expected<std::vector<BoxRecord>> boxes(std::int64_t imageId) const;
+
+    // ---- statistics -----------------------------------------------------------------------------
+    /// Image and box counts per class and split (only non-zero rows).
+    Expected<std::vector<ClassSplitCount>> classSplitCounts() const;
+    /// Image counts per split, including images without boxes.
+    Expected<std::vector<std::pair<Split, std::int64_t>>> splitCounts() const;
+
+    // ---- runs -----------------------------------------------------------------------------------
+    Expected<std::int64_t> addRun(const std::string& name, const std::string& configJson);
+    Status updateRun(const RunRecord& run);
+    Expected<std::vector<RunRecord>> runs() const;
+    Status addRunMetric(std::int64_t runId, int epoch, const std::string& key, double value);
+
+    // ---- settings -------------------------------------------------------------------------------
+    /// Per-project key/value settings (e.g. the remote default).
+    Expected<std::string> setting(const std::string& key, const std::string& fallback = {}) const;
+    Status setSetting(const std::string& key, const std::string& value);
+
+    /// Runs `PRAGMA integrity_check`; returns "ok" or the problems found.
+    Expected<std::string> integrityCheck() const;
+
+private:
+    struct Impl;
+    explicit Project(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> m_impl;
+};
+
+/// The default class colour palette (distinct, readable on light and dark images).
+std::string paletteColor(int index);
+
+} // namespace osprey::project

@@ -1,0 +1,63 @@
+#include "common/atomic_file.h"
+#include "common/hash.h"
+#include "common/strings.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace osprey;
+
+class TestCommon : public QObject {
+    Q_OBJECT
+private slots:
+    void parsesNumbersStrictly() {
+        QCOMPARE(parseDouble("0.25").value(), 0.25);
+        QCOMPARE(parseDouble(" -1e3 ").value(), -1000.0);
+        QVERIFY(!parseDouble("0.5x").has_value());
+        QVERIFY(!parseDouble("").has_value());
+        QCOMPARE(parseInt("42").value(), 42LL);
+        QVERIFY(!parseInt("4.2").has_value());
+        QCOMPARE(parseBool("Yes").value(), true);
+        QCOMPARE(parseBool("0").value(), false);
+        QVERIFY(!parseBool("maybe").has_value());
+    }
+    void splitsAndTrims() {
+        const auto parts = splitWhitespace("  0 0.5\t0.25  1 ");
+        QCOMPARE(parts.size(), size_t(4));
+        QCOMPARE(std::string(parts[1]), std::string("0.5"));
+        QCOMPARE(split("a,,b", ',').size(), size_t(3));
+        QCOMPARE(std::string(trim("\n x \r")), std::string("x"));
+    }
+    void editDistanceSuggests() {
+        QCOMPARE(editDistance("epoch", "epochs"), 1);
+        QCOMPARE(editDistance("kitten", "sitting"), 3);
+        QCOMPARE(editDistance("", "abc"), 3);
+    }
+    void hashIsStableAndSensitive() {
+        QCOMPARE(hashBytes("abc"), hashBytes("abc"));
+        QVERIFY(hashBytes("abc") != hashBytes("abd"));
+        QVERIFY(hashBytes("a") != hashBytes(std::string_view("a\0", 2)));
+        QCOMPARE(toHex(0x1234abcdULL), std::string("000000001234abcd"));
+    }
+    void atomicWriteReplacesAndReads() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "sub" / "file.txt";
+        QVERIFY(writeFileAtomic(path, "first").hasValue());
+        QVERIFY(writeFileAtomic(path, "second").hasValue());
+        const auto text = readFile(path);
+        QVERIFY(text.hasValue());
+        QCOMPARE(*text, std::string("second"));
+        // No temporary files are left beside the target.
+        int entries = 0;
+        for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(path.parent_path()))
+            ++entries;
+        QCOMPARE(entries, 1);
+        QCOMPARE(hashFileHex(path).value(), toHex(hashBytes("second")));
+        const auto missing = readFile(path.parent_path() / "nope.txt");
+        QVERIFY(!missing.hasValue());
+        QVERIFY(missing.message().find("nope.txt") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommon)
+#include "tst_common.moc"
