@@ -1,0 +1,65 @@
+#pragma once
+// Image decode, encode, size probing and letterbox, behind value types (no OpenCV in this header).
+// All functions are thread-safe and may run on any thread.
+
+#include "common/expected.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace osprey::imaging {
+
+/// An 8-bit image, interleaved RGB (channels = 3) or grey (channels = 1), row-major, no padding.
+struct Image {
+    int width = 0;
+    int height = 0;
+    int channels = 3;
+    std::vector<std::uint8_t> pixels;
+
+    bool empty() const { return pixels.empty(); }
+    std::uint8_t* row(int y) { return pixels.data() + static_cast<size_t>(y) * width * channels; }
+    const std::uint8_t* row(int y) const { return pixels.data() + static_cast<size_t>(y) * width * channels; }
+};
+
+/// Size of an image file as displayed, i.e. after its EXIF orientation is applied.
+struct ImageSize {
+    int width = 0;
+    int height = 0;
+    bool exifRotated = false; ///< the EXIF orientation swaps width and height
+};
+
+/// Decodes a file to RGB, applying its EXIF orientation. The error names the file.
+Expected<Image> decodeImage(const std::filesystem::path& path);
+/// Decodes an encoded buffer (JPEG, PNG, ...) to RGB.
+Expected<Image> decodeImageBytes(const std::vector<std::uint8_t>& bytes, const std::string& nameForErrors);
+
+/// Reads the size from the file header (JPEG, PNG) without decoding; falls back to a full decode for
+/// other formats. Fails on unreadable or corrupt headers.
+Expected<ImageSize> readImageSize(const std::filesystem::path& path);
+
+/// Encodes by extension (.jpg/.jpeg/.png/.bmp). Writes atomically.
+Status encodeImage(const Image& image, const std::filesystem::path& path, int jpegQuality = 95);
+
+/// Where a letterboxed image sits inside its canvas: canvas = src * scale + pad.
+struct Letterbox {
+    double scale = 1;
+    double padX = 0, padY = 0; ///< left and top padding in canvas pixels
+    int width = 0, height = 0; ///< canvas size
+};
+
+/// Resizes keeping the aspect ratio so the long side is `targetSize`, then pads with `padValue`, centred.
+/// autoRect=false gives a targetSize x targetSize canvas; true gives the smallest canvas whose sides are
+/// multiples of `stride` (rectangular validation batches).
+Image letterbox(const Image& src, int targetSize, int stride, bool autoRect, Letterbox* info,
+                std::uint8_t padValue = 114);
+
+/// Resizes to exactly width x height (bilinear; area when shrinking a lot).
+Image resize(const Image& src, int width, int height);
+
+/// Draws a rectangle outline and a filled label tag above it.
+void drawBox(Image& image, double x1, double y1, double x2, double y2, std::uint32_t rgb,
+             const std::string& label);
+
+} // namespace osprey::imaging
