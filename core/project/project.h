@@ -106,8 +106,10 @@ public:
     /// Runs `PRAGMA integrity_check`; returns "ok" or the problems found.
     Expected<std::string> integrityCheck() const;
 
-private:
+    /// Opaque state; defined in the private project_impl.h.
     struct Impl;
+
+private:
     explicit Project(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };

@@ -1,0 +1,374 @@
+#include "project/project_impl.h"
+
+#include <cmath>
+
+namespace osprey::project {
+
+namespace {
+
+constexpr const char* kImageColumns =
+    "i.id, i.path, i.width, i.height, i.hash, i.status, i.split, i.split_locked, i.added_at";
+constexpr const char* kBoxColumns =
+    "id, image_id, class_id, x1, y1, x2, y2, source, score, crowd, difficult, "
+    "truncated, created_at, updated_at";
+
+ImageRecord readImage(const sql::Statement& row) {
+    ImageRecord image;
+    image.id = row.integer(0);
+    image.path = row.text(1);
+    image.width = static_cast<int>(row.integer(2));
+    image.height = static_cast<int>(row.integer(3));
+    image.hash = row.text(4);
+    image.status = imageStatusFromString(row.text(5)).value_or(ImageStatus::New);
+    image.split = splitFromString(row.text(6)).value_or(Split::None);
+    image.splitLocked = row.integer(7) != 0;
+    image.addedAt = row.integer(8);
+    return image;
+}
+
+BoxRecord readBox(const sql::Statement& row) {
+    BoxRecord box;
+    box.id = row.integer(0);
+    box.imageId = row.integer(1);
+    box.classId = row.integer(2);
+    box.x1 = row.real(3);
+    box.y1 = row.real(4);
+    box.x2 = row.real(5);
+    box.y2 = row.real(6);
+    box.source = boxSourceFromString(row.text(7)).value_or(BoxSource::Manual);
+    box.score = row.optionalReal(8);
+    box.flags.crowd = row.integer(9) != 0;
+    box.flags.difficult = row.integer(10) != 0;
+    box.flags.truncated = row.integer(11) != 0;
+    box.createdAt = row.integer(12);
+    box.updatedAt = row.integer(13);
+    return box;
+}
+
+// WHERE clause and its bindings for an ImageQuery.
+struct Filter {
+    std::string where;
+    std::vector<std::string> texts;
+    std::optional<std::int64_t> classId;
+};
+
+Filter buildFilter(const ImageQuery& query) {
+    Filter filter;
+    std::vector<std::string> terms;
+    if (query.status) {
+        terms.push_back("i.status = ?");
+        filter.texts.emplace_back(toString(*query.status));
+    }
+    if (query.split) {
+        terms.push_back("i.split = ?");
+        filter.texts.emplace_back(toString(*query.split));
+    }
+    if (query.classId) {
+        terms.push_back("EXISTS (SELECT 1 FROM boxes b WHERE b.image_id = i.id AND b.class_id = ?)");
+        filter.classId = query.classId;
+    }
+    for (size_t t = 0; t < terms.size(); ++t)
+        filter.where += (t == 0 ? " WHERE " : " AND ") + terms[t];
+    return filter;
+}
+
+int bindFilter(sql::Statement& statement, const Filter& filter) {
+    int index = 1;
+    for (const auto& text : filter.texts)
+        statement.bind(index++, text);
+    if (filter.classId)
+        statement.bind(index++, *filter.classId);
+    return index;
+}
+
+bool validBox(double x1, double y1, double x2, double y2) {
+    return std::isfinite(x1) && std::isfinite(y1) && std::isfinite(x2) && std::isfinite(y2);
+}
+
+} // namespace
+
+Status Project::Impl::refreshStatus(std::int64_t imageId) {
+    // Boxes make a new or verified-empty image labeled; losing the last box makes a labeled image new.
+    sql::Statement update(
+        db, "UPDATE images SET status = CASE "
+            "WHEN (SELECT COUNT(*) FROM boxes WHERE image_id = images.id) > 0 "
+            "  THEN CASE WHEN status IN ('new', 'verified_empty') THEN 'labeled' ELSE status END "
+            "ELSE CASE WHEN status = 'labeled' THEN 'new' ELSE status END END "
+            "WHERE id = ?");
+    update.bind(1, imageId);
+    return update.run();
+}
+
+Expected<std::int64_t> Project::addImage(const NewImage& image) {
+    auto ids = addImages(std::span<const NewImage>(&image, 1));
+    if (!ids)
+        return fail(ids.error());
+    return ids->front();
+}
+
+Expected<std::vector<std::int64_t>> Project::addImages(std::span<const NewImage> images) {
+    std::vector<std::int64_t> ids;
+    ids.reserve(images.size());
+    auto status = m_impl->inTransaction([&]() -> Status {
+        sql::Statement insert(m_impl->db,
+                              "INSERT INTO images(path, width, height, hash, status, split, split_locked, "
+                              "added_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
+        const std::int64_t now = nowSeconds();
+        for (const auto& image : images) {
+            if (image.path.empty())
+                return fail("image path: must not be empty");
+            insert.reset();
+            insert.bind(1, image.path)
+                .bind(2, image.width)
+                .bind(3, image.height)
+                .bind(4, image.hash)
+                .bind(5, toString(image.status))
+                .bind(6, toString(image.split))
+                .bind(7, image.splitLocked ? 1 : 0)
+                .bind(8, now);
+            if (auto ran = insert.run(); !ran)
+                return fail("image '" + image.path + "': " +
+                            (ran.message().find("UNIQUE") != std::string::npos ? "already in the project"
+                                                                               : ran.message()));
+            ids.push_back(sqlite3_last_insert_rowid(m_impl->db.handle()));
+        }
+        return {};
+    });
+    if (!status)
+        return fail(status.error());
+    return ids;
+}
+
+Expected<ImageRecord> Project::image(std::int64_t imageId) const {
+    sql::Statement query(m_impl->db,
+                         std::string("SELECT ") + kImageColumns +
+                             ", (SELECT COUNT(*) FROM boxes b WHERE b.image_id = i.id) FROM images i "
+                             "WHERE i.id = ?");
+    query.bind(1, imageId);
+    if (!query.step())
+        return fail("image id " + std::to_string(imageId) + ": no such image", "missing");
+    ImageRecord record = readImage(query);
+    record.boxCount = static_cast<int>(query.integer(9));
+    return record;
+}
+
+Expected<std::vector<ImageRecord>> Project::listImages(const ImageQuery& query) const {
+    const Filter filter = buildFilter(query);
+    sql::Statement statement(m_impl->db,
+                             std::string("SELECT ") + kImageColumns +
+                                 ", (SELECT COUNT(*) FROM boxes b WHERE b.image_id = i.id) FROM images i" +
+                                 filter.where + " ORDER BY i.id LIMIT ? OFFSET ?");
+    const int next = bindFilter(statement, filter);
+    statement.bind(next, static_cast<std::int64_t>(query.limit > 0 ? query.limit : -1));
+    statement.bind(next + 1, query.offset);
+    std::vector<ImageRecord> result;
+    result.reserve(query.limit > 0 ? static_cast<size_t>(query.limit) : 0);
+    while (statement.step()) {
+        result.push_back(readImage(statement));
+        result.back().boxCount = static_cast<int>(statement.integer(9));
+    }
+    if (!statement.error().empty())
+        return dbError(*m_impl, "cannot list images", statement.error());
+    return result;
+}
+
+Expected<std::int64_t> Project::countImages(const ImageQuery& query) const {
+    const Filter filter = buildFilter(query);
+    sql::Statement statement(m_impl->db, "SELECT COUNT(*) FROM images i" + filter.where);
+    bindFilter(statement, filter);
+    if (!statement.step())
+        return dbError(*m_impl, "cannot count images", statement.error());
+    return statement.integer(0);
+}
+
+Status Project::setImageStatus(std::int64_t imageId, ImageStatus status) {
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement update(m_impl->db, "UPDATE images SET status = ? WHERE id = ?");
+        update.bind(1, toString(status)).bind(2, imageId);
+        if (auto ran = update.run(); !ran)
+            return ran;
+        if (sqlite3_changes(m_impl->db.handle()) == 0)
+            return fail("image id " + std::to_string(imageId) + ": no such image");
+        return {};
+    });
+}
+
+Status Project::setImageSplit(std::int64_t imageId, Split split, bool locked) {
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement update(m_impl->db, "UPDATE images SET split = ?, split_locked = ? WHERE id = ?");
+        update.bind(1, toString(split)).bind(2, locked ? 1 : 0).bind(3, imageId);
+        if (auto ran = update.run(); !ran)
+            return ran;
+        if (sqlite3_changes(m_impl->db.handle()) == 0)
+            return fail("image id " + std::to_string(imageId) + ": no such image");
+        return {};
+    });
+}
+
+Status Project::setImageSize(std::int64_t imageId, int width, int height) {
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement update(m_impl->db, "UPDATE images SET width = ?, height = ? WHERE id = ?");
+        update.bind(1, width).bind(2, height).bind(3, imageId);
+        return update.run();
+    });
+}
+
+Status Project::deleteImage(std::int64_t imageId) {
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement remove(m_impl->db, "DELETE FROM images WHERE id = ?");
+        remove.bind(1, imageId);
+        if (auto ran = remove.run(); !ran)
+            return ran;
+        if (sqlite3_changes(m_impl->db.handle()) == 0)
+            return fail("image id " + std::to_string(imageId) + ": no such image");
+        return {};
+    });
+}
+
+// ---- boxes --------------------------------------------------------------------------------------
+
+Expected<std::int64_t> Project::addBox(const NewBox& box) {
+    auto ids = addBoxes(std::span<const NewBox>(&box, 1));
+    if (!ids)
+        return fail(ids.error());
+    return ids->front();
+}
+
+Expected<std::vector<std::int64_t>> Project::addBoxes(std::span<const NewBox> boxes) {
+    std::vector<std::int64_t> ids;
+    ids.reserve(boxes.size());
+    auto status = m_impl->inTransaction([&]() -> Status {
+        sql::Statement insert(
+            m_impl->db,
+            "INSERT INTO boxes(image_id, class_id, x1, y1, x2, y2, source, score, crowd, "
+            "difficult, truncated, created_at, updated_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?)");
+        const std::int64_t now = nowSeconds();
+        std::int64_t lastImage = -1;
+        for (const auto& box : boxes) {
+            if (!validBox(box.x1, box.y1, box.x2, box.y2))
+                return fail("box on image id " + std::to_string(box.imageId) +
+                            ": coordinates must be finite");
+            insert.reset();
+            insert.bind(1, box.imageId)
+                .bind(2, box.classId)
+                .bind(3, std::min(box.x1, box.x2))
+                .bind(4, std::min(box.y1, box.y2))
+                .bind(5, std::max(box.x1, box.x2))
+                .bind(6, std::max(box.y1, box.y2))
+                .bind(7, toString(box.source))
+                .bind(8, box.score)
+                .bind(9, box.flags.crowd ? 1 : 0)
+                .bind(10, box.flags.difficult ? 1 : 0)
+                .bind(11, box.flags.truncated ? 1 : 0)
+                .bind(12, now)
+                .bind(13, now);
+            if (auto ran = insert.run(); !ran)
+                return fail("box on image id " + std::to_string(box.imageId) + ": " +
+                            (ran.message().find("FOREIGN KEY") != std::string::npos
+                                 ? "unknown image or class id"
+                                 : ran.message()));
+            ids.push_back(sqlite3_last_insert_rowid(m_impl->db.handle()));
+            // Batches are usually grouped by image: refresh each image once.
+            if (box.imageId != lastImage) {
+                if (auto refreshed = m_impl->refreshStatus(box.imageId); !refreshed)
+                    return refreshed;
+                lastImage = box.imageId;
+            }
+        }
+        return {};
+    });
+    if (!status)
+        return fail(status.error());
+    return ids;
+}
+
+Status Project::updateBox(const BoxRecord& box) {
+    if (!validBox(box.x1, box.y1, box.x2, box.y2))
+        return fail("box id " + std::to_string(box.id) + ": coordinates must be finite");
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement update(m_impl->db,
+                              "UPDATE boxes SET class_id = ?, x1 = ?, y1 = ?, x2 = ?, y2 = ?, source = ?, "
+                              "score = ?, crowd = ?, difficult = ?, truncated = ?, updated_at = ? "
+                              "WHERE id = ?");
+        update.bind(1, box.classId)
+            .bind(2, std::min(box.x1, box.x2))
+            .bind(3, std::min(box.y1, box.y2))
+            .bind(4, std::max(box.x1, box.x2))
+            .bind(5, std::max(box.y1, box.y2))
+            .bind(6, toString(box.source))
+            .bind(7, box.score)
+            .bind(8, box.flags.crowd ? 1 : 0)
+            .bind(9, box.flags.difficult ? 1 : 0)
+            .bind(10, box.flags.truncated ? 1 : 0)
+            .bind(11, nowSeconds())
+            .bind(12, box.id);
+        if (auto ran = update.run(); !ran)
+            return fail("box id " + std::to_string(box.id) + ": " + ran.message());
+        if (sqlite3_changes(m_impl->db.handle()) == 0)
+            return fail("box id " + std::to_string(box.id) + ": no such box");
+        return {};
+    });
+}
+
+Status Project::deleteBox(std::int64_t boxId) {
+    return m_impl->inTransaction([&]() -> Status {
+        sql::Statement find(m_impl->db, "SELECT image_id FROM boxes WHERE id = ?");
+        find.bind(1, boxId);
+        if (!find.step())
+            return fail("box id " + std::to_string(boxId) + ": no such box");
+        const std::int64_t imageId = find.integer(0);
+        sql::Statement remove(m_impl->db, "DELETE FROM boxes WHERE id = ?");
+        remove.bind(1, boxId);
+        if (auto ran = remove.run(); !ran)
+            return ran;
+        return m_impl->refreshStatus(imageId);
+    });
+}
+
+Expected<BoxRecord> Project::box(std::int64_t boxId) const {
+    sql::Statement query(m_impl->db, std::string("SELECT ") + kBoxColumns + " FROM boxes WHERE id = ?");
+    query.bind(1, boxId);
+    if (!query.step())
+        return fail("box id " + std::to_string(boxId) + ": no such box", "missing");
+    return readBox(query);
+}
+
+Expected<std::vector<BoxRecord>> Project::boxes(std::int64_t imageId) const {
+    sql::Statement query(m_impl->db,
+                         std::string("SELECT ") + kBoxColumns + " FROM boxes WHERE image_id = ? ORDER BY id");
+    query.bind(1, imageId);
+    std::vector<BoxRecord> result;
+    while (query.step())
+        result.push_back(readBox(query));
+    if (!query.error().empty())
+        return dbError(*m_impl, "cannot read boxes", query.error());
+    return result;
+}
+
+// ---- statistics ---------------------------------------------------------------------------------
+
+Expected<std::vector<ClassSplitCount>> Project::classSplitCounts() const {
+    sql::Statement query(m_impl->db,
+                         "SELECT b.class_id, i.split, COUNT(DISTINCT b.image_id), COUNT(*) FROM boxes b "
+                         "JOIN images i ON i.id = b.image_id GROUP BY b.class_id, i.split");
+    std::vector<ClassSplitCount> result;
+    while (query.step())
+        result.push_back({query.integer(0), splitFromString(query.text(1)).value_or(Split::None),
+                          query.integer(2), query.integer(3)});
+    if (!query.error().empty())
+        return dbError(*m_impl, "cannot count boxes", query.error());
+    return result;
+}
+
+Expected<std::vector<std::pair<Split, std::int64_t>>> Project::splitCounts() const {
+    sql::Statement query(m_impl->db, "SELECT split, COUNT(*) FROM images GROUP BY split");
+    std::vector<std::pair<Split, std::int64_t>> result;
+    while (query.step())
+        result.emplace_back(splitFromString(query.text(0)).value_or(Split::None), query.integer(1));
+    if (!query.error().empty())
+        return dbError(*m_impl, "cannot count images", query.error());
+    return result;
+}
+
+} // namespace osprey::project

@@ -1,0 +1,140 @@
+#include "project/sqlite_impl.h"
+
+namespace osprey::project::sql {
+
+Connection::~Connection() {
+    if (m_db)
+        sqlite3_close_v2(m_db);
+}
+
+Status Connection::open(const std::string& path, bool create) {
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (create)
+        flags |= SQLITE_OPEN_CREATE;
+    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
+        if (m_db) {
+            sqlite3_close_v2(m_db);
+            m_db = nullptr;
+        }
+        return fail(message, rc == SQLITE_CANTOPEN ? "missing" : "corrupt");
+    }
+    sqlite3_extended_result_codes(m_db, 0);
+    return {};
+}
+
+Status Connection::exec(std::string_view sql) {
+    char* message = nullptr;
+    const int rc = sqlite3_exec(m_db, std::string(sql).c_str(), nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
+        std::string text = message ? message : sqlite3_errstr(rc);
+        sqlite3_free(message);
+        return fail(text, std::to_string(rc));
+    }
+    return {};
+}
+
+std::string Connection::lastError() const {
+    return m_db ? sqlite3_errmsg(m_db) : "no database";
+}
+int Connection::lastErrorCode() const {
+    return m_db ? sqlite3_errcode(m_db) : SQLITE_MISUSE;
+}
+
+Statement::Statement(Connection& connection, std::string_view sql) : m_db(connection.handle()) {
+    const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
+    if (rc != SQLITE_OK) {
+        m_error = sqlite3_errmsg(m_db);
+        m_errorCode = rc;
+        m_stmt = nullptr;
+    }
+}
+
+Statement::~Statement() {
+    if (m_stmt)
+        sqlite3_finalize(m_stmt);
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    sqlite3_bind_int64(m_stmt, index, value);
+    return *this;
+}
+Statement& Statement::bind(int index, double value) {
+    sqlite3_bind_double(m_stmt, index, value);
+    return *this;
+}
+Statement& Statement::bind(int index, std::string_view value) {
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    return *this;
+}
+Statement& Statement::bind(int index, const std::optional<double>& value) {
+    if (value)
+        return bind(index, *value);
+    return bindNull(index);
+}
+Statement& Statement::bindNull(int index) {
+    sqlite3_bind_null(m_stmt, index);
+    return *this;
+}
+
+bool Statement::step() {
+    if (!m_stmt)
+        return false;
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc != SQLITE_DONE) {
+        m_error = sqlite3_errmsg(m_db);
+        m_errorCode = rc;
+    }
+    return false;
+}
+
+Status Statement::run() {
+    if (!m_stmt)
+        return fail(m_error.empty() ? "statement not prepared" : m_error, std::to_string(m_errorCode));
+    m_error.clear();
+    m_errorCode = SQLITE_OK;
+    while (step()) {
+    }
+    const bool failed = !m_error.empty();
+    sqlite3_reset(m_stmt);
+    if (failed)
+        return fail(m_error, std::to_string(m_errorCode));
+    return {};
+}
+
+void Statement::reset() {
+    if (m_stmt) {
+        sqlite3_reset(m_stmt);
+        sqlite3_clear_bindings(m_stmt);
+    }
+    m_error.clear();
+    m_errorCode = SQLITE_OK;
+}
+
+std::int64_t Statement::integer(int column) const {
+    return sqlite3_column_int64(m_stmt, column);
+}
+double Statement::real(int column) const {
+    return sqlite3_column_double(m_stmt, column);
+}
+std::optional<double> Statement::optionalReal(int column) const {
+    if (sqlite3_column_type(m_stmt, column) == SQLITE_NULL)
+        return std::nullopt;
+    return sqlite3_column_double(m_stmt, column);
+}
+std::optional<std::int64_t> Statement::optionalInteger(int column) const {
+    if (sqlite3_column_type(m_stmt, column) == SQLITE_NULL)
+        return std::nullopt;
+    return sqlite3_column_int64(m_stmt, column);
+}
+std::string Statement::text(int column) const {
+    const auto* data = sqlite3_column_text(m_stmt, column);
+    return data ? std::string(reinterpret_cast<const char*>(data),
+                              static_cast<size_t>(sqlite3_column_bytes(m_stmt, column)))
+                : std::string();
+}
+
+} // namespace osprey::project::sql

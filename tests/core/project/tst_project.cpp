@@ -1,0 +1,215 @@
+#include "project/project.h"
+#include "project_printers.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace osprey;
+using namespace osprey::project;
+
+namespace {
+std::filesystem::path tempPath(const QTemporaryDir& dir, const char* name = "p") {
+    return std::filesystem::path(dir.path().toStdString()) / name;
+}
+} // namespace
+
+class TestProject : public QObject {
+    Q_OBJECT
+private slots:
+    void createsAndReopens() {
+        QTemporaryDir dir;
+        {
+            auto created = Project::create(tempPath(dir));
+            QVERIFY2(created.hasValue(), created.hasValue() ? "" : created.message().c_str());
+            QCOMPARE((*created)->schemaVersion(), kSchemaVersion);
+            QVERIFY((*created)->addClass("cat").hasValue());
+        }
+        QVERIFY(std::filesystem::exists(tempPath(dir) / "project.osprey"));
+        auto again = Project::create(tempPath(dir));
+        QVERIFY(!again.hasValue());
+        QCOMPARE(QString::fromStdString(again.error().code), QString("exists"));
+        auto opened = Project::open(tempPath(dir));
+        QVERIFY(opened.hasValue());
+        QCOMPARE((*opened)->classes()->size(), size_t(1));
+    }
+
+    void classesAddRenameRecolourReorderDelete() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto cat = project->addClass("cat").value();
+        const auto dog = project->addClass("dog", "#00ff00").value();
+        const auto bird = project->addClass("bird").value();
+        QVERIFY(!project->addClass("cat").hasValue()); // unique names
+        QVERIFY(!project->addClass("").hasValue());
+        auto list = project->classes().value();
+        QCOMPARE(list[1].color, std::string("#00ff00"));
+        QCOMPARE(list[0].color, paletteColor(0));
+        QVERIFY(project->renameClass(cat, "kitten").hasValue());
+        QVERIFY(!project->renameClass(cat, "dog").hasValue());
+        QVERIFY(project->recolorClass(cat, "#123456").hasValue());
+        QVERIFY(!project->recolorClass(cat, "red").hasValue());
+        QVERIFY(project->moveClass(bird, 0).hasValue());
+        list = project->classes().value();
+        QCOMPARE(list[0].name, std::string("bird"));
+        QCOMPARE(list[1].name, std::string("kitten"));
+        QCOMPARE(list[1].color, std::string("#123456"));
+        QCOMPARE(list[2].name, std::string("dog"));
+        QCOMPARE(list[2].position, 2);
+
+        const auto image = project->addImage({"a.jpg", 100, 50}).value();
+        project->addBox({image, dog, 1, 2, 3, 4}).value();
+        project->addBox({image, cat, 5, 6, 7, 8}).value();
+        // Refuse keeps everything; Reassign moves boxes; DeleteBoxes removes them.
+        QVERIFY(!project->deleteClass(dog, ClassDeletePolicy::Refuse).hasValue());
+        QCOMPARE(project->classes()->size(), size_t(3));
+        QVERIFY(project->deleteClass(dog, ClassDeletePolicy::Reassign, cat).hasValue());
+        auto boxes = project->boxes(image).value();
+        QCOMPARE(boxes.size(), size_t(2));
+        QCOMPARE(boxes[0].classId, cat);
+        QVERIFY(project->deleteClass(cat, ClassDeletePolicy::DeleteBoxes).hasValue());
+        QCOMPARE(project->boxes(image)->size(), size_t(0));
+        OSPREY_COMPARE_ENUM(project->image(image)->status, ImageStatus::New); // lost its last box
+        list = project->classes().value();
+        QCOMPARE(list.size(), size_t(1));
+        QCOMPARE(list[0].position, 0);
+    }
+
+    void imagesListFilterAndPage() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto a = project->addClass("a").value();
+        const auto b = project->addClass("b").value();
+        std::vector<NewImage> images;
+        for (int i = 0; i < 25; ++i)
+            images.push_back({"img" + std::to_string(i) + ".jpg", 640, 480, "", ImageStatus::New,
+                              i % 5 == 0 ? Split::Val : Split::Train});
+        const auto ids = project->addImages(images).value();
+        QCOMPARE(ids.size(), size_t(25));
+        QVERIFY(!project->addImage({"img3.jpg", 1, 1}).hasValue()); // duplicate path
+        project
+            ->addBoxes(std::vector<NewBox>{
+                {ids[0], a, 0, 0, 10, 10}, {ids[0], b, 0, 0, 5, 5}, {ids[7], b, 1, 1, 2, 2}})
+            .value();
+        QCOMPARE(project->countImages().value(), 25LL);
+        QCOMPARE(project->countImages({.split = Split::Val}).value(), 5LL);
+        QCOMPARE(project->countImages({.status = ImageStatus::Labeled}).value(), 2LL);
+        QCOMPARE(project->countImages({.classId = b}).value(), 2LL);
+        QCOMPARE(project->countImages({.status = ImageStatus::Labeled, .split = Split::Val}).value(), 1LL);
+        const auto page = project->listImages({.offset = 10, .limit = 10}).value();
+        QCOMPARE(page.size(), size_t(10));
+        QCOMPARE(page.front().path, std::string("img10.jpg"));
+        const auto first = project->listImages({.limit = 1}).value();
+        QCOMPARE(first[0].boxCount, 2);
+        OSPREY_COMPARE_ENUM(first[0].status, ImageStatus::Labeled);
+        OSPREY_COMPARE_ENUM(first[0].split, Split::Val);
+        const auto withB = project->listImages({.classId = b}).value();
+        QCOMPARE(withB.size(), size_t(2));
+        QCOMPARE(withB[1].id, ids[7]);
+    }
+
+    void boxesCrudAndStatusFollowsBoxes() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto cls = project->addClass("x").value();
+        const auto image = project->addImage({"a.jpg", 100, 100}).value();
+        QVERIFY(project->setImageStatus(image, ImageStatus::VerifiedEmpty).hasValue());
+        NewBox box{image, cls, 30, 40, 10, 20, BoxSource::Model, 0.75, {.crowd = true}};
+        const auto id = project->addBox(box).value();
+        auto stored = project->box(id).value();
+        // Corners are normalised to x1 < x2, y1 < y2.
+        QCOMPARE(stored.x1, 10.0);
+        QCOMPARE(stored.y2, 40.0);
+        OSPREY_COMPARE_ENUM(stored.source, BoxSource::Model);
+        QCOMPARE(stored.score.value(), 0.75);
+        QVERIFY(stored.flags.crowd);
+        OSPREY_COMPARE_ENUM(project->image(image)->status, ImageStatus::Labeled);
+        stored.x2 = 99.5;
+        stored.score.reset();
+        stored.source = BoxSource::Manual;
+        QVERIFY(project->updateBox(stored).hasValue());
+        QCOMPARE(project->box(id)->x2, 99.5);
+        QVERIFY(!project->box(id)->score.has_value());
+        QVERIFY(project->setImageStatus(image, ImageStatus::Reviewed).hasValue());
+        QVERIFY(project->deleteBox(id).hasValue());
+        OSPREY_COMPARE_ENUM(project->image(image)->status, ImageStatus::Reviewed); // review survives edits
+        QVERIFY(!project->deleteBox(id).hasValue());
+        QVERIFY(!project->addBox({image, cls + 100, 0, 0, 1, 1}).hasValue()); // unknown class
+        QVERIFY(!project->addBox({image, cls, 0, 0, std::nan(""), 1}).hasValue());
+    }
+
+    void transactionRollsBackEverything() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto cls = project->addClass("x").value();
+        const auto result = project->transaction([&]() -> Status {
+            const auto image = project->addImage({"a.jpg", 10, 10}).value();
+            project->addBox({image, cls, 0, 0, 1, 1}).value();
+            return fail("cancelled by the user");
+        });
+        QVERIFY(!result.hasValue());
+        QCOMPARE(project->countImages().value(), 0LL);
+        // A failing nested call rolls back only its own part when the outer body handles it.
+        QVERIFY(project
+                    ->transaction([&]() -> Status {
+                        project->addImage({"b.jpg", 10, 10}).value();
+                        if (project->addImage({"b.jpg", 10, 10}).hasValue())
+                            return fail("duplicate accepted");
+                        return {};
+                    })
+                    .hasValue());
+        QCOMPARE(project->countImages().value(), 1LL);
+    }
+
+    void runsMetricsAndSettings() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto run = project->addRun("exp1", R"({"epochs": 3})").value();
+        QVERIFY(project->addRunMetric(run, 0, "metrics/mAP50(B)", 0.5).hasValue());
+        QVERIFY(project->addRunMetric(run, 0, "metrics/mAP50(B)", 0.6).hasValue()); // replaces
+        auto runs = project->runs().value();
+        QCOMPARE(runs.size(), size_t(1));
+        OSPREY_COMPARE_ENUM(runs[0].status, RunStatus::Running);
+        runs[0].status = RunStatus::Finished;
+        runs[0].bestEpoch = 2;
+        runs[0].bestFitness = 0.42;
+        runs[0].finishedAt = 1234;
+        runs[0].weightsPath = "runs/exp1/weights/best.pt";
+        QVERIFY(project->updateRun(runs[0]).hasValue());
+        const auto reread = project->runs().value()[0];
+        OSPREY_COMPARE_ENUM(reread.status, RunStatus::Finished);
+        QCOMPARE(reread.bestEpoch.value(), 2);
+        QCOMPARE(reread.bestFitness.value(), 0.42);
+        QCOMPARE(reread.finishedAt.value(), 1234LL);
+        QCOMPARE(project->setting("remote", "none").value(), std::string("none"));
+        QVERIFY(project->setSetting("remote", "user/proj").hasValue());
+        QCOMPARE(project->setting("remote").value(), std::string("user/proj"));
+    }
+
+    void statisticsCountPerClassAndSplit() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto a = project->addClass("a").value();
+        const auto train = project->addImage({"t.jpg", 10, 10, "", ImageStatus::New, Split::Train}).value();
+        const auto val = project->addImage({"v.jpg", 10, 10, "", ImageStatus::New, Split::Val}).value();
+        project->addImage({"n.jpg", 10, 10}).value();
+        project
+            ->addBoxes(
+                std::vector<NewBox>{{train, a, 0, 0, 1, 1}, {train, a, 0, 0, 2, 2}, {val, a, 0, 0, 1, 1}})
+            .value();
+        const auto counts = project->classSplitCounts().value();
+        QCOMPARE(counts.size(), size_t(2));
+        for (const auto& row : counts) {
+            QCOMPARE(row.classId, a);
+            QCOMPARE(row.images, 1LL);
+            QCOMPARE(row.boxes, row.split == Split::Train ? 2LL : 1LL);
+        }
+        const auto splits = project->splitCounts().value();
+        std::int64_t total = 0;
+        for (const auto& [split, count] : splits)
+            total += count;
+        QCOMPARE(total, 3LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "tst_project.moc"

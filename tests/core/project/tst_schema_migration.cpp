@@ -1,0 +1,117 @@
+// Opening errors (missing, locked, newer schema, corrupt) and the migration from an empty database.
+#include "project/project.h"
+
+#include <sqlite3.h>
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+
+using namespace osprey;
+using namespace osprey::project;
+
+namespace {
+std::filesystem::path folderOf(const QTemporaryDir& dir) {
+    return std::filesystem::path(dir.path().toStdString());
+}
+
+// Runs SQL on a raw connection; keeps the connection open when `keep` is given.
+void rawExec(const std::filesystem::path& file, const char* sql, sqlite3** keep = nullptr) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &error);
+    QVERIFY2(rc == SQLITE_OK, error ? error : "");
+    if (keep)
+        *keep = db;
+    else
+        sqlite3_close(db);
+}
+} // namespace
+
+class TestSchemaMigration : public QObject {
+    Q_OBJECT
+private slots:
+    void migratesAnEmptyDatabaseToTheCurrentSchema() {
+        QTemporaryDir dir;
+        const auto file = folderOf(dir) / kDatabaseFileName;
+        rawExec(file, "PRAGMA user_version = 0;"); // an empty SQLite file, version 0
+        auto project = Project::open(folderOf(dir));
+        QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
+        QCOMPARE((*project)->schemaVersion(), kSchemaVersion);
+        // Every public table exists with its documented columns.
+        sqlite3* db = nullptr;
+        sqlite3_open(file.c_str(), &db);
+        const char* tables[][2] = {{"classes", "id,name,color,position"},
+                                   {"images", "id,path,width,height,hash,status,split,split_locked,added_at"},
+                                   {"boxes", "id,image_id,class_id,x1,y1,x2,y2,source,score,crowd,difficult,"
+                                             "truncated,created_at,updated_at"},
+                                   {"runs",
+                                    "id,name,config,status,started_at,finished_at,best_epoch,best_fitness,"
+                                    "weights_path"},
+                                   {"run_metrics", "run_id,epoch,key,value"}};
+        for (const auto& [table, expected] : tables) {
+            sqlite3_stmt* stmt = nullptr;
+            sqlite3_prepare_v2(db, (std::string("PRAGMA table_info(") + table + ")").c_str(), -1, &stmt,
+                               nullptr);
+            std::string columns;
+            while (sqlite3_step(stmt) == SQLITE_ROW)
+                columns += (columns.empty() ? "" : ",") +
+                           std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
+            sqlite3_finalize(stmt);
+            QCOMPARE(QString::fromStdString(columns), QString(expected));
+        }
+        sqlite3_stmt* stmt = nullptr;
+        sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr);
+        QCOMPARE(sqlite3_step(stmt), SQLITE_ROW);
+        QCOMPARE(QString(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))), QString("wal"));
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
+        // Opening again does not migrate twice.
+        project->reset();
+        QVERIFY(Project::open(folderOf(dir)).hasValue());
+    }
+
+    void missingProjectSaysMissing() {
+        QTemporaryDir dir;
+        auto project = Project::open(folderOf(dir) / "nowhere");
+        QVERIFY(!project.hasValue());
+        QCOMPARE(QString::fromStdString(project.error().code), QString("missing"));
+        QVERIFY(project.message().find("project.osprey") != std::string::npos);
+    }
+
+    void newerSchemaSaysNewer() {
+        QTemporaryDir dir;
+        Project::create(folderOf(dir)).value().reset();
+        rawExec(folderOf(dir) / kDatabaseFileName, "PRAGMA user_version = 99;");
+        auto project = Project::open(folderOf(dir));
+        QVERIFY(!project.hasValue());
+        QCOMPARE(QString::fromStdString(project.error().code), QString("newer-schema"));
+        QVERIFY(project.message().find("99") != std::string::npos);
+    }
+
+    void corruptFileSaysCorrupt() {
+        QTemporaryDir dir;
+        std::ofstream(folderOf(dir) / kDatabaseFileName) << std::string(8192, 'x');
+        auto project = Project::open(folderOf(dir));
+        QVERIFY(!project.hasValue());
+        QCOMPARE(QString::fromStdString(project.error().code), QString("corrupt"));
+    }
+
+    void lockedDatabaseSaysLocked() {
+        QTemporaryDir dir;
+        Project::create(folderOf(dir)).value().reset();
+        sqlite3* holder = nullptr;
+        rawExec(folderOf(dir) / kDatabaseFileName, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('k', 'v');",
+                &holder);
+        auto project = Project::open(folderOf(dir));
+        QVERIFY(!project.hasValue());
+        QCOMPARE(QString::fromStdString(project.error().code), QString("locked"));
+        sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+        sqlite3_close(holder);
+        QVERIFY(Project::open(folderOf(dir)).hasValue());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSchemaMigration)
+#include "tst_schema_migration.moc"
