@@ -7,9 +7,15 @@
 
 namespace osprey::test {
 
-inline std::filesystem::path sharedDir() { return std::filesystem::path(OSPREY_SHARED_DIR); }
-inline std::filesystem::path fixture(const std::string& relative) { return sharedDir() / "fixtures" / relative; }
-inline bool haveFixture(const std::string& relative) { return std::filesystem::exists(fixture(relative)); }
+inline std::filesystem::path sharedDir() {
+    return std::filesystem::path(OSPREY_SHARED_DIR);
+}
+inline std::filesystem::path fixture(const std::string& relative) {
+    return sharedDir() / "fixtures" / relative;
+}
+inline bool haveFixture(const std::string& relative) {
+    return std::filesystem::exists(fixture(relative));
+}
 
 } // namespace osprey::test
 
@@ -17,7 +23,8 @@ inline bool haveFixture(const std::string& relative) { return std::filesystem::e
 #define OSPREY_REQUIRE_FIXTURE(relative)                                                                     \
     do {                                                                                                     \
         if (!osprey::test::haveFixture(relative))                                                            \
-            QSKIP(qPrintable(QString("shared fixture %1 not found beside the checkout (../shared/fixtures); "  \
-                                     "skipping")                                                             \
-                                 .arg(QString::fromStdString(relative))));                                   \
+            QSKIP(                                                                                           \
+                qPrintable(QString("shared fixture %1 not found beside the checkout (../shared/fixtures); "  \
+                                   "skipping")                                                               \
+                               .arg(QString::fromStdString(relative))));                                     \
     } while (false)
