@@ -25,7 +25,9 @@ struct Unexpected {
 inline Unexpected fail(std::string message, std::string code = {}) {
     return Unexpected{Error{std::move(message), std::move(code)}};
 }
-inline Unexpected fail(Error error) { return Unexpected{std::move(error)}; }
+inline Unexpected fail(Error error) {
+    return Unexpected{std::move(error)};
+}
 
 template <typename T> class [[nodiscard]] Expected {
 public:
@@ -43,7 +45,8 @@ public:
         assert(hasValue());
         return std::get<0>(m_state);
     }
-    T&& value() && {
+    // By value, so that `for (auto& x : f().value())` does not bind to a destroyed temporary.
+    T value() && {
         assert(hasValue());
         return std::get<0>(std::move(m_state));
     }
