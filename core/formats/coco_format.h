@@ -1,0 +1,31 @@
+#pragma once
+// CocoFormat: COCO instances JSON ("object detection" annotations).
+// - One file per split (instances_train.json, instances_val.json, Roboflow's <split>/_annotations.coco.json)
+//   or one file only; the split is taken from the file or folder name.
+// - Category ids need not be contiguous; classes keep the categories' order.
+// - iscrowd annotations are kept with the crowd flag, or skipped and counted (ReadOptions::crowd).
+// - A polygon without a bbox gets the polygon's bounding box.
+// - Image sizes come from the JSON and are checked against the file when it is present.
+// - A missing iscrowd reads as 0 and a file without "annotations" as an image-info file (images import as
+//   unlabeled); both with a warning.
+//
+// Writes annotations/instances_<split>.json and images/<split>/.
+
+#include "formats/format.h"
+
+namespace osprey::formats {
+
+class CocoFormat final : public Format {
+public:
+    std::string name() const override { return "coco"; }
+    std::string description() const override;
+    int detect(const std::filesystem::path& source) const override;
+    Expected<ReadResult> read(const ReadOptions& options) const override;
+    bool canWrite() const override { return true; }
+    Expected<WriteReport> write(const Dataset& dataset, const WriteOptions& options) const override;
+
+    /// The JSON files a source stands for: the file itself, or the COCO files found in the folder.
+    static std::vector<std::filesystem::path> annotationFiles(const std::filesystem::path& source);
+};
+
+} // namespace osprey::formats

@@ -1,0 +1,374 @@
+#include "formats/coco_json_reader.h"
+
+#include "common/atomic_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace osprey::formats::coco {
+
+namespace {
+
+enum class Section : std::uint8_t { Other, Images, Annotations, Categories };
+
+/// SAX handler. COCO files are hundreds of megabytes, so values go straight into flat records instead
+/// of a DOM; depth and the current key are enough to know where each value belongs.
+class Handler final : public nlohmann::json_sax<nlohmann::json> {
+public:
+    explicit Handler(RawFile& out) : m_out(out) {}
+
+    std::string errorText;
+    std::size_t errorPosition = 0;
+    bool topNotObject = false;
+
+    bool null() override { return scalar(Kind::Null, 0, 0); }
+    bool boolean(bool value) override { return scalar(Kind::Bool, value ? 1 : 0, value ? 1.0 : 0.0); }
+    bool number_integer(number_integer_t value) override {
+        return scalar(Kind::Int, value, static_cast<double>(value));
+    }
+    bool number_unsigned(number_unsigned_t value) override {
+        return scalar(Kind::Int, static_cast<std::int64_t>(value), static_cast<double>(value));
+    }
+    bool number_float(number_float_t value, const string_t&) override {
+        const bool integral = std::floor(value) == value && std::fabs(value) < 9e15;
+        return scalar(integral ? Kind::IntegralFloat : Kind::Float, static_cast<std::int64_t>(value), value);
+    }
+    bool string(string_t& value) override {
+        if (m_depth == 3 && m_section != Section::Other)
+            return itemString(value);
+        return scalar(Kind::String, 0, 0);
+    }
+    bool binary(binary_t&) override { return scalar(Kind::String, 0, 0); }
+
+    bool start_object(std::size_t) override {
+        ++m_depth;
+        if (m_depth == 1)
+            return true;
+        if (m_depth == 3 && m_section != Section::Other) {
+            switch (m_section) {
+            case Section::Images:
+                m_out.images.emplace_back();
+                break;
+            case Section::Annotations:
+                m_out.annotations.emplace_back();
+                break;
+            case Section::Categories:
+                m_out.categories.emplace_back();
+                break;
+            default:
+                break;
+            }
+            m_field = Field::Other;
+            return true;
+        }
+        if (m_depth == 4 && m_section == Section::Annotations) {
+            if (m_field == Field::Segmentation)
+                m_out.annotations.back().segmentation = Segmentation::Rle;
+            else
+                markBadType();
+            m_containerField = m_field;
+        }
+        return true;
+    }
+    bool end_object() override {
+        --m_depth;
+        return true;
+    }
+    bool start_array(std::size_t) override {
+        ++m_depth;
+        if (m_depth == 1) {
+            topNotObject = true;
+            return false;
+        }
+        if (m_depth == 2)
+            return true;
+        if (m_section != Section::Annotations) {
+            if (m_depth == 4)
+                markBadType();
+            return true;
+        }
+        auto& ann = m_out.annotations.back();
+        if (m_depth == 4) {
+            m_containerField = m_field;
+            if (m_field == Field::Bbox)
+                ann.bboxState = FieldState::Ok;
+            else if (m_field == Field::Segmentation)
+                ann.segmentation = Segmentation::Polygons;
+            else
+                markBadType();
+        } else if (m_depth == 5 && m_containerField == Field::Segmentation &&
+                   ann.segmentation == Segmentation::Polygons) {
+            m_polygonValues = 0;
+        } else if (m_depth == 5 && m_containerField == Field::Bbox) {
+            ann.bboxBadValue = true;
+        }
+        return true;
+    }
+    bool end_array() override {
+        if (m_depth == 5 && m_section == Section::Annotations && m_containerField == Field::Segmentation) {
+            auto& ann = m_out.annotations.back();
+            if (ann.segmentation == Segmentation::Polygons && ann.polygonProblem.empty()) {
+                const std::string where = "segmentation[" + std::to_string(m_polygonIndex) + "]";
+                if (m_polygonValues % 2 != 0)
+                    ann.polygonProblem = where + ": polygon has " + std::to_string(m_polygonValues) +
+                                         " coordinates, not divisible by 2";
+                else if (m_polygonValues < 6)
+                    ann.polygonProblem = where + ": a polygon needs at least 3 (x, y) pairs, found " +
+                                         std::to_string(m_polygonValues / 2);
+            }
+            ++m_polygonIndex;
+        }
+        if (m_depth == 4)
+            m_polygonIndex = 0;
+        --m_depth;
+        return true;
+    }
+    bool key(string_t& value) override {
+        if (m_depth == 1) {
+            m_section = Section::Other;
+            if (value == "images") {
+                m_section = Section::Images;
+                m_out.hasImages = true;
+            } else if (value == "annotations") {
+                m_section = Section::Annotations;
+                m_out.hasAnnotations = true;
+            } else if (value == "categories") {
+                m_section = Section::Categories;
+                m_out.hasCategories = true;
+            }
+        } else if (m_depth == 3 && m_section != Section::Other) {
+            m_field = fieldOf(value);
+        } else if (m_depth == 4 && m_section == Section::Annotations &&
+                   m_containerField == Field::Segmentation) {
+            // RLE keys ("counts", "size") carry nothing a detector needs.
+        }
+        return true;
+    }
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex) override {
+        errorPosition = position;
+        errorText = ex.what();
+        return false;
+    }
+
+private:
+    enum class Kind : std::uint8_t { Null, Bool, Int, IntegralFloat, Float, String };
+    enum class Field : std::uint8_t {
+        Other,
+        Id,
+        Width,
+        Height,
+        FileName,
+        Name,
+        ImageId,
+        CategoryId,
+        Bbox,
+        IsCrowd,
+        Segmentation
+    };
+
+    static Field fieldOf(const std::string& key) {
+        switch (key.size()) {
+        case 2:
+            return key == "id" ? Field::Id : Field::Other;
+        case 4:
+            return key == "bbox" ? Field::Bbox : key == "name" ? Field::Name : Field::Other;
+        case 5:
+            return key == "width" ? Field::Width : Field::Other;
+        case 6:
+            return key == "height" ? Field::Height : Field::Other;
+        case 7:
+            return key == "iscrowd" ? Field::IsCrowd : Field::Other;
+        case 8:
+            return key == "image_id" ? Field::ImageId : Field::Other;
+        case 9:
+            return key == "file_name" ? Field::FileName : Field::Other;
+        case 11:
+            return key == "category_id" ? Field::CategoryId : Field::Other;
+        case 12:
+            return key == "segmentation" ? Field::Segmentation : Field::Other;
+        default:
+            return Field::Other;
+        }
+    }
+
+    void markBadType() {
+        switch (m_section) {
+        case Section::Images: {
+            auto& image = m_out.images.back();
+            setState(m_field == Field::Id         ? image.idState
+                     : m_field == Field::Width    ? image.widthState
+                     : m_field == Field::Height   ? image.heightState
+                     : m_field == Field::FileName ? image.fileNameState
+                                                  : m_scratch,
+                     FieldState::BadType);
+            break;
+        }
+        case Section::Categories: {
+            auto& cat = m_out.categories.back();
+            setState(m_field == Field::Id     ? cat.idState
+                     : m_field == Field::Name ? cat.nameState
+                                              : m_scratch,
+                     FieldState::BadType);
+            break;
+        }
+        case Section::Annotations: {
+            auto& ann = m_out.annotations.back();
+            setState(m_field == Field::Id           ? ann.idState
+                     : m_field == Field::ImageId    ? ann.imageIdState
+                     : m_field == Field::CategoryId ? ann.categoryIdState
+                     : m_field == Field::Bbox       ? ann.bboxState
+                     : m_field == Field::IsCrowd    ? ann.crowdState
+                                                    : m_scratch,
+                     FieldState::BadType);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    static void setState(FieldState& state, FieldState value) { state = value; }
+
+    bool itemString(const std::string& value) {
+        if (m_section == Section::Images && m_field == Field::FileName) {
+            auto& image = m_out.images.back();
+            image.fileName = value;
+            image.fileNameState = FieldState::Ok;
+        } else if (m_section == Section::Categories && m_field == Field::Name) {
+            auto& cat = m_out.categories.back();
+            cat.name = value;
+            cat.nameState = FieldState::Ok;
+        } else if (m_field != Field::Other && m_field != Field::Segmentation) {
+            markBadType();
+        }
+        return true;
+    }
+
+    bool scalar(Kind kind, std::int64_t asInt, double asDouble) {
+        if (m_section == Section::Other || m_depth < 3)
+            return true;
+        const bool isInt = kind == Kind::Int || kind == Kind::IntegralFloat;
+        const bool isNumber = isInt || kind == Kind::Float;
+        if (m_depth == 3) {
+            if (m_field == Field::Other || m_field == Field::Segmentation)
+                return true;
+            const auto assignInt = [&](auto& target, FieldState& state) {
+                if (isInt) {
+                    target = static_cast<std::remove_reference_t<decltype(target)>>(asInt);
+                    state = FieldState::Ok;
+                } else {
+                    state = FieldState::BadType;
+                }
+            };
+            switch (m_section) {
+            case Section::Images: {
+                auto& image = m_out.images.back();
+                if (m_field == Field::Id)
+                    assignInt(image.id, image.idState);
+                else if (m_field == Field::Width)
+                    assignInt(image.width, image.widthState);
+                else if (m_field == Field::Height)
+                    assignInt(image.height, image.heightState);
+                else if (m_field == Field::FileName)
+                    image.fileNameState = FieldState::BadType;
+                break;
+            }
+            case Section::Categories: {
+                auto& cat = m_out.categories.back();
+                if (m_field == Field::Id)
+                    assignInt(cat.id, cat.idState);
+                else if (m_field == Field::Name)
+                    cat.nameState = FieldState::BadType;
+                break;
+            }
+            case Section::Annotations: {
+                auto& ann = m_out.annotations.back();
+                if (m_field == Field::Id)
+                    assignInt(ann.id, ann.idState);
+                else if (m_field == Field::ImageId)
+                    assignInt(ann.imageId, ann.imageIdState);
+                else if (m_field == Field::CategoryId)
+                    assignInt(ann.categoryId, ann.categoryIdState);
+                else if (m_field == Field::IsCrowd) {
+                    if (isNumber || kind == Kind::Bool) {
+                        ann.crowd = asDouble != 0;
+                        ann.crowdState = FieldState::Ok;
+                    } else if (kind != Kind::Null) {
+                        ann.crowdState = FieldState::BadType;
+                    }
+                } else if (m_field == Field::Bbox && kind != Kind::Null) {
+                    ann.bboxState = FieldState::BadType;
+                }
+                break;
+            }
+            default:
+                break;
+            }
+            return true;
+        }
+        if (m_section != Section::Annotations)
+            return true;
+        auto& ann = m_out.annotations.back();
+        if (m_depth == 4 && m_containerField == Field::Bbox) {
+            if (!isNumber)
+                ann.bboxBadValue = true;
+            else if (ann.bboxCount < 4)
+                ann.bbox[ann.bboxCount] = asDouble;
+            ++ann.bboxCount;
+        } else if (m_depth == 5 && m_containerField == Field::Segmentation &&
+                   ann.segmentation == Segmentation::Polygons) {
+            if (isNumber) {
+                const int axis = m_polygonValues % 2;
+                ann.polyMin[axis] = std::min(ann.polyMin[axis], asDouble);
+                ann.polyMax[axis] = std::max(ann.polyMax[axis], asDouble);
+            }
+            ++m_polygonValues;
+        }
+        return true;
+    }
+
+    RawFile& m_out;
+    int m_depth = 0;
+    Section m_section = Section::Other;
+    Field m_field = Field::Other;
+    Field m_containerField = Field::Other;
+    int m_polygonValues = 0;
+    int m_polygonIndex = 0;
+    FieldState m_scratch = FieldState::Absent;
+};
+
+} // namespace
+
+Expected<RawFile> readCocoJson(const std::filesystem::path& path, const std::string& displayName) {
+    auto text = readFile(path);
+    if (!text)
+        return fail(text.error());
+    RawFile file;
+    Handler handler(file);
+    bool ok = false;
+    try {
+        ok = nlohmann::json::sax_parse(text->data(), text->data() + text->size(), &handler);
+    } catch (const std::exception& e) {
+        return fail(displayName + ": " + e.what());
+    }
+    if (handler.topNotObject)
+        return fail(displayName + ": expected a JSON object with images, annotations and categories");
+    if (!ok) {
+        const std::size_t position = std::min(handler.errorPosition, text->size());
+        std::size_t line = 1, column = 1;
+        for (std::size_t i = 0; i + 1 < position; ++i) {
+            if ((*text)[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        return fail(displayName + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                    ": not valid JSON: " + handler.errorText);
+    }
+    return file;
+}
+
+} // namespace osprey::formats::coco
