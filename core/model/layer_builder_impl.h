@@ -1,0 +1,99 @@
+#pragma once
+// Private to core/model: appends Ultralytics-style layers to a DetectionModel while tracking each layer's
+// output channels and applying the scale's width and depth rules, so the family files read like the
+// Ultralytics model YAMLs.
+
+#include "model/detector_impl.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace osprey::model {
+
+class LayerBuilder {
+public:
+    explicit LayerBuilder(DetectionModel& model)
+        : m_model(model), m_factors(scaleFactors(model.spec().family, model.spec().scale)) {}
+
+    const ScaleFactors& factors() const { return m_factors; }
+
+    /// Conv(c, k, s) on the previous layer.
+    int conv(int channels, int kernel, int stride) {
+        const int c1 = last(), c2 = width(channels);
+        return block(1, c2, "Conv", args({c1, c2, kernel, stride}),
+                     std::make_shared<Conv>(c1, c2, kernel, stride));
+    }
+    /// C2f(c, shortcut) repeated n (before the depth multiplier) times.
+    int c2f(int channels, int repeats, bool shortcut) {
+        const int c1 = last(), c2 = width(channels), n = depth(repeats);
+        std::string text = args({c1, c2, n});
+        if (shortcut)
+            text.insert(text.size() - 1, ", True");
+        return block(n, c2, "C2f", text,
+                     std::make_shared<C2f>(c1, c2, n, shortcut, 0.5, C2fInner::Bottleneck));
+    }
+    /// C3k2(c, c3k, e); c3k is forced on at scales m, l and x.
+    int c3k2(int channels, int repeats, bool c3k, double expansion) {
+        const Scale scale = m_model.spec().scale;
+        const bool useC3k = c3k || scale == Scale::M || scale == Scale::L || scale == Scale::X;
+        const int c1 = last(), c2 = width(channels), n = depth(repeats);
+        std::ostringstream tail;
+        tail << ", " << (useC3k ? "True" : "False") << ", " << expansion << "]";
+        std::string text = args({c1, c2, n});
+        text.pop_back();
+        return block(n, c2, "C3k2", text + tail.str(),
+                     std::make_shared<C2f>(c1, c2, n, true, expansion,
+                                           useC3k ? C2fInner::C3k : C2fInner::HalfBottleneck));
+    }
+    int sppf(int channels, int kernel) {
+        const int c1 = last(), c2 = width(channels);
+        return block(1, c2, "SPPF", args({c1, c2, kernel}), std::make_shared<Sppf>(c1, c2, kernel));
+    }
+    int c2psa(int channels, int repeats) {
+        const int c1 = last(), c2 = width(channels), n = depth(repeats);
+        return block(n, c2, "C2PSA", args({c1, c2, n}), std::make_shared<C2Psa>(c1, c2, n, 0.5));
+    }
+    int upsample() {
+        m_channels.push_back(last());
+        return m_model.addUpsample();
+    }
+    int concat(std::vector<int> from) {
+        int sum = 0;
+        for (const int index : from)
+            sum += index < 0 ? last() : m_channels[static_cast<size_t>(index)];
+        m_channels.push_back(sum);
+        return m_model.addConcat(std::move(from));
+    }
+    int detect(std::vector<int> from, HeadStyle style) {
+        std::vector<int> channels;
+        for (const int index : from)
+            channels.push_back(m_channels[static_cast<size_t>(index)]);
+        m_channels.push_back(0);
+        auto head =
+            std::make_shared<Detect>(m_model.spec().numClasses, channels, std::vector<int>{8, 16, 32}, style);
+        return m_model.addDetect(std::move(from), head);
+    }
+
+private:
+    int last() const { return m_channels.empty() ? 3 : m_channels.back(); }
+    int width(int channels) const { return scaledChannels(channels, m_factors); }
+    int depth(int repeats) const { return scaledRepeats(repeats, m_factors); }
+    static std::string args(std::initializer_list<int> values) {
+        std::string text = "[";
+        for (const int value : values)
+            text += (text.size() > 1 ? ", " : "") + std::to_string(value);
+        return text + "]";
+    }
+    int block(int repeats, int outChannels, std::string type, std::string arguments,
+              std::shared_ptr<UnaryModule> module) {
+        m_channels.push_back(outChannels);
+        return m_model.addBlock({-1}, repeats, std::move(type), std::move(arguments), std::move(module));
+    }
+
+    DetectionModel& m_model;
+    ScaleFactors m_factors;
+    std::vector<int> m_channels;
+};
+
+} // namespace osprey::model
