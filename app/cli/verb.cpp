@@ -78,9 +78,15 @@ std::string Args::str(const std::string& key) const {
     const auto it = m_values.find(key);
     return it == m_values.end() ? std::string() : it->second;
 }
-long long Args::integer(const std::string& key) const { return parseInt(str(key)).value_or(0); }
-double Args::number(const std::string& key) const { return parseDouble(str(key)).value_or(0.0); }
-bool Args::flag(const std::string& key) const { return parseBool(str(key)).value_or(false); }
+long long Args::integer(const std::string& key) const {
+    return parseInt(str(key)).value_or(0);
+}
+double Args::number(const std::string& key) const {
+    return parseDouble(str(key)).value_or(0.0);
+}
+bool Args::flag(const std::string& key) const {
+    return parseBool(str(key)).value_or(false);
+}
 
 bool registerVerb(Verb verb) {
     const std::string name = verb.name;
@@ -88,7 +94,9 @@ bool registerVerb(Verb verb) {
     return true;
 }
 
-const std::map<std::string, Verb>& verbs() { return registry(); }
+const std::map<std::string, Verb>& verbs() {
+    return registry();
+}
 
 std::optional<Args> parseArgs(const Verb& verb, const std::vector<std::string>& tokens, std::string& error) {
     std::map<std::string, std::string> values;
@@ -244,8 +252,8 @@ int runCli(int argc, char** argv) {
             for (const auto& entry : verbs())
                 names.push_back(entry.first);
             const std::string hint = suggestion(name, names);
-            std::cerr << "error: unknown verb '" << name << "'" << (hint.empty() ? "" : " (did you mean " + hint + "?)")
-                      << "\n";
+            std::cerr << "error: unknown verb '" << name << "'"
+                      << (hint.empty() ? "" : " (did you mean " + hint + "?)") << "\n";
             return 2;
         }
         std::cout << helpText(it->second);
@@ -264,7 +272,8 @@ int runCli(int argc, char** argv) {
         for (const auto& entry : verbs())
             names.push_back(entry.first);
         const std::string hint = suggestion(name, names);
-        std::cerr << "error: unknown verb '" << name << "'" << (hint.empty() ? "" : " (did you mean " + hint + "?)")
+        std::cerr << "error: unknown verb '" << name << "'"
+                  << (hint.empty() ? "" : " (did you mean " + hint + "?)")
                   << "\nRun 'osprey-cli help' for the list of verbs.\n";
         return 2;
     }

@@ -1,0 +1,216 @@
+#include "ui/main/main_window.h"
+
+#include "ui/main/image_view.h"
+#include "ui/project/class_legend_panel.h"
+#include "ui/project/image_list_model.h"
+#include "ui/project/image_list_panel.h"
+#include "ui/project/project_document.h"
+#include "ui/project/thumbnail_cache.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyleFactory>
+
+namespace osprey::ui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+}
+
+void applyTheme() {
+    QApplication::setStyle(QStyleFactory::create("Fusion"));
+    QPalette palette;
+    const QColor window(0x23, 0x25, 0x2a), base(0x1b, 0x1d, 0x21), text(0xe3, 0xe5, 0xe8),
+        accent(0x3d, 0x8b, 0xfd);
+    palette.setColor(QPalette::Window, window);
+    palette.setColor(QPalette::WindowText, text);
+    palette.setColor(QPalette::Base, base);
+    palette.setColor(QPalette::AlternateBase, QColor(0x2a, 0x2d, 0x33));
+    palette.setColor(QPalette::ToolTipBase, QColor(0x31, 0x34, 0x3a));
+    palette.setColor(QPalette::ToolTipText, text);
+    palette.setColor(QPalette::Text, text);
+    palette.setColor(QPalette::Button, QColor(0x2c, 0x2f, 0x35));
+    palette.setColor(QPalette::ButtonText, text);
+    palette.setColor(QPalette::Highlight, accent.darker(140));
+    palette.setColor(QPalette::HighlightedText, Qt::white);
+    palette.setColor(QPalette::Link, accent);
+    palette.setColor(QPalette::PlaceholderText, QColor(0x80, 0x85, 0x8c));
+    palette.setColor(QPalette::Disabled, QPalette::Text, QColor(0x70, 0x74, 0x7a));
+    palette.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x70, 0x74, 0x7a));
+    palette.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x70, 0x74, 0x7a));
+    QApplication::setPalette(palette);
+}
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName("MainWindow");
+    m_view = new ImageView(this);
+    setCentralWidget(m_view);
+    m_listDock = new QDockWidget(tr("Images"), this);
+    m_listDock->setObjectName("ImagesDock");
+    m_listDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_listDock);
+    m_legendDock = new QDockWidget(tr("Classes"), this);
+    m_legendDock->setObjectName("ClassesDock");
+    m_legendDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::RightDockWidgetArea, m_legendDock);
+    createMenus();
+    resize(1280, 800);
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    updateTitle();
+    statusBar()->showMessage(tr("Open a project to start"));
+}
+
+MainWindow::~MainWindow() {
+    // Panels refer to the document; delete them first.
+    closeProject();
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(tr("&New Project…"), this, &MainWindow::newProject);
+    newAction->setShortcut(QKeySequence::New);
+    QAction* openAction = file->addAction(tr("&Open Project…"), this, &MainWindow::chooseProject);
+    openAction->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_closeAction = file->addAction(tr("&Close Project"), this, &MainWindow::closeProject);
+    m_closeAction->setShortcut(QKeySequence::Close);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_listDock->toggleViewAction());
+    view->addAction(m_legendDock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Osprey"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Osprey"),
+            tr("<b>Osprey %1</b><p>Label images, train YOLO detectors and watch them learn.</p>"
+               "<p>Licensed under the GNU GPL v3 or later.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+    rebuildRecentMenu();
+}
+
+bool MainWindow::openProject(const QString& folder, bool quiet) {
+    QString error;
+    auto document = ProjectDocument::open(folder, &error);
+    if (!document) {
+        if (!quiet)
+            QMessageBox::critical(this, tr("Cannot open project"), error);
+        statusBar()->showMessage(error);
+        return false;
+    }
+    closeProject();
+    m_document = std::move(document);
+    m_thumbnails = new ThumbnailCache(m_document->cacheFolder(), 112, this);
+    m_imageModel = new ImageListModel(m_document.get(), m_thumbnails, this);
+    m_imageList = new ImageListPanel(m_document.get(), m_imageModel, m_listDock);
+    m_listDock->setWidget(m_imageList);
+    m_legend = new ClassLegendPanel(m_document.get(), m_legendDock);
+    m_legendDock->setWidget(m_legend);
+    m_view->setDocument(m_document.get());
+    connect(m_imageList, &ImageListPanel::currentImageChanged, m_view, &ImageView::showImage);
+    if (m_imageModel->rowCount() > 0)
+        m_imageList->selectRow(0);
+    addRecent(m_document->folder());
+    updateTitle();
+    const auto total = m_document->project().countImages();
+    statusBar()->showMessage(tr("%1 — %2 images, %3 classes")
+                                 .arg(QDir::toNativeSeparators(m_document->folder()))
+                                 .arg(total ? *total : 0)
+                                 .arg(m_document->classes().size()));
+    return true;
+}
+
+void MainWindow::closeProject() {
+    if (!m_document)
+        return;
+    m_view->setDocument(nullptr);
+    m_listDock->setWidget(nullptr);
+    m_legendDock->setWidget(nullptr);
+    delete m_imageList;
+    delete m_legend;
+    delete m_imageModel;
+    if (m_thumbnails)
+        m_thumbnails->waitForDone();
+    delete m_thumbnails;
+    m_imageList = nullptr;
+    m_legend = nullptr;
+    m_imageModel = nullptr;
+    m_thumbnails = nullptr;
+    m_document.reset();
+    updateTitle();
+}
+
+void MainWindow::newProject() {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Choose an empty folder for the new project"));
+    if (folder.isEmpty())
+        return;
+    QString error;
+    if (!ProjectDocument::create(folder, &error)) {
+        QMessageBox::critical(this, tr("Cannot create project"), error);
+        return;
+    }
+    openProject(folder);
+}
+
+void MainWindow::chooseProject() {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a project folder"));
+    if (!folder.isEmpty())
+        openProject(folder);
+}
+
+void MainWindow::addRecent(const QString& folder) {
+    QSettings settings;
+    QStringList recent = settings.value("recentProjects").toStringList();
+    recent.removeAll(folder);
+    recent.prepend(folder);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("recentProjects", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentProjects").toStringList();
+    for (const QString& folder : recent) {
+        QAction* action = m_recentMenu->addAction(QDir::toNativeSeparators(folder), this,
+                                                  [this, folder] { openProject(folder); });
+        action->setEnabled(QFileInfo::exists(QDir(folder).filePath("project.osprey")));
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("No recent projects"))->setEnabled(false);
+}
+
+void MainWindow::updateTitle() {
+    setWindowTitle(m_document ? tr("%1 — Osprey").arg(m_document->displayName()) : tr("Osprey"));
+    if (m_closeAction)
+        m_closeAction->setEnabled(m_document != nullptr);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+} // namespace osprey::ui

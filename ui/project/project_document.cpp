@@ -1,0 +1,74 @@
+#include "ui/project/project_document.h"
+
+#include <QColor>
+#include <QDir>
+#include <QFileInfo>
+
+namespace osprey::ui {
+
+ProjectDocument::ProjectDocument(std::unique_ptr<project::Project> project, QObject* parent)
+    : QObject(parent), m_project(std::move(project)) {
+    reloadClasses();
+}
+
+ProjectDocument::~ProjectDocument() = default;
+
+std::unique_ptr<ProjectDocument> ProjectDocument::open(const QString& folder, QString* error) {
+    auto project = project::Project::open(folder.toStdString());
+    if (!project) {
+        if (error)
+            *error = QString::fromStdString(project.message());
+        return nullptr;
+    }
+    return std::make_unique<ProjectDocument>(std::move(project.value()));
+}
+
+std::unique_ptr<ProjectDocument> ProjectDocument::create(const QString& folder, QString* error) {
+    auto project = project::Project::create(folder.toStdString());
+    if (!project) {
+        if (error)
+            *error = QString::fromStdString(project.message());
+        return nullptr;
+    }
+    return std::make_unique<ProjectDocument>(std::move(project.value()));
+}
+
+QString ProjectDocument::folder() const {
+    return QString::fromStdString(m_project->folder().string());
+}
+
+QString ProjectDocument::displayName() const {
+    return QFileInfo(folder()).fileName();
+}
+
+QString ProjectDocument::imageFilePath(const project::ImageRecord& image) const {
+    return QString::fromStdString(m_project->resolve(image.path).string());
+}
+
+QString ProjectDocument::cacheFolder() const {
+    const QString path = QDir(folder()).filePath(".cache");
+    QDir().mkpath(path);
+    return path;
+}
+
+void ProjectDocument::reloadClasses() {
+    auto classes = m_project->classes();
+    m_classes = classes ? std::move(classes.value()) : std::vector<project::ClassInfo>{};
+    emit classesChanged();
+}
+
+QColor ProjectDocument::classColor(std::int64_t classId) const {
+    for (const auto& info : m_classes)
+        if (info.id == classId)
+            return QColor(QString::fromStdString(info.color));
+    return QColor(Qt::magenta);
+}
+
+QString ProjectDocument::className(std::int64_t classId) const {
+    for (const auto& info : m_classes)
+        if (info.id == classId)
+            return QString::fromStdString(info.name);
+    return tr("unknown class %1").arg(classId);
+}
+
+} // namespace osprey::ui
