@@ -1,0 +1,61 @@
+// osprey-cli split project=P train=0.8 val=0.2 test=0 seed=0
+#include "cli/verb.h"
+#include "formats/project_export.h"
+#include "quality/dataset_splitter.h"
+
+#include <iostream>
+
+namespace osprey::cli {
+namespace {
+
+int runSplit(const Args& args) {
+    auto project = project::Project::open(args.str("project"));
+    if (!project) {
+        std::cerr << "error: " << project.message() << "\n";
+        return 1;
+    }
+    auto dataset = formats::readProject(**project);
+    if (!dataset) {
+        std::cerr << "error: " << dataset.message() << "\n";
+        return 1;
+    }
+    quality::SplitOptions options;
+    options.train = args.number("train");
+    options.val = args.number("val");
+    options.test = args.number("test");
+    options.seed = static_cast<std::uint64_t>(args.integer("seed"));
+    auto plan = quality::planSplit(*dataset, options);
+    if (!plan) {
+        std::cerr << "error: " << plan.message() << "\n";
+        return 2;
+    }
+    if (!args.flag("dry")) {
+        if (auto status = quality::applySplit(**project, *dataset, *plan); !status) {
+            std::cerr << "error: " << status.message() << "\n";
+            return 1;
+        }
+    }
+    std::int64_t counts[3] = {0, 0, 0};
+    for (const auto split : plan->splits)
+        if (split != project::Split::None)
+            ++counts[static_cast<int>(split)];
+    std::cout << (args.flag("dry") ? "Would split " : "Split ") << dataset->images.size() << " images: train "
+              << counts[0] << ", val " << counts[1] << ", test " << counts[2] << " (" << plan->changed
+              << " changed, " << plan->locked << " locked left in place, " << plan->groupedDuplicates
+              << " identical images kept with their twin).\n";
+    return 0;
+}
+
+OSPREY_REGISTER_VERB(Verb{
+    "split",
+    "Assign train/val/test splits: seeded, stratified by class, duplicates kept together",
+    {{"project", KeyType::Path, "", "project folder", true},
+     {"train", KeyType::Double, "0.8", "fraction of images for training"},
+     {"val", KeyType::Double, "0.2", "fraction for validation"},
+     {"test", KeyType::Double, "0", "fraction for testing"},
+     {"seed", KeyType::Int, "0", "random seed; the same seed gives the same split"},
+     {"dry", KeyType::Bool, "false", "only print what would change"}},
+    runSplit});
+
+} // namespace
+} // namespace osprey::cli

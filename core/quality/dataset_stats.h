@@ -1,0 +1,62 @@
+#pragma once
+// Dataset statistics for `osprey-cli stats` and the GUI Statistics panel (which plots these vectors with
+// QCustomPlot): per-class image and box counts by split, histograms of relative box width and height,
+// and boxes per image. Plain data, computed from a formats::Dataset.
+
+#include "common/expected.h"
+#include "formats/dataset.h"
+#include "project/project.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace osprey::quality {
+
+/// Index into the per-split arrays: train, val, test, none.
+inline constexpr int kSplitCount = 4;
+int splitIndex(project::Split split);
+
+struct ClassStats {
+    std::string name;
+    std::int64_t images = 0; ///< images with at least one box of the class
+    std::int64_t boxes = 0;
+    std::array<std::int64_t, kSplitCount> imagesBySplit{};
+    std::array<std::int64_t, kSplitCount> boxesBySplit{};
+};
+
+/// Equal-width bins over [lower, upper]; values outside are clamped into the end bins.
+struct Histogram {
+    double lower = 0;
+    double upper = 1;
+    std::vector<std::int64_t> counts;
+    double binWidth() const {
+        return counts.empty() ? 0 : (upper - lower) / static_cast<double>(counts.size());
+    }
+};
+
+struct DatasetStats {
+    std::int64_t images = 0;
+    std::int64_t boxes = 0;
+    std::int64_t labeled = 0;       ///< images with boxes
+    std::int64_t unlabeled = 0;     ///< status new without boxes
+    std::int64_t verifiedEmpty = 0; ///< negatives
+    std::array<std::int64_t, kSplitCount> imagesBySplit{};
+    std::array<std::int64_t, kSplitCount> boxesBySplit{};
+    std::vector<ClassStats> classes; ///< in class-list order
+    Histogram relativeWidth;         ///< box width / image width
+    Histogram relativeHeight;        ///< box height / image height
+    /// boxesPerImage[k] = images with k boxes (the last entry counts k and more).
+    std::vector<std::int64_t> boxesPerImage;
+};
+
+/// `bins` histogram bins for relative sizes; boxes-per-image up to `maxBoxesPerImage` (last bin is open).
+DatasetStats computeStats(const formats::Dataset& dataset, int bins = 10, int maxBoxesPerImage = 20);
+Expected<DatasetStats> projectStats(const project::Project& project, int bins = 10);
+
+/// Readable text (tables and bar-chart histograms) and JSON.
+std::string toText(const DatasetStats& stats);
+std::string toJson(const DatasetStats& stats);
+
+} // namespace osprey::quality
