@@ -245,6 +245,7 @@ Expected<std::vector<std::int64_t>> Project::addBoxes(std::span<const NewBox> bo
             "?, ?)");
         const std::int64_t now = nowSeconds();
         std::int64_t lastImage = -1;
+        std::vector<std::int64_t> touched;
         for (const auto& box : boxes) {
             if (!validBox(box.x1, box.y1, box.x2, box.y2))
                 return fail("box on image id " + std::to_string(box.imageId) +
@@ -269,12 +270,20 @@ Expected<std::vector<std::int64_t>> Project::addBoxes(std::span<const NewBox> bo
                                  ? "unknown image or class id"
                                  : ran.message()));
             ids.push_back(sqlite3_last_insert_rowid(m_impl->db.handle()));
-            // Batches are usually grouped by image: refresh each image once.
             if (box.imageId != lastImage) {
-                if (auto refreshed = m_impl->refreshStatus(box.imageId); !refreshed)
-                    return refreshed;
+                touched.push_back(box.imageId);
                 lastImage = box.imageId;
             }
+        }
+        // Adding boxes can only turn new or verified-empty images into labeled ones.
+        sql::Statement label(m_impl->db,
+                             "UPDATE images SET status = 'labeled' WHERE id = ? AND status IN ('new', "
+                             "'verified_empty')");
+        for (const auto imageId : touched) {
+            label.reset();
+            label.bind(1, imageId);
+            if (auto ran = label.run(); !ran)
+                return ran;
         }
         return {};
     });
