@@ -1,0 +1,86 @@
+#pragma once
+// OutboxSender: delivers the oldest pending row of one run and lane, and decides what happens next
+// (the retry policy of specs/remote-platform.md, made durable). Used by RunReporter's two sender
+// threads and by `remote sync`. Each call does at most one delivery (one event, or one upload with its
+// URL request and PUT) and never sleeps: it returns how long the caller should wait.
+//
+// Rules: 2xx marks the row sent (and an answer with `cancelled: true` marks the run cancelled);
+// 5xx, 408, 429, timeouts and connection errors are retried with exponential backoff and jitter, or
+// after Retry-After (capped at 60 s); 401 stops the run ("unauthorized", kept queued for a later sync);
+// any other 4xx fails that row for good and moves on.
+//
+// Thread affinity: one object per thread; it borrows an Outbox and a PlatformClient owned by that thread.
+
+#include "remote/outbox.h"
+#include "remote/platform_client.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <string>
+
+namespace osprey::remote {
+
+struct RetryPolicy {
+    std::chrono::milliseconds initialBackoff{1000}; ///< first retry delay (before jitter)
+    std::chrono::milliseconds maxBackoff{30000};    ///< exponential growth stops here
+    std::chrono::milliseconds retryAfterCap{60000}; ///< a longer Retry-After is cut to this
+};
+
+/// Called on the sender's thread; keep them short.
+struct SenderHooks {
+    std::function<void()> cancelled;                              ///< an answer said `cancelled: true`
+    std::function<void(const std::string& reason)> unauthorized;  ///< 401: reporting stopped
+    std::function<void(const std::string& error)> error;          ///< a failed attempt or a rejected row
+    std::function<void(const std::string& modelSlug)> registered; ///< training_started was answered
+    UploadProgress uploadProgress;
+    std::function<void(bool ok)> uploadFinished; ///< an upload row left the queue
+};
+
+enum class StepResult {
+    Idle,         ///< nothing pending on this lane
+    Delivered,    ///< one row sent
+    Rejected,     ///< one row failed for good (4xx); go on
+    RetryLater,   ///< a retryable failure; wait `wait`
+    Blocked,      ///< waiting for something else (an earlier event, console batching); wait `wait`
+    Unauthorized, ///< 401: stop this run
+    StoreError,   ///< the database could not be read or written; wait and retry
+};
+const char* toString(StepResult result);
+
+struct Step {
+    StepResult result = StepResult::Idle;
+    std::chrono::milliseconds wait{0};
+    std::string message;
+};
+
+class OutboxSender {
+public:
+    OutboxSender(Outbox& outbox, PlatformClient& client, RetryPolicy policy = {}, SenderHooks hooks = {});
+
+    /// Delivers the next pending row of `runUid` on `lane`. With FlushConsole::Now, pending console
+    /// lines are sent at once instead of waiting to fill a batch of 5 lines or 5 s.
+    enum class FlushConsole { WhenDue, Now };
+    Step deliverNext(const std::string& runUid, Lane lane, FlushConsole flush = FlushConsole::WhenDue);
+
+    /// The backoff for the n-th consecutive failure (n >= 1), with jitter; exposed for tests.
+    std::chrono::milliseconds backoff(int failures);
+
+private:
+    Step deliverEvent(const RemoteRun& run, FlushConsole flush);
+    Step deliverUpload(const RemoteRun& run);
+    Step retry(Lane lane, std::int64_t rowId, const std::string& runUid, const HttpResponse& response);
+    Step unauthorized(std::int64_t rowId, const std::string& runUid, const HttpResponse& response);
+    Step reject(std::int64_t rowId, const std::string& runUid, const HttpResponse& response,
+                const std::string& what);
+
+    Outbox& m_outbox;
+    PlatformClient& m_client;
+    RetryPolicy m_policy;
+    SenderHooks m_hooks;
+    int m_failures[2] = {0, 0}; ///< consecutive failures per lane
+    std::mt19937 m_random;
+};
+
+} // namespace osprey::remote
