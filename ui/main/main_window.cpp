@@ -1,7 +1,8 @@
 #include "ui/main/main_window.h"
 
-#include "ui/main/image_view.h"
-#include "ui/project/class_legend_panel.h"
+#include "ui/annotate/annotation_editor.h"
+#include "ui/annotate/class_panel.h"
+#include "ui/annotate/editor_actions.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
@@ -54,8 +55,11 @@ void applyTheme() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName("MainWindow");
-    m_view = new ImageView(this);
-    setCentralWidget(m_view);
+    m_editor = new AnnotationEditor(this);
+    setCentralWidget(m_editor);
+    m_actions = new EditorActions(m_editor, this);
+    connect(m_editor, &AnnotationEditor::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     m_listDock = new QDockWidget(tr("Images"), this);
     m_listDock->setObjectName("ImagesDock");
     m_listDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
@@ -92,11 +96,19 @@ void MainWindow::createMenus() {
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    menuBar()->addMenu(m_actions->editMenu());
+    QMenu* view = m_actions->viewMenu();
+    menuBar()->addMenu(view);
+    view->addSeparator();
     view->addAction(m_listDock->toggleViewAction());
     view->addAction(m_legendDock->toggleViewAction());
+    menuBar()->addMenu(m_actions->imageMenu());
+    menuBar()->addMenu(m_actions->classMenu());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_actions->cheatSheetAction());
+    help->addAction(m_actions->shortcutsAction());
+    help->addSeparator();
     help->addAction(tr("&About Osprey"), this, [this] {
         QMessageBox::about(
             this, tr("About Osprey"),
@@ -122,10 +134,9 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
     m_imageModel = new ImageListModel(m_document.get(), m_thumbnails, this);
     m_imageList = new ImageListPanel(m_document.get(), m_imageModel, m_listDock);
     m_listDock->setWidget(m_imageList);
-    m_legend = new ClassLegendPanel(m_document.get(), m_legendDock);
-    m_legendDock->setWidget(m_legend);
-    m_view->setDocument(m_document.get());
-    connect(m_imageList, &ImageListPanel::currentImageChanged, m_view, &ImageView::showImage);
+    m_editor->setDocument(m_document.get(), m_imageList);
+    m_classPanel = new ClassPanel(m_editor->session(), m_legendDock);
+    m_legendDock->setWidget(m_classPanel);
     if (m_imageModel->rowCount() > 0)
         m_imageList->selectRow(0);
     addRecent(m_document->folder());
@@ -141,17 +152,17 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
 void MainWindow::closeProject() {
     if (!m_document)
         return;
-    m_view->setDocument(nullptr);
+    m_editor->setDocument(nullptr, nullptr);
     m_listDock->setWidget(nullptr);
     m_legendDock->setWidget(nullptr);
     delete m_imageList;
-    delete m_legend;
+    delete m_classPanel;
     delete m_imageModel;
     if (m_thumbnails)
         m_thumbnails->waitForDone();
     delete m_thumbnails;
     m_imageList = nullptr;
-    m_legend = nullptr;
+    m_classPanel = nullptr;
     m_imageModel = nullptr;
     m_thumbnails = nullptr;
     m_document.reset();

@@ -1,7 +1,7 @@
 #pragma once
-// MainWindow: a thin shell that owns the open ProjectDocument and composes the panels (image list,
-// viewer, class legend). Menus: File > New / Open / Open Recent / Close / Quit. Window state and the
-// recent-projects list are remembered in QSettings.
+// MainWindow: a thin shell that owns the open ProjectDocument and composes the panels: the image list,
+// the annotation editor (central) and the class panel. It places the editor's menus (Edit, View, Image,
+// Class) next to File and Help. Window state and the recent-projects list are remembered in QSettings.
 
 #include <QMainWindow>
 #include <memory>
@@ -11,10 +11,11 @@ class QMenu;
 
 namespace osprey::ui {
 
+class AnnotationEditor;
+class ClassPanel;
+class EditorActions;
 class ImageListModel;
 class ImageListPanel;
-class ImageView;
-class ClassLegendPanel;
 class ProjectDocument;
 class ThumbnailCache;
 
@@ -31,7 +32,9 @@ public:
     ProjectDocument* document() const { return m_document.get(); }
     ImageListPanel* imageList() const { return m_imageList; }
     ImageListModel* imageModel() const { return m_imageModel; }
-    ImageView* imageView() const { return m_view; }
+    AnnotationEditor* editor() const { return m_editor; }
+    EditorActions* editorActions() const { return m_actions; }
+    ClassPanel* classPanel() const { return m_classPanel; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -48,8 +51,9 @@ private:
     ThumbnailCache* m_thumbnails = nullptr;
     ImageListModel* m_imageModel = nullptr;
     ImageListPanel* m_imageList = nullptr;
-    ClassLegendPanel* m_legend = nullptr;
-    ImageView* m_view = nullptr;
+    ClassPanel* m_classPanel = nullptr;
+    AnnotationEditor* m_editor = nullptr;
+    EditorActions* m_actions = nullptr;
     QDockWidget* m_listDock = nullptr;
     QDockWidget* m_legendDock = nullptr;
     QMenu* m_recentMenu = nullptr;

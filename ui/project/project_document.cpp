@@ -57,6 +57,20 @@ void ProjectDocument::reloadClasses() {
     emit classesChanged();
 }
 
+Status ProjectDocument::editImage(qint64 imageId, const std::function<Status(project::Project&)>& body) {
+    Status status = m_project->transaction([&] { return body(*m_project); });
+    if (status && imageId != 0)
+        emit imageChanged(imageId);
+    return status;
+}
+
+Status ProjectDocument::editClasses(const std::function<Status(project::Project&)>& body) {
+    Status status = m_project->transaction([&] { return body(*m_project); });
+    if (status)
+        reloadClasses();
+    return status;
+}
+
 QColor ProjectDocument::classColor(std::int64_t classId) const {
     for (const auto& info : m_classes)
         if (info.id == classId)

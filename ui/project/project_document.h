@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 
 namespace osprey::ui {
@@ -35,6 +36,12 @@ public:
     QString className(std::int64_t classId) const;
     const std::vector<project::ClassInfo>& classes() const { return m_classes; }
     void reloadClasses();
+
+    /// Runs `body` on the project as one transaction (committed at once, so nothing is lost on a crash)
+    /// and, when it succeeds, emits imageChanged(imageId). The undo commands write through this.
+    Status editImage(qint64 imageId, const std::function<Status(project::Project&)>& body);
+    /// Runs `body` as one transaction and, when it succeeds, reloads the classes (emits classesChanged).
+    Status editClasses(const std::function<Status(project::Project&)>& body);
 
 signals:
     void classesChanged();

@@ -1,7 +1,9 @@
 // Smoke test: open a demo project offscreen, check the list, and check that an image renders with its
 // boxes in class colours.
 #include "demo/demo_dataset.h"
-#include "ui/main/image_view.h"
+#include "ui/annotate/annotation_editor.h"
+#include "ui/annotate/annotation_session.h"
+#include "ui/annotate/box_canvas.h"
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
@@ -36,13 +38,14 @@ private slots:
         QVERIFY(window.windowTitle().contains("demo"));
 
         // The first image is selected on open and decoded off the GUI thread.
-        ui::ImageView* view = window.imageView();
+        ui::BoxCanvas* view = window.editor()->canvas();
+        ui::AnnotationSession* session = window.editor()->session();
         QTRY_VERIFY_WITH_TIMEOUT(view->hasImage(), 5000);
-        QCOMPARE(view->imageId(), window.imageModel()->imageIdAt(0));
-        QVERIFY(!view->boxes().empty());
+        QCOMPARE(session->imageId(), window.imageModel()->imageIdAt(0));
+        QVERIFY(!session->boxes().empty());
 
         // The first box's left edge is drawn in its class colour.
-        const auto& box = view->boxes().front();
+        const auto& box = session->boxes().front();
         const QColor expected = window.document()->classColor(box.classId);
         const QImage shot = view->grab().toImage();
         const QPointF topLeft = view->toWidget({box.x1, box.y1});
@@ -60,7 +63,8 @@ private slots:
 
         // Selecting another row shows that image.
         window.imageList()->selectRow(5);
-        QTRY_COMPARE_WITH_TIMEOUT(view->imageId(), window.imageModel()->imageIdAt(5), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(session->imageId(), window.imageModel()->imageIdAt(5), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(view->hasImage(), 5000);
 
         // Thumbnails arrive from the worker threads and are cached on disk.
         const QModelIndex first = window.imageModel()->index(0);

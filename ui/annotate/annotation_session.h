@@ -1,0 +1,94 @@
+#pragma once
+// AnnotationSession: the editing state of one open project. It owns the undo stack (unlimited, it lives
+// as long as the project is open and survives image switches), the id maps of the commands, the current
+// image and its boxes, the default class for the next box and the box clipboard. Every edit goes through
+// a QUndoCommand pushed here; views listen to boxesChanged / imageChanged. GUI thread only.
+
+#include "project/types.h"
+#include "ui/annotate/id_map.h"
+
+#include <QObject>
+#include <QRectF>
+#include <vector>
+
+class QUndoStack;
+
+namespace osprey::ui {
+
+class ProjectDocument;
+
+class AnnotationSession : public QObject {
+    Q_OBJECT
+public:
+    enum class GeometryEdit { Move, Resize };
+
+    explicit AnnotationSession(QObject* parent = nullptr);
+    ~AnnotationSession() override;
+
+    /// Switches to another project (or none); clears the undo stack.
+    void setDocument(ProjectDocument* document);
+    ProjectDocument* document() const { return m_document; }
+    QUndoStack* undoStack() const { return m_undoStack; }
+    EditIds* ids() { return &m_ids; }
+
+    // ---- current image -------------------------------------------------------------------------
+    /// Loads an image's record and boxes (0 clears). Emits imageChanged.
+    void setImage(std::int64_t imageId);
+    std::int64_t imageId() const { return m_image.id; }
+    const project::ImageRecord& image() const { return m_image; }
+    const std::vector<project::BoxRecord>& boxes() const { return m_boxes; }
+    const project::BoxRecord* findBox(std::int64_t boxId) const;
+    /// The image shown before this one in the session (0 when none).
+    std::int64_t previousImageId() const { return m_previousImageId; }
+
+    // ---- class for new boxes -------------------------------------------------------------------
+    /// The class the next drawn box gets: the last class used, else the first class.
+    std::int64_t currentClassId() const;
+    void setCurrentClassId(std::int64_t classId);
+
+    // ---- edits (each pushes one undo command) --------------------------------------------------
+    /// Adds a box of the current class; returns its id, or 0 when nothing was added.
+    std::int64_t addBox(const QRectF& rectPx);
+    void deleteBoxes(const std::vector<std::int64_t>& boxIds);
+    /// Writes new coordinates for boxes of the current image. Calls with the same `dragSerial` merge.
+    void setBoxGeometry(const std::vector<project::BoxRecord>& after, GeometryEdit kind, int dragSerial);
+    /// Sets the class of boxes (and makes it the default for the next box).
+    void setBoxClass(const std::vector<std::int64_t>& boxIds, std::int64_t classId);
+    /// Copies boxes of the current image to the session clipboard.
+    void copyBoxes(const std::vector<std::int64_t>& boxIds);
+    bool hasClipboard() const { return !m_clipboard.empty(); }
+    /// Pastes the clipboard onto the current image; returns the new box ids.
+    std::vector<std::int64_t> paste();
+    /// Copies every box of `sourceImageId` onto the current image; returns the new box ids.
+    std::vector<std::int64_t> pasteFromImage(std::int64_t sourceImageId);
+    /// Sets the current image's status. Refuses verified-empty while boxes exist (returns false).
+    bool setStatus(project::ImageStatus status);
+    /// A fresh serial for one drag (see setBoxGeometry).
+    int newDragSerial() { return ++m_dragSerial; }
+
+signals:
+    void imageChanged(qint64 imageId);
+    /// The boxes or the record of the current image changed (after an edit, undo or redo).
+    void boxesChanged();
+    void currentClassChanged(qint64 classId);
+    /// A short message for the status bar.
+    void message(const QString& text);
+
+private:
+    void reload();
+    QRectF clampToImage(const QRectF& rectPx) const;
+
+    ProjectDocument* m_document = nullptr;
+    QUndoStack* m_undoStack;
+    EditIds m_ids;
+    project::ImageRecord m_image;
+    std::vector<project::BoxRecord> m_boxes;
+    std::int64_t m_previousImageId = 0;
+    std::int64_t m_classId = 0;
+    std::vector<project::BoxRecord> m_clipboard;
+    std::int64_t m_clipboardImageId = 0;
+    int m_pasteCount = 0;
+    int m_dragSerial = 0;
+};
+
+} // namespace osprey::ui

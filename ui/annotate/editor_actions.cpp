@@ -1,0 +1,205 @@
+#include "ui/annotate/editor_actions.h"
+
+#include "ui/annotate/annotation_editor.h"
+#include "ui/annotate/annotation_session.h"
+#include "ui/annotate/box_canvas.h"
+#include "ui/annotate/cheat_sheet_dialog.h"
+#include "ui/annotate/shortcut_registry.h"
+#include "ui/annotate/shortcuts_dialog.h"
+#include "ui/project/project_document.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QUndoStack>
+
+namespace osprey::ui {
+
+namespace {
+constexpr double kNudgeSmallPx = 1.0;
+constexpr double kNudgeLargePx = 10.0;
+} // namespace
+
+EditorActions::EditorActions(AnnotationEditor* editor, QWidget* window)
+    : QObject(editor), m_editor(editor), m_window(window), m_registry(new ShortcutRegistry(this)) {
+    m_edit = new QMenu(tr("&Edit"), window);
+    m_view = new QMenu(tr("&View"), window);
+    m_image = new QMenu(tr("&Image"), window);
+    m_class = new QMenu(tr("&Class"), window);
+    createEditMenu();
+    createViewMenu();
+    createImageMenu();
+    createClassMenu();
+    m_cheatSheet = add(nullptr, "help.cheatSheet", tr("Keyboard &Cheat Sheet"),
+                       {QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?"))}, Scope::Window);
+    connect(m_cheatSheet, &QAction::triggered, this, &EditorActions::showCheatSheet);
+    connect(editor->canvas(), &BoxCanvas::spaceTapped, this, [this] {
+        // Space pans while held; a tap runs whichever action the user bound to Space.
+        for (const auto& entry : m_registry->entries())
+            if (entry.action->shortcuts().contains(QKeySequence(Qt::Key_Space)))
+                entry.action->trigger();
+    });
+}
+
+QAction* EditorActions::add(QMenu* menu, const QString& id, const QString& text,
+                            const QList<QKeySequence>& keys, Scope scope) {
+    auto* action = new QAction(text, this);
+    action->setObjectName(id);
+    if (scope == Scope::Canvas) {
+        // Canvas keys (arrows, Delete, Tab, Ctrl+C) must keep working normally in the lists and fields.
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_editor->addAction(action);
+    } else {
+        action->setShortcutContext(Qt::WindowShortcut);
+        m_window->addAction(action);
+    }
+    if (menu)
+        menu->addAction(action);
+    m_registry->add(id, menu ? menu->title() : tr("&Help"), action, keys);
+    return action;
+}
+
+QAction* EditorActions::action(const QString& id) const {
+    return m_registry->action(id);
+}
+
+void EditorActions::createEditMenu() {
+    AnnotationEditor* editor = m_editor;
+    QUndoStack* stack = editor->session()->undoStack();
+    QAction* undo = stack->createUndoAction(this, tr("&Undo"));
+    QAction* redo = stack->createRedoAction(this, tr("&Redo"));
+    m_edit->addAction(undo);
+    m_edit->addAction(redo);
+    m_window->addAction(undo);
+    m_window->addAction(redo);
+    m_registry->add("edit.undo", m_edit->title(), undo, {QKeySequence::Undo});
+    m_registry->add("edit.redo", m_edit->title(), redo,
+                    {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    m_edit->addSeparator();
+    connect(add(m_edit, "edit.draw", tr("&Draw Box"), {QKeySequence(Qt::Key_W)}, Scope::Window),
+            &QAction::triggered, editor->canvas(), &BoxCanvas::armDrawing);
+    connect(add(m_edit, "edit.delete", tr("De&lete Box"),
+                {QKeySequence(Qt::Key_Delete), QKeySequence(Qt::Key_Backspace)}, Scope::Canvas),
+            &QAction::triggered, editor, &AnnotationEditor::deleteSelection);
+    connect(add(m_edit, "edit.copy", tr("&Copy Boxes"), {QKeySequence::Copy}, Scope::Canvas),
+            &QAction::triggered, editor, &AnnotationEditor::copySelection);
+    connect(add(m_edit, "edit.paste", tr("&Paste Boxes"), {QKeySequence::Paste}, Scope::Canvas),
+            &QAction::triggered, editor, &AnnotationEditor::paste);
+    connect(add(m_edit, "edit.pastePrevious", tr("Paste Boxes from &Previous Image"),
+                {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V)}, Scope::Window),
+            &QAction::triggered, editor, &AnnotationEditor::pasteFromPreviousImage);
+    m_edit->addSeparator();
+    connect(add(m_edit, "edit.selectAll", tr("Select &All Boxes"), {QKeySequence::SelectAll}, Scope::Canvas),
+            &QAction::triggered, editor->canvas(), &BoxCanvas::selectAll);
+    connect(
+        add(m_edit, "edit.selectNext", tr("Select &Next Box"), {QKeySequence(Qt::Key_Tab)}, Scope::Canvas),
+        &QAction::triggered, editor->canvas(), &BoxCanvas::selectNextBox);
+    QMenu* nudge = m_edit->addMenu(tr("N&udge"));
+    struct Step {
+        const char* id;
+        QString text;
+        Qt::Key key;
+        double dx, dy;
+    };
+    const Step steps[] = {{"left", tr("Left"), Qt::Key_Left, -1, 0},
+                          {"right", tr("Right"), Qt::Key_Right, 1, 0},
+                          {"up", tr("Up"), Qt::Key_Up, 0, -1},
+                          {"down", tr("Down"), Qt::Key_Down, 0, 1}};
+    for (const Step& step : steps)
+        for (const bool large : {false, true}) {
+            const double distance = large ? kNudgeLargePx : kNudgeSmallPx;
+            const QString id = QStringLiteral("edit.nudge.%1%2").arg(step.id, large ? ".large" : "");
+            const QString text = large ? tr("%1 by %2 px").arg(step.text).arg(kNudgeLargePx) : step.text;
+            QAction* action = add(nudge, id, text,
+                                  {QKeySequence(large ? (Qt::SHIFT | step.key) : QKeyCombination(step.key))},
+                                  Scope::Canvas);
+            action->setAutoRepeat(true);
+            const double dx = step.dx * distance, dy = step.dy * distance;
+            connect(action, &QAction::triggered, editor->canvas(),
+                    [editor, dx, dy] { editor->canvas()->nudge(dx, dy); });
+        }
+    m_edit->addSeparator();
+    m_shortcuts = add(m_edit, "edit.shortcuts", tr("&Keyboard Shortcuts…"),
+                      {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, Scope::Window);
+    connect(m_shortcuts, &QAction::triggered, this, &EditorActions::showShortcutSettings);
+}
+
+void EditorActions::createViewMenu() {
+    BoxCanvas* canvas = m_editor->canvas();
+    connect(add(m_view, "view.zoomIn", tr("Zoom &In"),
+                {QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)}, Scope::Window),
+            &QAction::triggered, canvas, &BoxCanvas::zoomIn);
+    connect(add(m_view, "view.zoomOut", tr("Zoom &Out"), {QKeySequence::ZoomOut}, Scope::Window),
+            &QAction::triggered, canvas, &BoxCanvas::zoomOut);
+    connect(add(m_view, "view.fit", tr("&Fit to Window"), {QKeySequence(Qt::Key_F)}, Scope::Window),
+            &QAction::triggered, canvas, &BoxCanvas::zoomToFit);
+    connect(add(m_view, "view.actualSize", tr("&Actual Pixels (1:1)"), {QKeySequence(Qt::CTRL | Qt::Key_1)},
+                Scope::Window),
+            &QAction::triggered, canvas, &BoxCanvas::zoomToActualSize);
+    m_view->addSeparator();
+    QAction* hide =
+        add(m_view, "view.hideBoxes", tr("&Hide Boxes"), {QKeySequence(Qt::Key_H)}, Scope::Window);
+    hide->setCheckable(true);
+    connect(hide, &QAction::toggled, canvas, &BoxCanvas::setBoxesHidden);
+}
+
+void EditorActions::createImageMenu() {
+    AnnotationEditor* editor = m_editor;
+    connect(add(m_image, "image.next", tr("&Next Image"), {QKeySequence(Qt::Key_D)}, Scope::Window),
+            &QAction::triggered, editor, &AnnotationEditor::nextImage);
+    connect(add(m_image, "image.previous", tr("&Previous Image"), {QKeySequence(Qt::Key_A)}, Scope::Window),
+            &QAction::triggered, editor, &AnnotationEditor::previousImage);
+    connect(add(m_image, "image.nextUnlabeled", tr("Next &Unlabeled Image"), {QKeySequence(Qt::Key_N)},
+                Scope::Window),
+            &QAction::triggered, editor, &AnnotationEditor::nextUnlabeledImage);
+    m_image->addSeparator();
+    connect(
+        add(m_image, "image.reviewed", tr("Mark &Reviewed"), {QKeySequence(Qt::Key_Space)}, Scope::Window),
+        &QAction::triggered, editor, &AnnotationEditor::markReviewed);
+    connect(add(m_image, "image.verifiedEmpty", tr("Mark &Verified Empty (No Objects)"),
+                {QKeySequence(Qt::Key_V)}, Scope::Window),
+            &QAction::triggered, editor, &AnnotationEditor::markVerifiedEmpty);
+}
+
+void EditorActions::createClassMenu() {
+    connect(add(m_class, "class.choose", tr("&Choose Class…"), {QKeySequence(Qt::CTRL | Qt::Key_E)},
+                Scope::Window),
+            &QAction::triggered, m_editor, &AnnotationEditor::chooseClass);
+    m_class->addSeparator();
+    for (int index = 0; index < 9; ++index) {
+        QAction* action =
+            add(m_class, QStringLiteral("class.set%1").arg(index + 1), tr("Class %1").arg(index + 1),
+                {QKeySequence(Qt::Key_1 + index)}, Scope::Window);
+        connect(action, &QAction::triggered, m_editor, [this, index] { m_editor->setClassByIndex(index); });
+        m_classActions.append(action);
+    }
+    connect(m_class, &QMenu::aboutToShow, this, &EditorActions::updateClassActions);
+}
+
+void EditorActions::updateClassActions() {
+    ProjectDocument* document = m_editor->session()->document();
+    for (int index = 0; index < m_classActions.size(); ++index) {
+        const bool exists = document && index < static_cast<int>(document->classes().size());
+        m_classActions[index]->setText(
+            exists ? tr("Class %1: %2")
+                         .arg(index + 1)
+                         .arg(QString::fromStdString(document->classes()[static_cast<size_t>(index)].name))
+                   : tr("Class %1").arg(index + 1));
+        m_classActions[index]->setEnabled(exists);
+    }
+}
+
+void EditorActions::showCheatSheet() {
+    auto* sheet = m_window->findChild<CheatSheetDialog*>();
+    if (!sheet)
+        sheet = new CheatSheetDialog(m_registry, m_window);
+    sheet->refresh();
+    sheet->show();
+    sheet->raise();
+}
+
+void EditorActions::showShortcutSettings() {
+    ShortcutsDialog dialog(m_registry, m_window);
+    dialog.exec();
+}
+
+} // namespace osprey::ui
