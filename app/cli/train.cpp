@@ -1,0 +1,167 @@
+// osprey-cli train project=P model=yolov8n epochs=100 ...: trains a detector on a project. With
+// events=jsonl every event goes to stdout as one JSON line (the GUI's child-process protocol, schema in
+// core/train/EVENTS.md); otherwise a progress bar and one line per epoch go to stderr.
+#include "cli/progress.h"
+#include "cli/verb.h"
+#include "train/project_training.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <mutex>
+
+namespace osprey::cli {
+namespace {
+
+std::atomic<bool> g_stopRequested{false};
+
+extern "C" void onStopSignal(int signalNumber) {
+    g_stopRequested.store(true);
+    // A second signal ends the process the usual way.
+    std::signal(signalNumber, SIG_DFL);
+}
+
+class JsonlStdoutSink : public train::EventSink {
+public:
+    void onEvent(const train::TrainEvent& event) override {
+        const std::string line = train::toJson(event) + "\n";
+        std::lock_guard lock(m_mutex);
+        std::fwrite(line.data(), 1, line.size(), stdout);
+        std::fflush(stdout);
+    }
+
+private:
+    std::mutex m_mutex;
+};
+
+class TerminalSink : public train::EventSink {
+public:
+    void onEvent(const train::TrainEvent& e) override {
+        using Type = train::TrainEvent::Type;
+        std::lock_guard lock(m_mutex);
+        char detail[160];
+        switch (e.type) {
+        case Type::RunStarted:
+            std::fprintf(
+                stderr,
+                "Training %s on %lld train / %lld val images (%zu classes), %d epochs; run folder %s\n",
+                e.modelName.c_str(), static_cast<long long>(e.trainImages),
+                static_cast<long long>(e.valImages), e.classNames.size(), e.epochs, e.runDir.c_str());
+            break;
+        case Type::Batch:
+            if (!m_bar || m_barEpoch != e.epoch) {
+                m_bar = std::make_unique<ProgressBar>("Epoch " + std::to_string(e.epoch) + "/" +
+                                                      std::to_string(e.epochs));
+                m_barEpoch = e.epoch;
+            }
+            std::snprintf(detail, sizeof detail, " box %.3f cls %.3f dfl %.3f  %.1f img/s", e.boxLoss,
+                          e.clsLoss, e.dflLoss, e.imagesPerS);
+            m_bar->update(e.batch, e.batches, detail);
+            if (e.batch == e.batches)
+                m_bar->finish(detail);
+            break;
+        case Type::Epoch:
+            std::fprintf(
+                stderr,
+                "Epoch %d/%d: P %.3f R %.3f mAP50 %.3f mAP50-95 %.3f | val box %.3f cls %.3f dfl %.3f | "
+                "%.1f img/s%s\n",
+                e.epoch, e.epochs, e.metrics.precision, e.metrics.recall, e.metrics.map50,
+                e.metrics.map50to95, e.metrics.valBoxLoss, e.metrics.valClsLoss, e.metrics.valDflLoss,
+                e.imagesPerS, e.best ? "  (best)" : "");
+            break;
+        case Type::Log:
+            std::fprintf(stderr, "%s%s\n", e.level == "info" ? "" : (e.level + ": ").c_str(),
+                         e.message.c_str());
+            break;
+        case Type::Finished:
+            std::fprintf(stderr, "%s\nWeights: %s\n", e.message.c_str(), e.bestPath.c_str());
+            break;
+        case Type::Failed:
+            std::fprintf(stderr, "error: training failed: %s\n", e.message.c_str());
+            break;
+        default:
+            break;
+        }
+    }
+
+private:
+    std::mutex m_mutex;
+    std::unique_ptr<ProgressBar> m_bar;
+    int m_barEpoch = 0;
+};
+
+const std::vector<std::string> kConfigKeys{
+    "model", "weights", "epochs",    "imgsz",        "batch",         "device",   "optimizer",
+    "lr0",   "lrf",     "momentum",  "weight_decay", "warmup_epochs", "patience", "workers",
+    "name",  "seed",    "cos_lr",    "close_mosaic", "mosaic",        "fliplr",   "hsv_h",
+    "hsv_s", "hsv_v",   "translate", "scale",        "resume",        "threads",  "amp"};
+
+int runTrain(const Args& args) {
+    std::map<std::string, std::string> values;
+    for (const auto& key : kConfigKeys)
+        if (args.has(key))
+            values[key] = args.str(key);
+    train::TrainConfig config;
+    if (auto status = train::applyArgs(config, values); !status) {
+        std::cerr << "error: " << status.message() << "\n";
+        return 2;
+    }
+    const std::string eventsMode = args.str("events");
+    if (!eventsMode.empty() && eventsMode != "jsonl") {
+        std::cerr << "error: events: '" << eventsMode
+                  << "' is not supported; use events=jsonl or leave it out\n";
+        return 2;
+    }
+    std::unique_ptr<train::EventSink> sink;
+    if (eventsMode == "jsonl")
+        sink = std::make_unique<JsonlStdoutSink>();
+    else
+        sink = std::make_unique<TerminalSink>();
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+    auto result = train::trainProject(args.str("project"), config, *sink, &g_stopRequested);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    return result ? 0 : 1;
+}
+
+OSPREY_REGISTER_VERB(Verb{
+    "train",
+    "Train a detector on a project (Ultralytics-style key=value arguments)",
+    {{"project", KeyType::Path, "", "project folder", true},
+     {"model", KeyType::String, "yolov8n", "network: yolov8n/s/m/l/x or yolo11n/s/m/l/x"},
+     {"weights", KeyType::Path, "",
+      "start from this checkpoint (pretrained); class outputs reset when nc differs"},
+     {"epochs", KeyType::Int, "100", "training epochs"},
+     {"imgsz", KeyType::Int, "640", "image side in pixels (a multiple of 32)"},
+     {"batch", KeyType::Int, "16", "images per batch"},
+     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index such as 0"},
+     {"optimizer", KeyType::String, "auto", "auto, SGD or AdamW"},
+     {"lr0", KeyType::Double, "0.01", "initial learning rate (ignored by optimizer=auto)"},
+     {"lrf", KeyType::Double, "0.01", "final learning rate as a fraction of lr0"},
+     {"momentum", KeyType::Double, "0.937", "SGD momentum / AdamW beta1"},
+     {"weight_decay", KeyType::Double, "0.0005", "weight decay (scaled by batch x accumulate / 64)"},
+     {"warmup_epochs", KeyType::Double, "3", "warmup length in epochs (at least 100 iterations)"},
+     {"patience", KeyType::Int, "100", "stop after this many epochs without improvement"},
+     {"workers", KeyType::Int, "2", "data loader threads"},
+     {"name", KeyType::String, "", "run folder name under <project>/runs (default train, train2, ...)"},
+     {"seed", KeyType::Int, "0", "random seed"},
+     {"cos_lr", KeyType::Bool, "false", "cosine learning-rate schedule instead of linear"},
+     {"close_mosaic", KeyType::Int, "10", "switch mosaic off for this many final epochs"},
+     {"mosaic", KeyType::Double, "1.0", "mosaic probability"},
+     {"fliplr", KeyType::Double, "0.5", "horizontal flip probability"},
+     {"hsv_h", KeyType::Double, "0.015", "hue jitter gain"},
+     {"hsv_s", KeyType::Double, "0.7", "saturation jitter gain"},
+     {"hsv_v", KeyType::Double, "0.4", "value jitter gain"},
+     {"translate", KeyType::Double, "0.1", "random translation fraction"},
+     {"scale", KeyType::Double, "0.5", "random scale gain"},
+     {"resume", KeyType::Bool, "false", "continue the run name= (or the latest run) from weights/last.pt"},
+     {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
+     {"threads", KeyType::Int, "0", "torch CPU threads; 0 = all cores"},
+     {"amp", KeyType::Bool, "true", "mixed precision on CUDA (bf16)"}},
+    runTrain});
+
+} // namespace
+} // namespace osprey::cli

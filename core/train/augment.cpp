@@ -1,0 +1,192 @@
+#include "train/augment_impl.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace osprey::train {
+
+namespace {
+
+constexpr float kMinSidePx = 2.0f;
+constexpr float kMinAreaRatio = 0.1f;
+constexpr float kMaxAspect = 100.0f;
+
+double uniform(Rng& rng, double low, double high) {
+    return std::uniform_real_distribution<double>(low, high)(rng);
+}
+
+} // namespace
+
+LabeledImage resizeLongSide(const LabeledImage& image, int imgsz, bool augment) {
+    const int width = image.rgb.cols, height = image.rgb.rows;
+    const double ratio = static_cast<double>(imgsz) / std::max(width, height);
+    if (ratio == 1.0)
+        return image;
+    LabeledImage out;
+    const int newWidth = std::min(static_cast<int>(std::ceil(width * ratio)), imgsz);
+    const int newHeight = std::min(static_cast<int>(std::ceil(height * ratio)), imgsz);
+    const int interpolation = (augment || ratio > 1) ? cv::INTER_LINEAR : cv::INTER_AREA;
+    cv::resize(image.rgb, out.rgb, cv::Size(newWidth, newHeight), 0, 0, interpolation);
+    const float sx = static_cast<float>(newWidth) / width, sy = static_cast<float>(newHeight) / height;
+    out.boxes = image.boxes;
+    for (auto& box : out.boxes) {
+        box.x1 *= sx;
+        box.x2 *= sx;
+        box.y1 *= sy;
+        box.y2 *= sy;
+    }
+    return out;
+}
+
+LabeledImage letterboxPad(const LabeledImage& image, int width, int height) {
+    const int padWidth = width - image.rgb.cols, padHeight = height - image.rgb.rows;
+    // Odd padding puts the extra pixel at the bottom/right, as Ultralytics' round(d -/+ 0.1) does.
+    const int left = static_cast<int>(std::lround(padWidth / 2.0 - 0.1));
+    const int top = static_cast<int>(std::lround(padHeight / 2.0 - 0.1));
+    LabeledImage out;
+    cv::copyMakeBorder(image.rgb, out.rgb, top, padHeight - top, left, padWidth - left, cv::BORDER_CONSTANT,
+                       cv::Scalar(kPadValue, kPadValue, kPadValue));
+    out.boxes = image.boxes;
+    for (auto& box : out.boxes) {
+        box.x1 += static_cast<float>(left);
+        box.x2 += static_cast<float>(left);
+        box.y1 += static_cast<float>(top);
+        box.y2 += static_cast<float>(top);
+    }
+    return out;
+}
+
+LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY) {
+    const int side = 2 * imgsz;
+    LabeledImage out;
+    out.rgb = cv::Mat(side, side, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    for (size_t i = 0; i < images.size() && i < 4; ++i) {
+        const cv::Mat& img = images[i].rgb;
+        const int w = img.cols, h = img.rows;
+        int xa1 = 0, ya1 = 0, xa2 = 0, ya2 = 0, xb1 = 0, yb1 = 0, xb2 = 0, yb2 = 0;
+        if (i == 0) { // top left
+            xa1 = std::max(centreX - w, 0), ya1 = std::max(centreY - h, 0), xa2 = centreX, ya2 = centreY;
+            xb1 = w - (xa2 - xa1), yb1 = h - (ya2 - ya1), xb2 = w, yb2 = h;
+        } else if (i == 1) { // top right
+            xa1 = centreX, ya1 = std::max(centreY - h, 0), xa2 = std::min(centreX + w, side), ya2 = centreY;
+            xb1 = 0, yb1 = h - (ya2 - ya1), xb2 = std::min(w, xa2 - xa1), yb2 = h;
+        } else if (i == 2) { // bottom left
+            xa1 = std::max(centreX - w, 0), ya1 = centreY, xa2 = centreX, ya2 = std::min(side, centreY + h);
+            xb1 = w - (xa2 - xa1), yb1 = 0, xb2 = w, yb2 = std::min(ya2 - ya1, h);
+        } else { // bottom right
+            xa1 = centreX, ya1 = centreY, xa2 = std::min(centreX + w, side),
+            ya2 = std::min(side, centreY + h);
+            xb1 = 0, yb1 = 0, xb2 = std::min(w, xa2 - xa1), yb2 = std::min(ya2 - ya1, h);
+        }
+        if (xa2 > xa1 && ya2 > ya1)
+            img(cv::Rect(xb1, yb1, xb2 - xb1, yb2 - yb1))
+                .copyTo(out.rgb(cv::Rect(xa1, ya1, xa2 - xa1, ya2 - ya1)));
+        const float padX = static_cast<float>(xa1 - xb1), padY = static_cast<float>(ya1 - yb1);
+        for (auto box : images[i].boxes) {
+            box.x1 += padX;
+            box.x2 += padX;
+            box.y1 += padY;
+            box.y2 += padY;
+            out.boxes.push_back(box);
+        }
+    }
+    clipBoxes(out.boxes, side, side);
+    return out;
+}
+
+AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain) {
+    AffineParams params;
+    params.scale = uniform(rng, 1 - scaleGain, 1 + scaleGain);
+    params.translateX = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
+    params.translateY = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
+    return params;
+}
+
+LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight) {
+    const double s = params.scale;
+    const double cx = -image.rgb.cols / 2.0, cy = -image.rgb.rows / 2.0;
+    const double tx = params.translateX * outWidth, ty = params.translateY * outHeight;
+    // M = T * S * C collapses to x' = s * (x + cx) + tx.
+    const cv::Matx23d m(s, 0, s * cx + tx, 0, s, s * cy + ty);
+    LabeledImage out;
+    const bool identity = s == 1.0 && s * cx + tx == 0 && s * cy + ty == 0 && outWidth == image.rgb.cols &&
+                          outHeight == image.rgb.rows;
+    if (identity)
+        out.rgb = image.rgb.clone();
+    else
+        cv::warpAffine(image.rgb, out.rgb, m, cv::Size(outWidth, outHeight), cv::INTER_LINEAR,
+                       cv::BORDER_CONSTANT, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    for (const auto& box : image.boxes) {
+        const float xs[4] = {box.x1, box.x2, box.x2, box.x1}, ys[4] = {box.y1, box.y1, box.y2, box.y2};
+        float minX = 1e30f, minY = 1e30f, maxX = -1e30f, maxY = -1e30f;
+        for (int k = 0; k < 4; ++k) {
+            const float x = static_cast<float>(m(0, 0) * xs[k] + m(0, 1) * ys[k] + m(0, 2));
+            const float y = static_cast<float>(m(1, 0) * xs[k] + m(1, 1) * ys[k] + m(1, 2));
+            minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y),
+            maxY = std::max(maxY, y);
+        }
+        PixelBox moved{box.classId, std::clamp(minX, 0.0f, static_cast<float>(outWidth)),
+                       std::clamp(minY, 0.0f, static_cast<float>(outHeight)),
+                       std::clamp(maxX, 0.0f, static_cast<float>(outWidth)),
+                       std::clamp(maxY, 0.0f, static_cast<float>(outHeight))};
+        const float w1 = (box.x2 - box.x1) * static_cast<float>(s),
+                    h1 = (box.y2 - box.y1) * static_cast<float>(s);
+        const float w2 = moved.x2 - moved.x1, h2 = moved.y2 - moved.y1;
+        const float aspect = std::max(w2 / (h2 + 1e-16f), h2 / (w2 + 1e-16f));
+        if (w2 > kMinSidePx && h2 > kMinSidePx && w2 * h2 / (w1 * h1 + 1e-16f) > kMinAreaRatio &&
+            aspect < kMaxAspect)
+            out.boxes.push_back(moved);
+    }
+    return out;
+}
+
+void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
+    cv::Mat hsv;
+    cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV);
+    cv::Mat lut(1, 256, CV_8UC3);
+    for (int x = 0; x < 256; ++x) {
+        auto& entry = lut.at<cv::Vec3b>(0, x);
+        entry[0] = static_cast<std::uint8_t>(static_cast<int>(x * hueFactor) % 180);
+        entry[1] = cv::saturate_cast<std::uint8_t>(std::clamp(x * satFactor, 0.0, 255.0));
+        entry[2] = cv::saturate_cast<std::uint8_t>(std::clamp(x * valFactor, 0.0, 255.0));
+    }
+    cv::LUT(hsv, lut, hsv);
+    cv::cvtColor(hsv, rgb, cv::COLOR_HSV2RGB);
+}
+
+void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng) {
+    if (hueGain == 0 && satGain == 0 && valGain == 0)
+        return;
+    const double h = uniform(rng, -1, 1) * hueGain + 1;
+    const double s = uniform(rng, -1, 1) * satGain + 1;
+    const double v = uniform(rng, -1, 1) * valGain + 1;
+    hsvApply(rgb, h, s, v);
+}
+
+void flipHorizontal(LabeledImage& image) {
+    cv::flip(image.rgb, image.rgb, 1);
+    const float width = static_cast<float>(image.rgb.cols);
+    for (auto& box : image.boxes) {
+        const float x1 = width - box.x2, x2 = width - box.x1;
+        box.x1 = x1;
+        box.x2 = x2;
+    }
+}
+
+void clipBoxes(std::vector<PixelBox>& boxes, int width, int height) {
+    std::vector<PixelBox> kept;
+    kept.reserve(boxes.size());
+    for (auto box : boxes) {
+        box.x1 = std::clamp(box.x1, 0.0f, static_cast<float>(width));
+        box.x2 = std::clamp(box.x2, 0.0f, static_cast<float>(width));
+        box.y1 = std::clamp(box.y1, 0.0f, static_cast<float>(height));
+        box.y2 = std::clamp(box.y2, 0.0f, static_cast<float>(height));
+        if (box.x2 - box.x1 >= kMinSidePx && box.y2 - box.y1 >= kMinSidePx)
+            kept.push_back(box);
+    }
+    boxes = std::move(kept);
+}
+
+} // namespace osprey::train

@@ -1,0 +1,69 @@
+#pragma once
+// Private to core/train (train_data): the training augmentations on OpenCV images with their boxes, as
+// Ultralytics' v8 pipeline applies them: load with the long side at imgsz, 4-image mosaic on a 2x canvas,
+// random affine (translate, scale) that crops the canvas back to imgsz, HSV jitter, horizontal flip,
+// letterbox (pad 114). Boxes follow every geometric step, are clipped, and degenerate ones are dropped.
+// Free functions; thread-safe (each call uses only its arguments).
+
+#include <opencv2/core.hpp>
+
+#include <random>
+#include <vector>
+
+namespace osprey::train {
+
+/// One box in pixels of the image it belongs to.
+struct PixelBox {
+    int classId = 0;
+    float x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+};
+
+/// An RGB image (CV_8UC3) with its boxes.
+struct LabeledImage {
+    cv::Mat rgb;
+    std::vector<PixelBox> boxes;
+};
+
+inline constexpr int kPadValue = 114;
+
+using Rng = std::mt19937;
+
+/// Resizes so that the long side is `imgsz` (aspect kept; area interpolation when shrinking without
+/// augmentation, bilinear otherwise) and scales the boxes alike.
+LabeledImage resizeLongSide(const LabeledImage& image, int imgsz, bool augment);
+
+/// Pads (centred, 114) to `width` x `height` without scaling; shifts the boxes. The image must fit.
+LabeledImage letterboxPad(const LabeledImage& image, int width, int height);
+
+/// Four images (each already resized with resizeLongSide) on a 2*imgsz canvas around the centre
+/// (centreX, centreY), Ultralytics' placement: top-left, top-right, bottom-left, bottom-right. Boxes are
+/// shifted and clipped to the canvas.
+LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY);
+
+/// Parameters of one affine draw.
+struct AffineParams {
+    double scale = 1.0;      ///< zoom factor
+    double translateX = 0.5; ///< output centre position as a fraction of the output width
+    double translateY = 0.5;
+};
+AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain);
+
+/// Warps `image` with M = T * S * C: C moves the input's centre to the origin, S scales, T moves it to
+/// (translateX * outWidth, translateY * outHeight). The output is outWidth x outHeight, filled with 114.
+/// Boxes: the four corners are transformed, their hull is clipped to the output, and boxes that end up
+/// narrower or shorter than 2 px, keep less than 10% of their (scaled) area, or have an aspect ratio
+/// above 100 are dropped.
+LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight);
+
+/// HSV jitter with gains drawn uniformly from [1 - gain, 1 + gain] per channel (hue wraps at 180).
+void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
+/// The same with given factors (for tests).
+void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor);
+
+/// Mirrors left-right, boxes included.
+void flipHorizontal(LabeledImage& image);
+
+/// Keeps boxes at least 2 px wide and high after clipping to width x height.
+void clipBoxes(std::vector<PixelBox>& boxes, int width, int height);
+
+} // namespace osprey::train

@@ -1,0 +1,242 @@
+#include "train/data_loader.h"
+
+#include "imaging/image.h"
+#include "train/augment_impl.h"
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <thread>
+
+namespace osprey::train {
+
+LoaderOptions LoaderOptions::fromConfig(const TrainConfig& config, LoaderMode mode) {
+    LoaderOptions options;
+    options.mode = mode;
+    options.imgsz = config.imgsz;
+    options.batch = mode == LoaderMode::Train ? config.batch : config.batch * 2;
+    options.workers = config.workers;
+    options.seed = config.seed;
+    options.mosaic = config.mosaic;
+    options.translate = config.translate;
+    options.scale = config.scale;
+    options.fliplr = config.fliplr;
+    options.hsvH = config.hsvH;
+    options.hsvS = config.hsvS;
+    options.hsvV = config.hsvV;
+    return options;
+}
+
+struct DataLoader::Impl {
+    std::vector<Sample> samples;
+    LoaderOptions options;
+    WarningCallback warn;
+    EpochPlan plan;
+    std::vector<int> order;
+
+    std::mutex mutex;
+    std::condition_variable produced, consumed;
+    std::map<int, HostBatch> ready;
+    int nextToBuild = 0, nextToDeliver = 0;
+    bool cancel = false;
+    std::vector<std::thread> workers;
+    std::set<size_t> reported;
+
+    int batches() const {
+        return static_cast<int>((samples.size() + static_cast<size_t>(options.batch) - 1) /
+                                static_cast<size_t>(options.batch));
+    }
+
+    void stopWorkers() {
+        {
+            std::lock_guard lock(mutex);
+            cancel = true;
+        }
+        consumed.notify_all();
+        for (auto& worker : workers)
+            worker.join();
+        workers.clear();
+    }
+
+    // A corrupt or vanished file is reported once and replaced by the next readable image, so the batch
+    // keeps its size and training goes on.
+    LabeledImage load(size_t index, bool augment) {
+        for (size_t attempt = 0; attempt < samples.size(); ++attempt) {
+            const Sample& sample = samples[(index + attempt) % samples.size()];
+            auto decoded = imaging::decodeImage(sample.path);
+            if (decoded && decoded->channels == 3 && decoded->width > 0 && decoded->height > 0) {
+                LabeledImage image;
+                image.rgb = cv::Mat(decoded->height, decoded->width, CV_8UC3);
+                std::memcpy(image.rgb.data, decoded->pixels.data(), decoded->pixels.size());
+                for (const auto& box : sample.boxes)
+                    image.boxes.push_back({box.classId, box.x1, box.y1, box.x2, box.y2});
+                return resizeLongSide(image, options.imgsz, augment);
+            }
+            bool first = false;
+            {
+                std::lock_guard lock(mutex);
+                first = reported.insert((index + attempt) % samples.size()).second;
+            }
+            if (first && warn)
+                warn("skipping unreadable image " + sample.path.string() + ": " +
+                     (decoded ? std::string("not a 3-channel image") : decoded.message()));
+        }
+        LabeledImage blank;
+        blank.rgb =
+            cv::Mat(options.imgsz, options.imgsz, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+        return blank;
+    }
+
+    LabeledImage buildTrainImage(size_t position, Rng& rng) {
+        const int imgsz = options.imgsz;
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        LabeledImage image;
+        if (plan.mosaic && options.mosaic > 0 && unit(rng) < options.mosaic) {
+            std::vector<LabeledImage> parts;
+            parts.push_back(load(static_cast<size_t>(order[position]), true));
+            std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
+            for (int i = 0; i < 3; ++i)
+                parts.push_back(load(pick(rng), true));
+            std::uniform_int_distribution<int> centre(imgsz / 2, imgsz + imgsz / 2 - 1);
+            const int cx = centre(rng), cy = centre(rng);
+            image = mosaic4(parts, imgsz, cx, cy);
+        } else {
+            image = letterboxPad(load(static_cast<size_t>(order[position]), true), imgsz, imgsz);
+        }
+        image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
+        hsvJitter(image.rgb, options.hsvH, options.hsvS, options.hsvV, rng);
+        if (unit(rng) < options.fliplr)
+            flipHorizontal(image);
+        return image;
+    }
+
+    HostBatch build(int index) {
+        const auto start = std::chrono::steady_clock::now();
+        const size_t first = static_cast<size_t>(index) * static_cast<size_t>(options.batch);
+        const size_t last = std::min(samples.size(), first + static_cast<size_t>(options.batch));
+        const int imgsz = options.imgsz;
+        HostBatch batch;
+        batch.count = static_cast<int>(last - first);
+        batch.width = imgsz;
+        batch.height = imgsz;
+        const size_t imageBytes = static_cast<size_t>(imgsz) * imgsz * 3;
+        batch.pixels.resize(imageBytes * static_cast<size_t>(batch.count));
+        for (size_t position = first; position < last; ++position) {
+            LabeledImage image;
+            if (options.mode == LoaderMode::Train && plan.augment) {
+                // Each image's randomness depends only on (seed, epoch, position): reproducible and
+                // independent of which worker builds it.
+                std::seed_seq seq{static_cast<unsigned>(options.seed),
+                                  static_cast<unsigned>(options.seed >> 32),
+                                  static_cast<unsigned>(plan.epoch), static_cast<unsigned>(position)};
+                Rng rng(seq);
+                image = buildTrainImage(position, rng);
+            } else {
+                image = letterboxPad(load(static_cast<size_t>(order[position]), false), imgsz, imgsz);
+            }
+            if (!image.rgb.isContinuous())
+                image.rgb = image.rgb.clone();
+            const int slot = static_cast<int>(position - first);
+            std::memcpy(batch.pixels.data() + imageBytes * static_cast<size_t>(slot), image.rgb.data,
+                        imageBytes);
+            for (const auto& box : image.boxes)
+                batch.boxes.push_back({slot, box.classId, box.x1, box.y1, box.x2, box.y2});
+        }
+        batch.loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return batch;
+    }
+
+    void work() {
+        while (true) {
+            int index = 0;
+            {
+                std::unique_lock lock(mutex);
+                consumed.wait(lock, [&] {
+                    return cancel || nextToBuild >= batches() ||
+                           nextToBuild - nextToDeliver < options.prefetch;
+                });
+                if (cancel || nextToBuild >= batches())
+                    return;
+                index = nextToBuild++;
+            }
+            auto batch = build(index);
+            {
+                std::lock_guard lock(mutex);
+                ready.emplace(index, std::move(batch));
+            }
+            produced.notify_all();
+        }
+    }
+};
+
+DataLoader::DataLoader(std::vector<Sample> samples, LoaderOptions options, WarningCallback warn)
+    : m_impl(std::make_unique<Impl>()) {
+    // Workers already run in parallel; OpenCV's own thread pool would only compete with torch's.
+    cv::setNumThreads(1);
+    m_impl->samples = std::move(samples);
+    m_impl->options = options;
+    m_impl->options.batch = std::max(1, options.batch);
+    m_impl->options.prefetch = std::max(1, options.prefetch);
+    m_impl->warn = std::move(warn);
+    m_impl->order.resize(m_impl->samples.size());
+    std::iota(m_impl->order.begin(), m_impl->order.end(), 0);
+}
+
+DataLoader::~DataLoader() {
+    m_impl->stopWorkers();
+}
+
+int DataLoader::imageCount() const {
+    return static_cast<int>(m_impl->samples.size());
+}
+
+int DataLoader::batchesPerEpoch() const {
+    return m_impl->batches();
+}
+
+void DataLoader::startEpoch(const EpochPlan& plan) {
+    auto& impl = *m_impl;
+    impl.stopWorkers();
+    impl.plan = plan;
+    std::iota(impl.order.begin(), impl.order.end(), 0);
+    if (impl.options.mode == LoaderMode::Train) {
+        std::mt19937_64 rng(impl.options.seed * 1000003ULL + static_cast<std::uint64_t>(plan.epoch));
+        std::shuffle(impl.order.begin(), impl.order.end(), rng);
+    }
+    impl.ready.clear();
+    impl.nextToBuild = 0;
+    impl.nextToDeliver = 0;
+    impl.cancel = false;
+    if (impl.samples.empty())
+        return;
+    for (int i = 0; i < impl.options.workers; ++i)
+        impl.workers.emplace_back([&impl] { impl.work(); });
+}
+
+std::optional<HostBatch> DataLoader::next() {
+    auto& impl = *m_impl;
+    if (impl.samples.empty() || impl.nextToDeliver >= impl.batches())
+        return std::nullopt;
+    if (impl.workers.empty())
+        return impl.build(impl.nextToDeliver++);
+    std::unique_lock lock(impl.mutex);
+    impl.produced.wait(lock, [&] { return impl.ready.count(impl.nextToDeliver) != 0; });
+    auto node = impl.ready.extract(impl.nextToDeliver);
+    ++impl.nextToDeliver;
+    lock.unlock();
+    impl.consumed.notify_all();
+    return std::move(node.mapped());
+}
+
+HostBatch DataLoader::buildBatch(int index) {
+    return m_impl->build(index);
+}
+
+} // namespace osprey::train

@@ -1,0 +1,60 @@
+#pragma once
+// The data pipeline: a BatchSource over project samples. Worker threads decode, augment and assemble
+// whole batches ahead of the trainer (a bounded prefetch queue), so the order and content of every
+// batch depend only on the seed, the epoch and the batch index, never on thread timing. No torch or
+// OpenCV in this header.
+//
+// Thread affinity: the BatchSource calls come from one thread (the trainer's); the loader owns its
+// workers and joins them on startEpoch() and in the destructor. The warning callback is called from
+// worker threads.
+
+#include "train/batch_source.h"
+#include "train/train_config.h"
+#include "train/train_dataset.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace osprey::train {
+
+/// Whether a loader augments (training) or only letterboxes (validation).
+enum class LoaderMode { Train, Val };
+
+struct LoaderOptions {
+    LoaderMode mode = LoaderMode::Train;
+    int imgsz = 640;
+    int batch = 16;
+    int workers = 2;  ///< 0 = build batches on the calling thread
+    int prefetch = 4; ///< batches built ahead of the consumer
+    std::uint64_t seed = 0;
+    double mosaic = 1.0;
+    double translate = 0.1, scale = 0.5, fliplr = 0.5;
+    double hsvH = 0.015, hsvS = 0.7, hsvV = 0.4;
+
+    /// The augmentation settings of a training config (mode Train, batch and workers included).
+    static LoaderOptions fromConfig(const TrainConfig& config, LoaderMode mode);
+};
+
+class DataLoader : public BatchSource {
+public:
+    using WarningCallback = std::function<void(const std::string&)>;
+
+    DataLoader(std::vector<Sample> samples, LoaderOptions options, WarningCallback warn = {});
+    ~DataLoader() override;
+
+    int imageCount() const override;
+    int batchesPerEpoch() const override;
+    void startEpoch(const EpochPlan& plan) override;
+    std::optional<HostBatch> next() override;
+
+    /// Builds batch `index` of the current epoch directly (benchmarks and tests).
+    HostBatch buildBatch(int index);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace osprey::train

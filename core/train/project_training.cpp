@@ -1,0 +1,273 @@
+#include "train/project_training.h"
+
+#include "common/log.h"
+#include "metrics/ultralytics_evaluator.h"
+#include "project/project.h"
+#include "train/data_loader.h"
+#include "train/run_files.h"
+#include "train/train_dataset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+
+namespace osprey::train {
+
+namespace {
+
+/// Scores validation detections with core/metrics' Ultralytics evaluator.
+class UltralyticsScorer : public DetectionScorer {
+public:
+    explicit UltralyticsScorer(int classCount) : m_evaluator(classCount) {}
+    void reset() override { m_evaluator.reset(); }
+    void addImage(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) override {
+        std::vector<metrics::GroundTruthBox> gt;
+        gt.reserve(truths.size());
+        for (const auto& t : truths)
+            gt.push_back({{t.x1, t.y1, t.x2, t.y2}, t.classId});
+        std::vector<metrics::DetectionBox> dt;
+        dt.reserve(detections.size());
+        for (const auto& d : detections)
+            dt.push_back({{d.x1, d.y1, d.x2, d.y2}, d.classId, d.score});
+        if (auto status = m_evaluator.addImage(gt, dt); !status)
+            log::warn("validation scoring: " + status.message());
+    }
+    ValMetrics compute() override {
+        const auto result = m_evaluator.compute();
+        return {result.precision, result.recall, result.map50, result.map50to95};
+    }
+
+private:
+    metrics::UltralyticsEvaluator m_evaluator;
+};
+
+/// Mirrors the run into the project's runs table. Project calls happen on the training thread only: the
+/// events it handles (epoch, finished, failed) are emitted there.
+class RunRecorder : public EventSink {
+public:
+    RunRecorder(project::Project& project, project::RunRecord record)
+        : m_project(project), m_record(std::move(record)) {}
+    void onEvent(const TrainEvent& event) override {
+        switch (event.type) {
+        case TrainEvent::Type::Epoch: {
+            const auto& m = event.metrics;
+            const std::pair<const char*, double> values[] = {{"train/box_loss", m.boxLoss},
+                                                             {"train/cls_loss", m.clsLoss},
+                                                             {"train/dfl_loss", m.dflLoss},
+                                                             {"metrics/precision(B)", m.precision},
+                                                             {"metrics/recall(B)", m.recall},
+                                                             {"metrics/mAP50(B)", m.map50},
+                                                             {"metrics/mAP50-95(B)", m.map50to95},
+                                                             {"val/box_loss", m.valBoxLoss},
+                                                             {"val/cls_loss", m.valClsLoss},
+                                                             {"val/dfl_loss", m.valDflLoss},
+                                                             {"lr/pg0", m.lrPg0},
+                                                             {"lr/pg1", m.lrPg1},
+                                                             {"lr/pg2", m.lrPg2},
+                                                             {"time", m.timeS}};
+            for (const auto& [key, value] : values)
+                report(m_project.addRunMetric(m_record.id, m.epoch, key, value));
+            if (event.best) {
+                m_record.bestEpoch = m.epoch;
+                m_record.bestFitness = m.fitness;
+            }
+            report(m_project.updateRun(m_record));
+            break;
+        }
+        case TrainEvent::Type::Checkpoint:
+            if (event.kind == "best") {
+                m_record.weightsPath = event.path;
+                report(m_project.updateRun(m_record));
+            }
+            break;
+        case TrainEvent::Type::Finished:
+            m_record.status =
+                event.status == "stopped" ? project::RunStatus::Stopped : project::RunStatus::Finished;
+            m_record.finishedAt = std::time(nullptr);
+            if (!event.bestPath.empty())
+                m_record.weightsPath = event.bestPath;
+            report(m_project.updateRun(m_record));
+            break;
+        case TrainEvent::Type::Failed:
+            m_record.status = project::RunStatus::Failed;
+            m_record.finishedAt = std::time(nullptr);
+            report(m_project.updateRun(m_record));
+            break;
+        default:
+            break;
+        }
+    }
+
+private:
+    static void report(const Status& status) {
+        if (!status)
+            log::warn("runs table: " + status.message());
+    }
+    project::Project& m_project;
+    project::RunRecord m_record;
+};
+
+/// Forwards log events of the loader (worker threads) into the stream.
+class WarningForwarder {
+public:
+    explicit WarningForwarder(EventSink& sink) : m_sink(sink), m_start(std::chrono::steady_clock::now()) {}
+    void operator()(const std::string& message) {
+        TrainEvent event;
+        event.type = TrainEvent::Type::Log;
+        event.level = "warning";
+        event.message = message;
+        event.timeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+        m_sink.onEvent(event);
+    }
+
+private:
+    EventSink& m_sink;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+} // namespace
+
+Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projectFolder,
+                                             const std::string& name, bool resume) {
+    const auto runs = projectFolder / "runs";
+    if (!name.empty()) {
+        if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
+            name == "..")
+            return fail("name: '" + name + "' must be a plain folder name");
+        return runs / name;
+    }
+    if (resume) {
+        std::filesystem::path latest;
+        std::filesystem::file_time_type latestTime{};
+        std::error_code error;
+        for (const auto& entry : std::filesystem::directory_iterator(runs, error)) {
+            const auto last = entry.path() / "weights" / "last.pt";
+            if (!std::filesystem::exists(last))
+                continue;
+            const auto time = std::filesystem::last_write_time(last, error);
+            if (latest.empty() || time > latestTime) {
+                latest = entry.path();
+                latestTime = time;
+            }
+        }
+        if (latest.empty())
+            return fail("resume: no run with weights/last.pt under " + runs.string() + "; give name=RUN");
+        return latest;
+    }
+    for (int i = 1;; ++i) {
+        const auto candidate = runs / (i == 1 ? std::string("train") : "train" + std::to_string(i));
+        if (!std::filesystem::exists(candidate))
+            return candidate;
+    }
+}
+
+Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) {
+    auto args = readArgsYaml(argsYaml);
+    if (!args)
+        return fail(args.error());
+    TrainConfig config;
+    if (auto status = applyArgs(config, args.value()); !status)
+        return fail(argsYaml.string() + ": " + status.message());
+    return config;
+}
+
+Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
+                                   EventSink& events, const std::atomic<bool>* stop) {
+    const auto failEarly = [&](const Error& error) -> Expected<TrainResult> {
+        TrainEvent event;
+        event.type = TrainEvent::Type::Failed;
+        event.message = error.message;
+        events.onEvent(event);
+        return fail(error);
+    };
+    auto runDir = chooseRunDir(projectFolder, config.name, config.resume);
+    if (!runDir)
+        return failEarly(runDir.error());
+    if (config.resume) {
+        auto saved = readRunConfig(runDir.value() / "args.yaml");
+        if (!saved)
+            return failEarly(Error{"resume: " + saved.message()});
+        TrainConfig resumed = saved.value();
+        resumed.resume = true;
+        resumed.device = config.device;
+        resumed.workers = config.workers;
+        resumed.threads = config.threads;
+        config = resumed;
+    } else if (std::filesystem::exists(runDir.value() / "weights" / "last.pt")) {
+        return failEarly(Error{"run folder " + runDir->string() +
+                               " already holds a run; choose another name= or continue it with resume=true"});
+    }
+    config.name = runDir->filename().string();
+    if (auto status = config.check(); !status)
+        return failEarly(status.error());
+
+    auto data = readProjectData(projectFolder);
+    if (!data)
+        return failEarly(data.error());
+    auto opened = project::Project::open(projectFolder);
+    if (!opened)
+        return failEarly(opened.error());
+    auto& project = *opened.value();
+
+    auto file = JsonlFileSink::open(runDir.value() / "events.jsonl");
+    if (!file)
+        return failEarly(file.error());
+
+    nlohmann::json configJson = config.toMap();
+    project::RunRecord record;
+    if (config.resume) {
+        auto runs = project.runs();
+        if (runs) {
+            for (const auto& run : runs.value())
+                if (run.name == config.name)
+                    record = run;
+        }
+    }
+    if (record.id == 0) {
+        auto id = project.addRun(config.name, configJson.dump());
+        if (!id)
+            return failEarly(id.error());
+        record.id = id.value();
+        record.name = config.name;
+        record.config = configJson.dump();
+        record.startedAt = std::time(nullptr);
+    }
+    record.status = project::RunStatus::Running;
+    record.finishedAt.reset();
+    if (auto status = project.updateRun(record); !status)
+        log::warn("runs table: " + status.message());
+    RunRecorder recorder(project, record);
+
+    FanOutSink sink;
+    sink.add(file->get());
+    sink.add(&recorder);
+    sink.add(&events);
+    WarningForwarder warn(sink);
+    for (const auto& warning : data->warnings)
+        warn(warning);
+
+    DataLoader train(data->train.samples, LoaderOptions::fromConfig(config, LoaderMode::Train),
+                     std::ref(warn));
+    DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));
+    UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
+
+    TrainInputs inputs;
+    inputs.train = &train;
+    inputs.val = data->val.samples.empty() ? nullptr : &val;
+    inputs.scorer = &scorer;
+    inputs.dataset.classNames = data->classNames;
+    inputs.dataset.trainImages = static_cast<std::int64_t>(data->train.samples.size());
+    inputs.dataset.valImages = static_cast<std::int64_t>(data->val.samples.size());
+    inputs.dataset.trainBoxes = data->train.boxes;
+    inputs.dataset.valBoxes = data->val.boxes;
+    inputs.dataset.negatives = data->train.negatives + data->val.negatives;
+    inputs.runDir = runDir.value();
+    inputs.events = &sink;
+    inputs.stop = stop;
+    if (data->val.samples.empty())
+        warn("the project has no val images: epochs are not validated and best.pt follows the first epoch");
+    return runTraining(config, inputs);
+}
+
+} // namespace osprey::train

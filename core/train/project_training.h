@@ -1,0 +1,33 @@
+#pragma once
+// Runs a training job on a project: reads the train/val splits from its database, builds the loaders
+// and the Ultralytics-style scorer, chooses the run folder <project>/runs/<name>/, records the run in the
+// project's runs table (status, best epoch and fitness, weights, per-epoch metrics) and writes
+// events.jsonl beside the other run files. This is what `osprey-cli train` calls.
+//
+// Thread affinity: runs on the calling thread (it opens its own Project there). `events` receives
+// every event, from that thread and from the engine's system-sampler thread.
+
+#include "common/expected.h"
+#include "train/train_config.h"
+#include "train/train_events.h"
+#include "train/trainer.h"
+
+#include <atomic>
+#include <filesystem>
+
+namespace osprey::train {
+
+/// Runs folder for a name: `name` as given, or for an empty name the first free "train", "train2", ...
+/// With `resume`, an empty name means the most recently modified run that has weights/last.pt.
+Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projectFolder,
+                                             const std::string& name, bool resume);
+
+/// Trains on the project. With config.resume, the run's args.yaml supplies the configuration (the
+/// given device, workers and threads still apply) and training continues from weights/last.pt.
+Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
+                                   EventSink& events, const std::atomic<bool>* stop = nullptr);
+
+/// Reads args.yaml (as written for a run) back into a configuration.
+Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml);
+
+} // namespace osprey::train

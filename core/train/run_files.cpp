@@ -1,0 +1,154 @@
+#include "train/run_files.h"
+
+#include "common/atomic_file.h"
+#include "common/strings.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace osprey::train {
+
+const std::vector<std::string>& resultsCsvColumns() {
+    static const std::vector<std::string> kColumns{"epoch",
+                                                   "time",
+                                                   "train/box_loss",
+                                                   "train/cls_loss",
+                                                   "train/dfl_loss",
+                                                   "metrics/precision(B)",
+                                                   "metrics/recall(B)",
+                                                   "metrics/mAP50(B)",
+                                                   "metrics/mAP50-95(B)",
+                                                   "val/box_loss",
+                                                   "val/cls_loss",
+                                                   "val/dfl_loss",
+                                                   "lr/pg0",
+                                                   "lr/pg1",
+                                                   "lr/pg2"};
+    return kColumns;
+}
+
+namespace {
+
+bool needsQuotes(const std::string& value) {
+    if (value.empty())
+        return true;
+    static const std::string kSpecial = ":#{}[],&*!|>'\"%@`";
+    return value.find_first_of(kSpecial) != std::string::npos || value.front() == ' ' || value.back() == ' ';
+}
+
+std::string header() {
+    std::string line;
+    for (const auto& column : resultsCsvColumns())
+        line += (line.empty() ? "" : ",") + column;
+    return line;
+}
+
+} // namespace
+
+Status writeArgsYaml(const std::filesystem::path& path, const std::map<std::string, std::string>& args) {
+    std::ostringstream out;
+    for (const auto& [key, value] : args) {
+        out << key << ": ";
+        if (needsQuotes(value)) {
+            std::string escaped;
+            for (const char c : value)
+                escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+            out << '"' << escaped << '"';
+        } else {
+            out << value;
+        }
+        out << '\n';
+    }
+    return writeFileAtomic(path, out.str());
+}
+
+Expected<std::map<std::string, std::string>> readArgsYaml(const std::filesystem::path& path) {
+    auto text = readFile(path);
+    if (!text)
+        return fail(text.error());
+    std::map<std::string, std::string> args;
+    int lineNumber = 0;
+    for (const auto& line : split(text.value(), '\n')) {
+        ++lineNumber;
+        if (trim(line).empty() || trim(line).front() == '#')
+            continue;
+        const auto colon = line.find(':');
+        if (colon == std::string::npos)
+            return fail(path.string() + ":" + std::to_string(lineNumber) + ": expected 'key: value'");
+        const std::string key(trim(std::string_view(line).substr(0, colon)));
+        std::string value(trim(std::string_view(line).substr(colon + 1)));
+        if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+            std::string unescaped;
+            for (size_t i = 1; i + 1 < value.size(); ++i) {
+                if (value[i] == '\\' && i + 2 < value.size())
+                    ++i;
+                unescaped += value[i];
+            }
+            value = unescaped;
+        }
+        args[key] = value;
+    }
+    return args;
+}
+
+ResultsCsv::ResultsCsv(std::filesystem::path path) : m_path(std::move(path)) {}
+
+Status ResultsCsv::loadExisting(int lastEpoch) {
+    m_rows.clear();
+    if (!std::filesystem::exists(m_path))
+        return {};
+    auto text = readFile(m_path);
+    if (!text)
+        return fail(text.error());
+    bool first = true;
+    for (const auto& line : split(text.value(), '\n')) {
+        if (first || trim(line).empty()) {
+            first = false;
+            continue;
+        }
+        const auto epoch = parseInt(trim(line.substr(0, line.find(','))));
+        if (epoch && *epoch >= 1 && *epoch <= lastEpoch)
+            m_rows.push_back(line);
+    }
+    return {};
+}
+
+Status ResultsCsv::append(const EpochMetrics& m) {
+    std::ostringstream row;
+    row << m.epoch << ',' << std::fixed << std::setprecision(3) << m.timeS << std::setprecision(5);
+    for (const double value : {m.boxLoss, m.clsLoss, m.dflLoss, m.precision, m.recall, m.map50, m.map50to95,
+                               m.valBoxLoss, m.valClsLoss, m.valDflLoss})
+        row << ',' << value;
+    row << std::defaultfloat << std::setprecision(6);
+    for (const double value : {m.lrPg0, m.lrPg1, m.lrPg2})
+        row << ',' << value;
+    m_rows.push_back(row.str());
+    std::string text = header() + "\n";
+    for (const auto& line : m_rows)
+        text += line + "\n";
+    return writeFileAtomic(m_path, text);
+}
+
+Expected<std::unique_ptr<JsonlFileSink>> JsonlFileSink::open(const std::filesystem::path& path) {
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    std::FILE* file = std::fopen(path.c_str(), "ab");
+    if (!file)
+        return fail(path.string() +
+                    ": cannot open the events file for writing; check the folder's permissions");
+    return std::unique_ptr<JsonlFileSink>(new JsonlFileSink(file));
+}
+
+JsonlFileSink::~JsonlFileSink() {
+    std::fclose(m_file);
+}
+
+void JsonlFileSink::onEvent(const TrainEvent& event) {
+    const std::string line = toJson(event) + "\n";
+    std::lock_guard lock(m_mutex);
+    std::fwrite(line.data(), 1, line.size(), m_file);
+    std::fflush(m_file);
+}
+
+} // namespace osprey::train

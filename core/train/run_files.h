@@ -1,0 +1,68 @@
+#pragma once
+// The text files of a run folder: args.yaml and results.csv (Ultralytics 8.4 columns), each rewritten
+// atomically so that a reader never sees half a file, and the events.jsonl writer. No torch.
+// Thread affinity: ResultsCsv belongs to the training thread; JsonlFileSink is thread-safe.
+
+#include "common/expected.h"
+#include "train/train_events.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace osprey::train {
+
+/// The results.csv header, Ultralytics 8.4: epoch, time, train/box_loss, ..., lr/pg2.
+const std::vector<std::string>& resultsCsvColumns();
+
+/// Writes `args` as a flat YAML mapping (values quoted where YAML would misread them).
+Status writeArgsYaml(const std::filesystem::path& path, const std::map<std::string, std::string>& args);
+
+/// Reads a flat YAML mapping written by writeArgsYaml.
+Expected<std::map<std::string, std::string>> readArgsYaml(const std::filesystem::path& path);
+
+/// results.csv kept in memory and rewritten atomically after each epoch.
+class ResultsCsv {
+public:
+    explicit ResultsCsv(std::filesystem::path path);
+    /// Resume: keeps the rows of epochs 1..lastEpoch already in the file.
+    Status loadExisting(int lastEpoch);
+    Status append(const EpochMetrics& metrics);
+    const std::filesystem::path& path() const { return m_path; }
+
+private:
+    std::filesystem::path m_path;
+    std::vector<std::string> m_rows;
+};
+
+/// Appends each event as one JSON line to a file (flushed per line).
+class JsonlFileSink : public EventSink {
+public:
+    /// Opens for appending (resume keeps the earlier events).
+    static Expected<std::unique_ptr<JsonlFileSink>> open(const std::filesystem::path& path);
+    ~JsonlFileSink() override;
+    void onEvent(const TrainEvent& event) override;
+
+private:
+    explicit JsonlFileSink(std::FILE* file) : m_file(file) {}
+    std::mutex m_mutex;
+    std::FILE* m_file;
+};
+
+/// Forwards every event to several sinks in order.
+class FanOutSink : public EventSink {
+public:
+    void add(EventSink* sink) { m_sinks.push_back(sink); }
+    void onEvent(const TrainEvent& event) override {
+        for (auto* sink : m_sinks)
+            sink->onEvent(event);
+    }
+
+private:
+    std::vector<EventSink*> m_sinks;
+};
+
+} // namespace osprey::train

@@ -1,0 +1,49 @@
+#pragma once
+// The recipe's optimiser and schedule arithmetic as pure functions: the "auto" optimiser rule, gradient
+// accumulation, weight-decay scaling, the per-epoch lr factor and the warmup ramps. No torch;
+// thread-safe.
+
+#include "train/train_config.h"
+
+namespace osprey::train {
+
+/// The optimiser the run actually uses, with its learning rate and first momentum.
+struct OptimizerChoice {
+    OptimizerKind kind = OptimizerKind::Sgd;
+    double lr = 0.01;
+    double momentum = 0.937; ///< SGD momentum or AdamW beta1
+};
+
+/// Auto: iterations = ceil(images / max(batch, 64)) * epochs; above 10,000 SGD at lr 0.01, otherwise AdamW
+/// with lr = round(0.002 * 5 / (4 + nc), 6) and beta1 0.9. Explicit kinds keep lr0 and momentum.
+OptimizerChoice chooseOptimizer(const TrainConfig& config, int trainImages, int numClasses);
+
+/// max(round(nominal / batch), 1).
+int accumulateSteps(int batch, int nominalBatch);
+
+/// weight_decay * batch * accumulate / nominal.
+double scaledWeightDecay(double weightDecay, int batch, int accumulate, int nominalBatch);
+
+/// Iterations of warmup: max(round(warmupEpochs * batchesPerEpoch), 100); 0 when warmupEpochs <= 0.
+int warmupIterations(double warmupEpochs, int batchesPerEpoch);
+
+/// The lr factor of a 0-based epoch: linear (1 - e/E)(1 - lrf) + lrf, or the cosine ramp from 1 to lrf.
+double lrFactor(LrSchedule schedule, int epoch, int epochs, double lrf);
+
+/// numpy.interp for two points: x in [x0, x1] maps linearly to [y0, y1]; clamped outside.
+double interpolate2(double x, double x0, double x1, double y0, double y1);
+
+/// One parameter group's lr and momentum during warmup at global iteration `iteration`.
+struct WarmupValues {
+    double lr = 0;
+    double momentum = 0;
+};
+/// `biasGroup` ramps from warmupBiasLr, the others from 0, to `scheduledLr`; momentum ramps from
+/// warmupMomentum to `momentum`.
+WarmupValues warmupValues(int iteration, int warmupIters, bool biasGroup, double scheduledLr,
+                          double warmupBiasLr, double warmupMomentum, double momentum);
+
+/// EMA decay after `updates` updates: 0.9999 * (1 - exp(-updates / 2000)).
+double emaDecay(long long updates, double decay = 0.9999, double tau = 2000.0);
+
+} // namespace osprey::train

@@ -1,0 +1,69 @@
+#pragma once
+// The training engine: builds the network, the loss, the optimiser, the schedule and the EMA, and runs
+// the epoch loop over abstract batch sources. It writes the run folder (args.yaml, results.csv,
+// weights/last.pt and best.pt) and reports everything through an EventSink. Depends on LibTorch (inside)
+// but exposes no torch types.
+//
+// Thread affinity: runTraining() runs on the calling thread, which becomes the training thread; it
+// starts and joins its own system-sampler thread. The stop flag may be set from any thread (e.g. a
+// signal handler's forwarder): the current batch finishes, last.pt is saved, and the run ends as
+// "stopped".
+
+#include "common/expected.h"
+#include "train/batch_source.h"
+#include "train/detection_scorer.h"
+#include "train/train_config.h"
+#include "train/train_events.h"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace osprey::train {
+
+/// What the data side knows about the dataset (for run_started and the auto optimiser).
+struct DatasetInfo {
+    std::vector<std::string> classNames;
+    std::int64_t trainImages = 0, valImages = 0, trainBoxes = 0, valBoxes = 0, negatives = 0;
+};
+
+/// The inputs of a run besides its configuration. `val` and `scorer` may be null (no validation).
+struct TrainInputs {
+    BatchSource* train = nullptr;
+    BatchSource* val = nullptr;
+    DetectionScorer* scorer = nullptr;
+    DatasetInfo dataset;
+    std::filesystem::path runDir; ///< created if missing; holds args.yaml, results.csv, weights/
+    EventSink* events = nullptr;  ///< required
+    const std::atomic<bool>* stop = nullptr;
+};
+
+/// Seconds spent per phase over the whole run (the speed report).
+struct PhaseTimes {
+    double dataS = 0;      ///< waiting for the loader plus host-to-device conversion
+    double forwardS = 0;   ///< network forward and loss
+    double backwardS = 0;  ///< backward pass
+    double optimizerS = 0; ///< clipping, optimiser step, EMA update
+    double validationS = 0;
+    double checkpointS = 0;
+    long long images = 0; ///< training images processed
+};
+
+/// How a run ended.
+struct TrainResult {
+    std::string status; ///< "finished", "early_stopped" or "stopped"
+    int epochsCompleted = 0;
+    int bestEpoch = 0;
+    double bestFitness = 0;
+    EpochMetrics last;
+    std::filesystem::path lastWeights, bestWeights;
+    double seconds = 0;
+    PhaseTimes phases;
+};
+
+/// Runs training. Failures (bad config, torch errors, unreadable checkpoint on resume) come back as an
+/// error, after a `failed` event has been sent.
+Expected<TrainResult> runTraining(const TrainConfig& config, const TrainInputs& inputs);
+
+} // namespace osprey::train

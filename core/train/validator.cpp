@@ -1,0 +1,81 @@
+#include "train/trainer_impl.h"
+
+#include "model/inference_impl.h"
+
+namespace osprey::train {
+
+DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device) {
+    DeviceBatch out;
+    out.count = batch.count;
+    out.instances = static_cast<int>(batch.boxes.size());
+    auto pixels = torch::from_blob(const_cast<std::uint8_t*>(batch.pixels.data()),
+                                   {batch.count, batch.height, batch.width, 3}, torch::kUInt8);
+    if (device.is_cuda())
+        pixels = pixels.pin_memory().to(device, /*non_blocking=*/true);
+    out.images = pixels.permute({0, 3, 1, 2}).to(torch::kFloat).div_(255.0).contiguous();
+    auto rows = torch::empty({static_cast<int64_t>(batch.boxes.size()), 6});
+    auto access = rows.accessor<float, 2>();
+    for (size_t i = 0; i < batch.boxes.size(); ++i) {
+        const auto& box = batch.boxes[i];
+        const auto row = static_cast<int64_t>(i);
+        access[row][0] = static_cast<float>(box.imageIndex);
+        access[row][1] = static_cast<float>(box.classId);
+        access[row][2] = box.x1;
+        access[row][3] = box.y1;
+        access[row][4] = box.x2;
+        access[row][5] = box.y2;
+    }
+    out.targets = padTargets(rows.to(device), batch.count);
+    return out;
+}
+
+ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
+                               DetectionScorer* scorer, const TrainConfig& config,
+                               const torch::Device& device, int epoch) {
+    torch::NoGradGuard noGrad;
+    const bool wasTraining = network.is_training();
+    network.eval();
+    ValidationResult result;
+    if (scorer)
+        scorer->reset();
+    source.startEpoch({epoch, false, false});
+    model::NmsOptions nms;
+    nms.confThreshold = static_cast<float>(config.valConf);
+    nms.iouThreshold = static_cast<float>(config.valIou);
+    nms.maxDetections = config.valMaxDet;
+    nms.labels = model::LabelMode::Multi;
+    int batches = 0;
+    torch::Tensor sum = torch::zeros({3});
+    while (auto batch = source.next()) {
+        const auto deviceBatch = toDevice(*batch, device);
+        const auto output = network.forward(deviceBatch.images);
+        sum += loss(output.raw, deviceBatch.targets).parts.to(torch::kCPU);
+        ++batches;
+        if (!scorer)
+            continue;
+        const auto detections = model::nonMaxSuppression(output.decoded, nms);
+        std::vector<std::vector<TargetBox>> truths(static_cast<size_t>(batch->count));
+        for (const auto& box : batch->boxes)
+            truths[static_cast<size_t>(box.imageIndex)].push_back(box);
+        for (int i = 0; i < batch->count; ++i) {
+            std::vector<ScoredBox> scored;
+            scored.reserve(detections[static_cast<size_t>(i)].size());
+            for (const auto& d : detections[static_cast<size_t>(i)])
+                scored.push_back({d.x1, d.y1, d.x2, d.y2, d.score, d.classId});
+            scorer->addImage(truths[static_cast<size_t>(i)], scored);
+        }
+    }
+    if (batches > 0) {
+        sum /= batches;
+        result.boxLoss = sum[0].item<double>();
+        result.clsLoss = sum[1].item<double>();
+        result.dflLoss = sum[2].item<double>();
+    }
+    if (scorer)
+        result.metrics = scorer->compute();
+    if (wasTraining)
+        network.train();
+    return result;
+}
+
+} // namespace osprey::train
