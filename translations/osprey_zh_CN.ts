@@ -2,6 +2,133 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AddBoxCommand</name>
+    <message>
+        <source>Add Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AddClassCommand</name>
+    <message>
+        <source>Add Class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ChangeBoxClassCommand</name>
+    <message>
+        <source>Set Class to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>DeleteBoxesCommand</name>
+    <message>
+        <source>Delete Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete %1 Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>EditClassCommand</name>
+    <message>
+        <source>Rename Class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recolour Class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reorder Class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MoveBoxesCommand</name>
+    <message>
+        <source>Move Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move %1 Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>PasteBoxesCommand</name>
+    <message>
+        <source>Paste Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste Boxes from Previous Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Exported %1 images and %2 boxes to %3 (%4 unlabeled left out).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… and %1 more
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format: %1
+Images: %2
+Boxes: %3
+Classes: %4
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+%1 problems:
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported with format %1: %2 images, %3 boxes, %4 new classes.
+Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8.
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split applied: %1 images changed split, %2 locked images kept, %3 grouped with an identical image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ResizeBoxCommand</name>
+    <message>
+        <source>Resize Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SetImageStatusCommand</name>
+    <message>
+        <source>Mark Image %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Label images and train object detectors.</source>
@@ -9,6 +136,165 @@
     </message>
     <message>
         <source>Project folder to open.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AnnotationEditor</name>
+    <message>
+        <source>Cannot read this image: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No unlabeled image left in this list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marked reviewed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Marked verified empty: this image has no objects</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AnnotationSession</name>
+    <message>
+        <source>Add a class first (Class ▸ Add Class…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The previous image has no boxes to paste</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This image has boxes, so it is not empty. Delete its boxes first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied 1 box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copied %1 boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::BoxCanvas</name>
+    <message>
+        <source>No project open
+
+File ▸ Open Project… (Ctrl+O)
+File ▸ New Project… (Ctrl+N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select an image in the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   next box: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>   boxes hidden (H)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1   %2 × %3   %4   %5   %6%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::CheatSheetDialog</name>
+    <message>
+        <source>Keyboard Shortcuts Cheat Sheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag on empty space</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw a box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click / Ctrl+click</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a box / add to the selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the next of several overlapping boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shift+drag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the boxes inside a rectangle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag a box / a handle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move it / resize it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom around the cursor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Space+drag or middle drag</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mouse</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -28,12 +314,430 @@
     </message>
 </context>
 <context>
-    <name>osprey::ui::ImageListDelegate</name>
+    <name>osprey::ui::ClassPanel</name>
+    <message>
+        <source>Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click: use this class for new boxes. Double-click: rename.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change the colour of the selected class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the selected class up (its digit key changes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the selected class down (its digit key changes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key %1 gives the selected boxes this class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class Colour</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ClassPickerDialog</name>
+    <message>
+        <source>Choose Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type to search classes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::DatasetActions</name>
+    <message>
+        <source>&amp;Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+I</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Split…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Health Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+H</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;tatistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::EditorActions</name>
+    <message>
+        <source>&amp;Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard &amp;Cheat Sheet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Draw Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>De&amp;lete Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Copy Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Paste Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Paste Boxes from &amp;Previous Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select &amp;All Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select &amp;Next Box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N&amp;udge</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 by %2 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;In</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom &amp;Out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Fit to Window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Actual Pixels (1:1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Hide Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Next Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Previous Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next &amp;Unlabeled Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark &amp;Reviewed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mark &amp;Verified Empty (No Objects)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Choose Class…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ExportDialog</name>
+    <message>
+        <source>Export Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output folder (created when missing)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Link to the project&apos;s images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave out images that are not labeled yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep them (with empty labels)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Destination:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unlabeled images:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Verified-empty images are exported with empty label files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a destination folder first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::HealthPanel</name>
+    <message>
+        <source>imgsz </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training size: boxes smaller than 4 px at this size are reported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode every image to find corrupt files (slower)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the check to find missing or corrupt images, bad boxes and duplicates.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The check did not finish: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images, %2 boxes: no errors found.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images, %2 boxes: problems found; errors block training.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click to open this image</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>%n box(es)</source>
+        <source>%n finding(s)</source>
         <translation type="unfinished">
             <numerusform></numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ImageListDelegate</name>
+    <message>
+        <source>1 box</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 boxes</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -108,27 +812,130 @@
     </message>
 </context>
 <context>
-    <name>osprey::ui::ImageView</name>
+    <name>osprey::ui::ImportDialog</name>
     <message>
-        <source>Cannot read %1</source>
+        <source>Import Dataset</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Select an image in the list</source>
+        <source>A dataset folder (YOLO, VOC, images) or a COCO JSON file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>No project open
-
-File ▸ Open Project… (Ctrl+O)
-File ▸ New Project… (Ctrl+N)</source>
+        <source>Folder…</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>%1   %2 × %3 px   %4   %n box(es)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+    <message>
+        <source>File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional: where the images are, when not beside the labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep, flagged as crowd (evaluation ignores them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skip them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strict: abort on any problem, warnings included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>By default valid items are imported and every skipped item is listed. In strict mode any problem aborts and the project stays exactly as it was.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images folder:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>COCO crowd boxes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a source, then Preview.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The preview and the import summary appear here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Annotation file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Annotations (*.json *.yaml *.yml *.data *.txt);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a source first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the source…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import failed; the project is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the source.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preview of the source (nothing imported yet).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -167,10 +974,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -226,6 +1029,155 @@ File ▸ New Project… (Ctrl+N)</source>
     <name>osprey::ui::ProjectDocument</name>
     <message>
         <source>unknown class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click a shortcut and press the new keys. Backspace clears it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is used by both “%2” and “%3”</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::SplitDialog</name>
+    <message>
+        <source>Split Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same seed gives the same split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Val:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stratified by class. Identical images stay in one split; locked images keep theirs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At least one fraction must be above zero.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Splitting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Split failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::StatisticsPanel</name>
+    <message>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes per class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Box size relative to the image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes per image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Computing statistics…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot compute statistics: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images (%2 labeled, %3 verified empty, %4 not labeled yet), %5 boxes, %6 classes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>val</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>width / image width</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>height / image height</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>relative size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>boxes in the image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>images</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -186,7 +186,8 @@ void AnnotationSession::copyBoxes(const std::vector<std::int64_t>& boxIds) {
             m_clipboard.push_back(*box);
     m_clipboardImageId = m_image.id;
     m_pasteCount = 0;
-    emit message(tr("Copied %n box(es)", nullptr, int(m_clipboard.size())));
+    emit message(m_clipboard.size() == 1 ? tr("Copied 1 box")
+                                         : tr("Copied %1 boxes").arg(m_clipboard.size()));
 }
 
 std::vector<std::int64_t> AnnotationSession::paste() {

@@ -16,6 +16,8 @@ namespace osprey::ui {
 namespace {
 const QColor kBackground(0x1b, 0x1d, 0x21);
 constexpr double kFitMarginPx = 8.0;
+/// The fitted image starts below the caption so the caption never hides a box label.
+constexpr double kCaptionSpacePx = 40.0;
 constexpr double kMaxScale = 32.0;
 constexpr double kZoomStep = 1.25;
 /// A drag shorter than this (widget pixels, either side) is a click, not a box.
@@ -141,9 +143,11 @@ void BoxCanvas::zoomToFit() {
     if (size.isEmpty())
         return;
     const double sx = (width() - 2 * kFitMarginPx) / size.width();
-    const double sy = (height() - 2 * kFitMarginPx) / size.height();
+    const double sy = (height() - kFitMarginPx - kCaptionSpacePx) / size.height();
     m_scale = std::max(1e-3, std::min(sx, sy));
-    m_origin = QPointF((width() - size.width() * m_scale) / 2, (height() - size.height() * m_scale) / 2);
+    m_origin =
+        QPointF((width() - size.width() * m_scale) / 2,
+                kCaptionSpacePx + (height() - kFitMarginPx - kCaptionSpacePx - size.height() * m_scale) / 2);
     m_fit = true;
     emit zoomChanged(m_scale);
     update();
@@ -578,11 +582,12 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
 
     const auto& image = m_session->image();
     const int boxes = static_cast<int>(m_session->boxes().size());
-    QString caption = tr("%1   %2 × %3   %4   %n box(es)   %5%", nullptr, boxes)
+    QString caption = tr("%1   %2 × %3   %4   %5   %6%")
                           .arg(QFileInfo(QString::fromStdString(image.path)).fileName())
                           .arg(m_pyramid->size().width())
                           .arg(m_pyramid->size().height())
                           .arg(ImageListModel::statusText(image.status))
+                          .arg(boxes == 1 ? tr("1 box") : tr("%1 boxes").arg(boxes))
                           .arg(qRound(m_scale * 100));
     if (const std::int64_t classId = m_session->currentClassId())
         caption += tr("   next box: %1").arg(document->className(classId));

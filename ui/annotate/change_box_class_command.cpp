@@ -5,8 +5,7 @@ namespace osprey::ui {
 ChangeBoxClassCommand::ChangeBoxClassCommand(ProjectDocument* document, EditIds* ids, std::int64_t imageId,
                                              const std::vector<project::BoxRecord>& boxes,
                                              std::int64_t classId, const QString& className)
-    : BoxEditCommand(document, ids, imageId,
-                     tr("Set Class of %n Box(es) to %1", nullptr, int(boxes.size())).arg(className)),
+    : BoxEditCommand(document, ids, imageId, tr("Set Class to %1").arg(className)),
       m_before(toLogical(boxes)), m_after(m_before) {
     const std::int64_t logicalClass = ids->classes.logical(classId);
     for (auto& box : m_after)

@@ -4,7 +4,8 @@ namespace osprey::ui {
 
 DeleteBoxesCommand::DeleteBoxesCommand(ProjectDocument* document, EditIds* ids, std::int64_t imageId,
                                        const std::vector<project::BoxRecord>& boxes)
-    : BoxEditCommand(document, ids, imageId, tr("Delete %n Box(es)", nullptr, int(boxes.size()))),
+    : BoxEditCommand(document, ids, imageId,
+                     boxes.size() == 1 ? tr("Delete Box") : tr("Delete %1 Boxes").arg(boxes.size())),
       m_boxes(toLogical(boxes)) {}
 
 void DeleteBoxesCommand::redo() {

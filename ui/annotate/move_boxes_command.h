@@ -13,7 +13,7 @@ public:
                      const std::vector<project::BoxRecord>& before,
                      const std::vector<project::BoxRecord>& after, int dragSerial)
         : BoxGeometryCommand(document, ids, imageId, before, after, dragSerial,
-                             tr("Move %n Box(es)", nullptr, int(before.size()))) {}
+                             before.size() == 1 ? tr("Move Box") : tr("Move %1 Boxes").arg(before.size())) {}
     int id() const override { return static_cast<int>(UndoCommandId::MoveBoxes); }
 };
 

@@ -5,9 +5,7 @@ namespace osprey::ui {
 PasteBoxesCommand::PasteBoxesCommand(ProjectDocument* document, EditIds* ids, std::int64_t imageId,
                                      std::vector<project::BoxRecord> boxes, Origin origin)
     : BoxEditCommand(document, ids, imageId,
-                     origin == Origin::Clipboard
-                         ? tr("Paste %n Box(es)", nullptr, int(boxes.size()))
-                         : tr("Paste %n Box(es) from Previous Image", nullptr, int(boxes.size()))),
+                     origin == Origin::Clipboard ? tr("Paste Boxes") : tr("Paste Boxes from Previous Image")),
       m_boxes(std::move(boxes)) {
     for (auto& box : m_boxes) {
         box.id = 0;

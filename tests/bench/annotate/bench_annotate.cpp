@@ -7,6 +7,7 @@
 #include "project/project.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
+#include "ui/annotate/box_canvas.h"
 #include "ui/annotate/image_prefetcher.h"
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
@@ -47,6 +48,12 @@ QImage makePhoto(int seed) {
     return image;
 }
 
+// A bench must not hang or lie: a wait that times out is reported.
+void expect(bool ok, const char* what) {
+    if (!ok)
+        std::fprintf(stderr, "timed out waiting for %s\n", what);
+}
+
 struct Stats {
     double mean = 0, median = 0, max = 0;
 };
@@ -68,7 +75,9 @@ std::vector<double> walk(ui::MainWindow& window, int steps, bool prefetch) {
     ui::AnnotationEditor* editor = window.editor();
     editor->setPrefetchRadius(prefetch ? 2 : 0);
     window.imageList()->selectRow(0);
-    QTest::qWaitFor([&] { return editor->session()->imageId() == window.imageModel()->imageIdAt(0); }, 10000);
+    expect(QTest::qWaitFor([&] { return editor->session()->imageId() == window.imageModel()->imageIdAt(0); },
+                           10000),
+           "the first image");
     qint64 shown = 0;
     auto connection =
         QObject::connect(editor, &ui::AnnotationEditor::imageShown, [&](qint64 id) { shown = id; });
@@ -76,13 +85,14 @@ std::vector<double> walk(ui::MainWindow& window, int steps, bool prefetch) {
     for (int step = 1; step <= steps; ++step) {
         const qint64 target = window.imageModel()->imageIdAt(step);
         if (prefetch) // the annotator works on the image for a while; the neighbour decodes meanwhile
-            QTest::qWaitFor([&] { return editor->prefetcher()->cached(target) != nullptr; }, 10000);
+            expect(QTest::qWaitFor([&] { return editor->prefetcher()->cached(target) != nullptr; }, 10000),
+                   "the prefetch");
         else
             editor->prefetcher()->clear();
         QElapsedTimer timer;
         timer.start();
         QTest::keyClick(editor->canvas(), Qt::Key_D);
-        QTest::qWaitFor([&] { return shown == target; }, 10000);
+        expect(QTest::qWaitFor([&] { return shown == target; }, 10000), "the next image");
         times.push_back(timer.nsecsElapsed() / 1e6);
     }
     QObject::disconnect(connection);
@@ -111,7 +121,7 @@ void benchSwitch(int images) {
     window.resize(1600, 1000);
     window.show();
     window.activateWindow();
-    QTest::qWaitForWindowActive(&window);
+    expect(QTest::qWaitForWindowActive(&window), "the window");
     window.openProject(folder, true);
     window.editor()->canvas()->setFocus();
     const Stats without = summarise(walk(window, images - 1, false));
@@ -140,7 +150,7 @@ void benchList(int images) {
     ui::MainWindow window;
     window.resize(1600, 1000);
     window.show();
-    QTest::qWaitForWindowExposed(&window);
+    expect(QTest::qWaitForWindowExposed(&window), "the window");
     QElapsedTimer timer;
     timer.start();
     window.openProject(folder, true);

@@ -14,6 +14,7 @@
 #include "ui/project/project_document.h"
 
 #include <QAction>
+#include <QDialogButtonBox>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>

@@ -1,0 +1,172 @@
+// The Dataset menu's dialogs and panels, driven as a user would: import with preview, export, split,
+// health check and statistics, each checked against the project database afterwards.
+#include "demo/demo_dataset.h"
+#include "formats/project_export.h"
+#include "project/project.h"
+#include "ui/project/export_dialog.h"
+#include "ui/project/health_panel.h"
+#include "ui/project/import_dialog.h"
+#include "ui/project/project_document.h"
+#include "ui/project/split_dialog.h"
+#include "ui/project/statistics_panel.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+#include <qcustomplot.h>
+
+using namespace osprey;
+
+namespace {
+QString makeDemo(const QTemporaryDir& dir, const char* name, int images) {
+    const QString folder = dir.filePath(name);
+    demo::DemoOptions options;
+    options.images = images;
+    options.imageSizePx = 96;
+    if (!demo::createDemoProject(folder.toStdString(), options))
+        return {};
+    return folder;
+}
+} // namespace
+
+class TestDatasetDialogs : public QObject {
+    Q_OBJECT
+private slots:
+    void importWithPreviewThenImport() {
+        QTemporaryDir dir;
+        const QString source = makeDemo(dir, "source", 12);
+        QVERIFY(!source.isEmpty());
+        // Export the demo as YOLO with copied images: that is the dataset to import.
+        {
+            auto project = std::move(project::Project::open(source.toStdString()).value());
+            formats::WriteOptions options;
+            options.dest = dir.filePath("yolo").toStdString();
+            options.images = formats::ImageExport::Copy;
+            QVERIFY(formats::exportProject(*project, "yolo", options).hasValue());
+        }
+        QString error;
+        auto document = ui::ProjectDocument::create(dir.filePath("target"), &error);
+        QVERIFY2(document, qPrintable(error));
+        QSignalSpy resets(document.get(), &ui::ProjectDocument::imagesReset);
+        ui::ImportDialog dialog(document.get());
+        dialog.setSource(dir.filePath("yolo"));
+        dialog.preview();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QCOMPARE(dialog.detectedFormat(), QString("yolo"));
+        QVERIFY2(dialog.summaryText().contains("Images: 12"), qPrintable(dialog.summaryText()));
+        QCOMPARE(document->project().countImages().value(), 0LL); // a preview writes nothing
+
+        QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
+        dialog.runImport();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QCOMPARE(imported.count(), 1);
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(document->project().countImages().value(), 12LL);
+        QCOMPARE(document->classes().size(), size_t(4));
+        auto original = std::move(project::Project::open(source.toStdString()).value());
+        std::int64_t originalBoxes = 0, importedBoxes = 0;
+        for (const auto& image : original->listImages({.limit = 0}).value())
+            originalBoxes += image.boxCount;
+        for (const auto& image : document->project().listImages({.limit = 0}).value())
+            importedBoxes += image.boxCount;
+        QCOMPARE(importedBoxes, originalBoxes);
+    }
+
+    void badSourceIsReportedAndNothingChanges() {
+        QTemporaryDir dir;
+        QString error;
+        auto document = ui::ProjectDocument::create(dir.filePath("target"), &error);
+        QVERIFY(document);
+        ui::ImportDialog dialog(document.get());
+        dialog.setSource(dir.filePath("does-not-exist"));
+        dialog.runImport();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QVERIFY(dialog.summaryText().contains("does-not-exist"));
+        QCOMPARE(document->project().countImages().value(), 0LL);
+    }
+
+    void exportWritesCoco() {
+        QTemporaryDir dir;
+        const QString folder = makeDemo(dir, "p", 6);
+        QString error;
+        auto document = ui::ProjectDocument::open(folder, &error);
+        QVERIFY(document);
+        ui::ExportDialog dialog(document.get());
+        dialog.setFormat("coco");
+        dialog.setDestination(dir.filePath("out"));
+        dialog.runExport();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QVERIFY2(dialog.resultText().contains("Exported 6 images"), qPrintable(dialog.resultText()));
+        QDirIterator files(dir.filePath("out"), {"*.json"}, QDir::Files, QDirIterator::Subdirectories);
+        QVERIFY(files.hasNext());
+    }
+
+    void splitIsAppliedAndAnnounced() {
+        QTemporaryDir dir;
+        const QString folder = makeDemo(dir, "p", 20);
+        QString error;
+        auto document = ui::ProjectDocument::open(folder, &error);
+        QVERIFY(document);
+        QSignalSpy resets(document.get(), &ui::ProjectDocument::imagesReset);
+        ui::SplitDialog dialog(document.get());
+        dialog.setFractions(0.5, 0.5, 0, 3);
+        dialog.runSplit();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QVERIFY2(dialog.resultText().startsWith("Split applied"), qPrintable(dialog.resultText()));
+        QCOMPARE(resets.count(), 1);
+        const auto train = document->project().countImages({.split = project::Split::Train}).value();
+        const auto val = document->project().countImages({.split = project::Split::Val}).value();
+        QCOMPARE(train + val, 20LL);
+        QVERIFY(std::abs(train - val) <= 4); // stratification may shift a few images
+    }
+
+    void healthCheckFindsAMissingImageAndJumpsToIt() {
+        QTemporaryDir dir;
+        const QString folder = makeDemo(dir, "p", 5);
+        QString error;
+        auto document = ui::ProjectDocument::open(folder, &error);
+        QVERIFY(document);
+        const auto images = document->project().listImages({.limit = 0}).value();
+        QVERIFY(QFile::remove(QDir(folder).filePath(QString::fromStdString(images[2].path))));
+        ui::HealthPanel panel(document.get());
+        panel.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), 20000);
+        QSignalSpy activated(&panel, &ui::HealthPanel::imageActivated);
+        QTreeWidgetItem* missing = nullptr;
+        for (int i = 0; i < panel.tree()->topLevelItemCount(); ++i)
+            if (panel.tree()->topLevelItem(i)->text(0).contains("missing", Qt::CaseInsensitive))
+                missing = panel.tree()->topLevelItem(i);
+        QVERIFY(missing);
+        QCOMPARE(missing->childCount(), 1);
+        emit panel.tree()->itemActivated(missing->child(0), 0);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().first().toLongLong(), images[2].id);
+    }
+
+    void statisticsPlotTheBoxCounts() {
+        QTemporaryDir dir;
+        const QString folder = makeDemo(dir, "p", 15);
+        QString error;
+        auto document = ui::ProjectDocument::open(folder, &error);
+        QVERIFY(document);
+        ui::StatisticsPanel panel(document.get());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.classPlot()->plottableCount() > 0, 5000);
+        double plotted = 0;
+        for (int i = 0; i < panel.classPlot()->plottableCount(); ++i) {
+            auto* bars = qobject_cast<QCPBars*>(panel.classPlot()->plottable(i));
+            QVERIFY(bars);
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                plotted += it->value;
+        }
+        std::int64_t boxes = 0;
+        for (const auto& image : document->project().listImages({.limit = 0}).value())
+            boxes += image.boxCount;
+        QCOMPARE(plotted, static_cast<double>(boxes));
+    }
+};
+
+QTEST_MAIN(TestDatasetDialogs)
+#include "tst_dataset_dialogs.moc"
