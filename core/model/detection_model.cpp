@@ -228,15 +228,11 @@ std::vector<std::pair<std::string, torch::Tensor>> DetectionModel::stateDict() c
     return out;
 }
 
-std::vector<std::string> DetectionModel::classOutputNames() const {
+std::vector<std::string> DetectionModel::classBranchNames() const {
     std::vector<std::string> names;
     const std::string prefix = "model." + std::to_string(m_nodes.size() - 1) + ".cv3.";
     for (const auto& [name, tensor] : stateDict()) {
-        if (name.rfind(prefix, 0) != 0)
-            continue;
-        const auto rest = name.substr(prefix.size());
-        const auto sub = rest.substr(rest.find('.') + 1);
-        if (sub == "2.weight" || sub == "2.bias")
+        if (name.rfind(prefix, 0) == 0)
             names.push_back(name);
     }
     return names;

@@ -100,8 +100,8 @@ public:
 
     /// Names and tensors in PyTorch state_dict order (parameters and buffers, shared storage).
     std::vector<std::pair<std::string, torch::Tensor>> stateDict() const;
-    /// Names of the class-output convolutions (cv3.<i>.2.*), which depend on nc.
-    std::vector<std::string> classOutputNames() const;
+    /// Names of the head's class-branch tensors (cv3.*): their shapes depend on nc.
+    std::vector<std::string> classBranchNames() const;
 
     // ---- building (used by the family builders in yolov8.cpp / yolo11.cpp) ---------------------------
     int addBlock(std::vector<int> from, int repeats, std::string type, std::string arguments,

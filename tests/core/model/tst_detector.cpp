@@ -97,6 +97,132 @@ private slots:
               static_cast<long long>(timer.elapsed()));
         QCOMPARE(std::round(*measured * 10) / 10, gflops);
     }
+
+    void trainingAndInferenceOutputs() {
+        torch::manual_seed(1);
+        auto model = std::make_shared<DetectionModel>(spec("yolov8n", 3));
+        const auto images = torch::rand({2, 3, 64, 96});
+        model->train();
+        const auto raw = model->forward(images);
+        QVERIFY(!raw.decoded.defined());
+        QCOMPARE(raw.raw.size(), size_t(3));
+        QCOMPARE(raw.raw[0].sizes().vec(), (std::vector<int64_t>{2, 67, 8, 12}));
+        QCOMPARE(raw.raw[1].sizes().vec(), (std::vector<int64_t>{2, 67, 4, 6}));
+        QCOMPARE(raw.raw[2].sizes().vec(), (std::vector<int64_t>{2, 67, 2, 3}));
+
+        model->eval();
+        torch::NoGradGuard noGrad;
+        const auto out = model->forward(images);
+        const auto& decoded = out.decoded;
+        QCOMPARE(decoded.sizes().vec(), (std::vector<int64_t>{2, 7, 96 + 24 + 6}));
+        // Decode anchor 13 of level 1 (row 1, column 1 of the 4x6 grid, stride 16) by hand.
+        const auto cell = out.raw[1][1].select(1, 1).select(1, 1); // [67]
+        const int anchor = 96 + 6 + 1;
+        std::vector<double> distances;
+        for (int side = 0; side < 4; ++side) {
+            const auto p = cell.slice(0, side * 16, side * 16 + 16).softmax(0);
+            distances.push_back((p * torch::arange(16, torch::kFloat)).sum().item<double>());
+        }
+        const double ax = 1.5, ay = 1.5, stride = 16;
+        const double x1 = (ax - distances[0]) * stride, y1 = (ay - distances[1]) * stride;
+        const double x2 = (ax + distances[2]) * stride, y2 = (ay + distances[3]) * stride;
+        QVERIFY(std::abs(decoded[1][0][anchor].item<double>() - (x1 + x2) / 2) < 1e-3);
+        QVERIFY(std::abs(decoded[1][1][anchor].item<double>() - (y1 + y2) / 2) < 1e-3);
+        QVERIFY(std::abs(decoded[1][2][anchor].item<double>() - (x2 - x1)) < 1e-3);
+        QVERIFY(std::abs(decoded[1][3][anchor].item<double>() - (y2 - y1)) < 1e-3);
+        for (int c = 0; c < 3; ++c)
+            QVERIFY(std::abs(decoded[1][4 + c][anchor].item<double>() -
+                             torch::sigmoid(cell[64 + c]).item<double>()) < 1e-6);
+    }
+
+    void headInitialisation() {
+        auto model = std::make_shared<DetectionModel>(spec("yolo11n", 3));
+        std::map<std::string, torch::Tensor> state;
+        for (const auto& [name, tensor] : model->stateDict())
+            state[name] = tensor;
+        QCOMPARE(state["model.23.dfl.conv.weight"].flatten().sum().item<double>(), 120.0);
+        QCOMPARE(state["model.23.dfl.conv.weight"][0][15][0][0].item<double>(), 15.0);
+        QVERIFY(!state["model.23.dfl.conv.weight"].requires_grad());
+        QCOMPARE(state["model.23.cv2.1.2.bias"][5].item<float>(), 2.0f);
+        const float expected = static_cast<float>(std::log(5.0 / 3 / std::pow(640.0 / 32, 2)));
+        QCOMPARE(state["model.23.cv3.2.2.bias"][2].item<float>(), expected);
+        const auto bn = model->named_modules()["model.0.bn"]->as<torch::nn::BatchNorm2d>();
+        QCOMPARE(bn->options.eps(), 1e-3);
+        QCOMPARE(bn->options.momentum().value(), 0.03);
+        const auto anchors = makeAnchors({torch::zeros({1, 1, 2, 3}), torch::zeros({1, 1, 1, 1})}, {8, 16});
+        QCOMPARE(anchors.first.sizes().vec(), (std::vector<int64_t>{7, 2}));
+        QCOMPARE(anchors.first[4][0].item<float>(), 1.5f); // second row, second column: x
+        QCOMPARE(anchors.first[4][1].item<float>(), 1.5f);
+        QCOMPARE(anchors.second[6][0].item<float>(), 16.0f);
+    }
+
+    void fusedMatchesUnfused_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("yolov8n") << "yolov8n";
+        QTest::newRow("yolo11n") << "yolo11n";
+    }
+    void fusedMatchesUnfused() {
+        QFETCH(QString, model);
+        torch::manual_seed(7);
+        auto network = std::make_shared<DetectionModel>(spec(model.toStdString(), 5));
+        {
+            // Non-trivial BatchNorm statistics, so the fold has something to fold.
+            torch::NoGradGuard noGrad;
+            for (const auto& [name, tensor] : network->stateDict()) {
+                if (name.find(".bn.running_var") != std::string::npos)
+                    tensor.uniform_(0.5, 2.0);
+                else if (name.find(".bn.running_mean") != std::string::npos)
+                    tensor.uniform_(-0.2, 0.2);
+                else if (name.find(".bn.weight") != std::string::npos)
+                    tensor.uniform_(0.5, 1.5);
+                else if (name.find(".bn.bias") != std::string::npos)
+                    tensor.uniform_(-0.2, 0.2);
+            }
+        }
+        network->eval();
+        torch::NoGradGuard noGrad;
+        const auto images = torch::rand({1, 3, 128, 96});
+        const auto before = network->forward(images);
+        const auto entriesBefore = network->stateDict().size();
+        network->fuse();
+        QVERIFY(network->fused());
+        QVERIFY(network->stateDict().size() < entriesBefore);
+        const auto after = network->forward(images);
+        for (size_t i = 0; i < 3; ++i) {
+            const double diff = (before.raw[i] - after.raw[i]).abs().max().item<double>();
+            QVERIFY2(diff < 1e-4, qPrintable(QString("level %1 differs by %2").arg(i).arg(diff)));
+        }
+        const auto scoreDiff =
+            (before.decoded.slice(1, 4) - after.decoded.slice(1, 4)).abs().max().item<double>();
+        QVERIFY(scoreDiff < 1e-4);
+        // Boxes are in pixels (up to ~128 here): the same tolerance relative to the input size.
+        const auto boxDiff =
+            (before.decoded.slice(1, 0, 4) - after.decoded.slice(1, 0, 4)).abs().max().item<double>();
+        QVERIFY2(boxDiff < 1e-4 * 128, qPrintable(QString::number(boxDiff)));
+        // Fused GFLOPs drop the BatchNorm operations.
+        auto detector = Detector::create(spec(model.toStdString()));
+        const double unfused = detector->gflops(640).value();
+        detector->fuse();
+        QVERIFY(detector->gflops(640).value() < unfused);
+    }
+
+    void layerTable() {
+        auto detector = Detector::create(spec("yolov8n"));
+        const auto layers = detector->layers();
+        QCOMPARE(layers.size(), size_t(23));
+        QCOMPARE(layers[2].type, std::string("C2f"));
+        QCOMPARE(layers[2].arguments, std::string("[32, 32, 1, True]"));
+        QCOMPARE(layers[22].type, std::string("Detect"));
+        QCOMPARE(layers[22].from, (std::vector<int>{15, 18, 21}));
+        QCOMPARE(layers[22].arguments, std::string("[80, [64, 128, 256]]"));
+        std::int64_t sum = 0;
+        for (const auto& layer : layers)
+            sum += layer.params;
+        QCOMPARE(sum, detector->parameterCount());
+        const auto table = formatLayerTable(*detector, 640);
+        QVERIFY(table.find("3157200 parameters") != std::string::npos);
+        QVERIFY(table.find("8.9 GFLOPs") != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDetector)

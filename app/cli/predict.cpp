@@ -1,0 +1,201 @@
+// osprey-cli predict model=W source=IMAGE|DIR [conf=0.25] [iou=0.7] [imgsz=640] [save=true]
+//                    [save_txt=true] [device=cpu] [out=runs/predict]
+#include "cli/verb.h"
+#include "common/strings.h"
+#include "imaging/image.h"
+#include "model/predictor.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+namespace osprey::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isImageFile(const fs::path& path) {
+    const std::string ext = toLower(path.extension().string());
+    for (const char* known : {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+        if (ext == known)
+            return true;
+    return false;
+}
+
+bool isVideoFile(const fs::path& path) {
+    const std::string ext = toLower(path.extension().string());
+    for (const char* known : {".mp4", ".avi", ".mov", ".mkv", ".webm"})
+        if (ext == known)
+            return true;
+    return false;
+}
+
+Expected<std::vector<fs::path>> collectSources(const fs::path& source) {
+    std::error_code error;
+    if (fs::is_directory(source, error)) {
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(source, error))
+            if (entry.is_regular_file() && isImageFile(entry.path()))
+                files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        if (files.empty())
+            return fail(source.string() + ": no images (.jpg, .png, .bmp, .tif, .webp) in this folder",
+                        "missing");
+        return files;
+    }
+    if (!fs::exists(source, error))
+        return fail(source.string() + ": source not found", "missing");
+    if (isVideoFile(source))
+        return fail(source.string() + ": video sources are not supported yet; extract frames to a folder",
+                    "invalid");
+    return std::vector<fs::path>{source};
+}
+
+std::uint32_t classColour(int classId) {
+    static const std::uint32_t kPalette[] = {
+        0xFF3838, 0xFF9D97, 0xFF701F, 0xFFB21D, 0xCFD231, 0x48F90A, 0x92CC17, 0x3DDB86, 0x1A9334, 0x00D4BB,
+        0x2C99A8, 0x00C2FF, 0x344593, 0x6473FF, 0x0018EC, 0x8438FF, 0x520085, 0xCB38FF, 0xFF95C8, 0xFF37C7};
+    return kPalette[static_cast<size_t>(classId) % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+std::string summary(const std::vector<model::Detection>& detections, const std::vector<std::string>& names) {
+    std::map<int, int> counts;
+    for (const auto& detection : detections)
+        ++counts[detection.classId];
+    if (counts.empty())
+        return "(no detections)";
+    std::string text;
+    for (const auto& [classId, count] : counts)
+        text +=
+            (text.empty() ? "" : ", ") + std::to_string(count) + " " + names[static_cast<size_t>(classId)];
+    return text;
+}
+
+Status writeYoloTxt(const fs::path& path, const std::vector<model::Detection>& detections, int width,
+                    int height) {
+    std::ostringstream out;
+    char line[128];
+    for (const auto& d : detections) {
+        std::snprintf(line, sizeof line, "%d %.6f %.6f %.6f %.6f %.5f\n", d.classId,
+                      (d.x1 + d.x2) / 2.0 / width, (d.y1 + d.y2) / 2.0 / height, (d.x2 - d.x1) / 1.0 / width,
+                      (d.y2 - d.y1) / 1.0 / height, d.score);
+        out << line;
+    }
+    std::ofstream file(path);
+    file << out.str();
+    if (!file)
+        return fail(path.string() + ": could not write labels", "io");
+    return {};
+}
+
+int runPredict(const Args& args) {
+    const auto threads = args.integer("threads");
+    model::setComputeThreads(threads > 0
+                                 ? static_cast<int>(threads)
+                                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    auto predictor =
+        model::Predictor::load(args.str("model"), model::PredictorOptions{args.str("device"), true});
+    if (!predictor) {
+        std::cerr << "error: " << predictor.message() << "\n";
+        return 1;
+    }
+    const auto sources = collectSources(args.str("source"));
+    if (!sources) {
+        std::cerr << "error: " << sources.message() << "\n";
+        return 1;
+    }
+    const int imgsz =
+        args.integer("imgsz") > 0 ? static_cast<int>(args.integer("imgsz")) : predictor->imgsz();
+    if (imgsz % 32 != 0) {
+        std::cerr << "error: imgsz=" << imgsz << " must be a multiple of 32\n";
+        return 2;
+    }
+    model::NmsOptions nms;
+    nms.confThreshold = static_cast<float>(args.number("conf"));
+    nms.iouThreshold = static_cast<float>(args.number("iou"));
+    nms.maxDetections = static_cast<int>(args.integer("max_det"));
+    const fs::path out = args.str("out");
+    const bool save = args.flag("save"), saveTxt = args.flag("save_txt");
+    std::error_code error;
+    if (save)
+        fs::create_directories(out, error);
+    if (saveTxt)
+        fs::create_directories(out / "labels", error);
+
+    model::PredictTiming total;
+    int done = 0, failed = 0;
+    for (size_t i = 0; i < sources->size(); ++i) {
+        const fs::path& path = (*sources)[i];
+        auto image = imaging::decodeImage(path);
+        if (!image) {
+            std::cerr << "warning: skipped " << image.message() << "\n";
+            ++failed;
+            continue;
+        }
+        imaging::Letterbox box;
+        const auto input = imaging::letterbox(*image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
+        model::PredictTiming timing;
+        const auto results =
+            predictor->predictLetterboxed({model::ImageView{input.pixels.data(), input.width, input.height}},
+                                          {model::LetterboxInfo{box.scale, box.padX, box.padY}},
+                                          {{image->width, image->height}}, nms, &timing);
+        if (!results) {
+            std::cerr << "error: " << path.string() << ": " << results.message() << "\n";
+            return 1;
+        }
+        const auto& detections = (*results)[0];
+        std::printf("image %zu/%zu %s: %dx%d %s, %.1fms\n", i + 1, sources->size(), path.string().c_str(),
+                    input.width, input.height, summary(detections, predictor->names()).c_str(),
+                    timing.inferenceMs);
+        total.preprocessMs += timing.preprocessMs;
+        total.inferenceMs += timing.inferenceMs;
+        total.postprocessMs += timing.postprocessMs;
+        ++done;
+        if (save) {
+            for (const auto& d : detections) {
+                char label[160];
+                std::snprintf(label, sizeof label, "%s %.2f",
+                              predictor->names()[static_cast<size_t>(d.classId)].c_str(), d.score);
+                imaging::drawBox(*image, d.x1, d.y1, d.x2, d.y2, classColour(d.classId), label);
+            }
+            if (auto written = imaging::encodeImage(*image, out / path.filename()); !written)
+                std::cerr << "warning: " << written.message() << "\n";
+        }
+        if (saveTxt)
+            if (auto written = writeYoloTxt(out / "labels" / (path.stem().string() + ".txt"), detections,
+                                            image->width, image->height);
+                !written)
+                std::cerr << "warning: " << written.message() << "\n";
+    }
+    if (done > 0)
+        std::printf(
+            "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image (imgsz %d, %s)\n",
+            total.preprocessMs / done, total.inferenceMs / done, total.postprocessMs / done, imgsz,
+            args.str("device").c_str());
+    if (save || saveTxt)
+        std::printf("Results saved to %s\n", out.string().c_str());
+    return failed > 0 && done == 0 ? 1 : 0;
+}
+
+OSPREY_REGISTER_VERB(Verb{
+    "predict",
+    "Runs a trained detector on an image or a folder of images",
+    {{"model", KeyType::Path, "", "weights file (.pt written by Osprey)", true},
+     {"source", KeyType::Path, "", "an image or a folder of images", true},
+     {"conf", KeyType::Double, "0.25", "confidence threshold"},
+     {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
+     {"imgsz", KeyType::Int, "640", "inference size (0: the size the model was trained at)"},
+     {"max_det", KeyType::Int, "300", "maximum detections per image"},
+     {"save", KeyType::Bool, "true", "write annotated images"},
+     {"save_txt", KeyType::Bool, "true", "write YOLO txt labels (class cx cy w h conf)"},
+     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index such as 0"},
+     {"out", KeyType::Path, "runs/predict", "output folder"}},
+    runPredict});
+
+} // namespace
+} // namespace osprey::cli

@@ -1,0 +1,90 @@
+#pragma once
+// Osprey's weights file (.pt): a LibTorch archive, written atomically. Public side: the metadata, which
+// the GUI can read without torch types. Tensors are handled in weights_impl.h. Free functions;
+// thread-safe for distinct files.
+//
+// ## Format (version 1)
+//
+// A file is one `torch::serialize::OutputArchive` (the zip container LibTorch writes with
+// `save_to`; open it with `torch::serialize::InputArchive::load_from`). Its top-level keys:
+//
+// | key      | kind            | content |
+// |----------|-----------------|---------|
+// | `meta`   | uint8 tensor    | UTF-8 JSON metadata (below) |
+// | `model`  | nested archive  | the network's state_dict, Ultralytics names (`model.0.conv.weight`, ...) |
+// | `ema`    | nested archive  | optional: the EMA copy of the state_dict (training checkpoints) |
+// | `groups` | nested archive  | optional: named tensor groups, e.g. `rng` (generator states) |
+// | `blobs`  | nested archive  | optional: named opaque byte strings as uint8 tensors, e.g. `optimizer` (a
+// serialised optimizer archive) |
+//
+// A tensor group (`model`, `ema`, each entry of `groups`) is a nested archive holding `names` (uint8
+// tensor: the tensor names joined by '\n', in state_dict order) and the tensors as `t0`, `t1`, ... in
+// that order, so names may contain any character. Tensors are stored on the CPU with their dtype.
+//
+// `meta` JSON fields: `format` ("osprey-weights"), `format_version` (1), `family` ("yolov8" |
+// "yolo11"), `scale` ("n" .. "x"), `nc`, `names` (class names, length nc), `imgsz`, `stride` ([8, 16,
+// 32]), `train_args` (object of strings), `epoch` (last completed epoch, -1 when not from training),
+// `metrics` (object of numbers), `app_version`, `created` (UTC ISO 8601), `fused` (whether BatchNorm was
+// folded into the convolutions), `has_ema`, `groups` and `blobs` (their names). Readers reject a
+// `format_version` newer than they know.
+
+#include "common/expected.h"
+#include "model/model_spec.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace osprey::model {
+
+inline constexpr int kWeightsFormatVersion = 1;
+
+/// The JSON metadata of a weights file.
+struct CheckpointMeta {
+    int formatVersion = kWeightsFormatVersion;
+    ModelSpec spec;
+    std::vector<std::string> names; ///< class names; filled with "class<i>" when unknown
+    int imgsz = 640;
+    std::vector<int> strides{8, 16, 32};
+    std::map<std::string, std::string> trainArgs;
+    int epoch = -1;
+    std::map<std::string, double> metrics;
+    std::string appVersion;
+    std::string createdUtc;
+    bool fused = false;
+    bool hasEma = false;
+    std::vector<std::string> groups; ///< names of the extra tensor groups present
+    std::vector<std::string> blobs;  ///< names of the extra byte blobs present
+};
+
+/// Reads only the metadata of a weights file. Errors name the file and say what is wrong with it.
+Expected<CheckpointMeta> readCheckpointMeta(const std::filesystem::path& path);
+
+class Detector;
+
+/// Writes `detector`'s weights with `meta` (its spec, strides and fused flag are taken from the
+/// detector). Atomic.
+Status saveWeights(const Detector& detector, const CheckpointMeta& meta, const std::filesystem::path& path);
+
+/// Builds the detector a weights file describes and loads it (the EMA weights when present). `meta`
+/// receives the file's metadata when not null.
+Expected<Detector> loadDetector(const std::filesystem::path& path, CheckpointMeta* meta = nullptr);
+
+/// The result of starting from pretrained weights.
+struct PretrainedReport {
+    int loaded = 0;                   ///< tensors copied
+    std::vector<std::string> skipped; ///< class-output tensors left at their initial values
+    std::string message;              ///< one line for the user, e.g. "transferred 349/355 ..."
+};
+
+/// Pretrained start (`weights=FILE`): copies every tensor of a compatible checkpoint (same family and
+/// scale) into `detector`. When nc differs, the class-branch tensors whose shape depends on nc keep their
+/// initial values and are listed in the report. Any other mismatch is an error.
+Expected<PretrainedReport> loadPretrained(Detector& detector, const std::filesystem::path& path);
+
+/// Metadata <-> JSON text (the `meta` entry).
+std::string metaToJson(const CheckpointMeta& meta);
+Expected<CheckpointMeta> metaFromJson(const std::string& json);
+
+} // namespace osprey::model

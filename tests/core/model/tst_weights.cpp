@@ -1,0 +1,247 @@
+// The weights format: exact round trip (inference and training checkpoints with EMA, tensor groups and
+// blobs), clear errors for broken files, pretrained start across nc, and the Predictor end to end.
+#include "model/predictor.h"
+#include "model/weights_impl.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <random>
+
+using namespace osprey::model;
+
+namespace {
+
+std::filesystem::path tempPath(const QTemporaryDir& dir, const std::string& name) {
+    return std::filesystem::path(dir.path().toStdString()) / name;
+}
+
+void writeBytes(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string readBytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+} // namespace
+
+class TestWeights : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { torch::set_num_threads(2); }
+
+    void roundTripsExactly() {
+        QTemporaryDir dir;
+        torch::manual_seed(3);
+        auto model = std::make_shared<DetectionModel>(parseModelName("yolo11n", 4).value());
+        {
+            torch::NoGradGuard noGrad;
+            for (const auto& [name, tensor] : model->stateDict())
+                if (tensor.is_floating_point())
+                    tensor.add_(torch::randn_like(tensor) * 0.01);
+        }
+        CheckpointMeta meta;
+        meta.names = {"cat", "dog", "bird", "fish"};
+        meta.imgsz = 320;
+        meta.trainArgs = {{"epochs", "30"}, {"optimizer", "auto"}};
+        meta.epoch = 12;
+        meta.metrics = {{"metrics/mAP50(B)", 0.8125}, {"fitness", 0.61}};
+        auto checkpoint = makeCheckpoint(*model, meta);
+        for (const auto& [name, tensor] : checkpoint.model)
+            checkpoint.ema.emplace_back(name, tensor * 0.5);
+        checkpoint.groups["rng"] = {{"cpu", torch::randint(0, 255, {816}, torch::kUInt8)}};
+        // An optimizer's state, serialised the way the trainer will store it.
+        auto parameter = torch::randn({3}, torch::requires_grad());
+        torch::optim::SGD optimizer({parameter}, torch::optim::SGDOptions(0.01).momentum(0.9));
+        parameter.sum().backward();
+        optimizer.step();
+        torch::serialize::OutputArchive optimizerArchive;
+        optimizer.save(optimizerArchive);
+        checkpoint.blobs["optimizer"] = archiveToBytes(optimizerArchive).value();
+        checkpoint.blobs["empty"] = "";
+
+        const auto path = tempPath(dir, "weights/last.pt");
+        QVERIFY(saveCheckpoint(checkpoint, path));
+        QVERIFY(!std::filesystem::exists(path.string() + ".tmp"));
+        const auto loaded = loadCheckpoint(path);
+        QVERIFY2(loaded, qPrintable(QString::fromStdString(loaded ? "" : loaded.message())));
+        QCOMPARE(loaded->meta.spec.name(), std::string("yolo11n"));
+        QCOMPARE(loaded->meta.spec.numClasses, 4);
+        QCOMPARE(loaded->meta.names, meta.names);
+        QCOMPARE(loaded->meta.imgsz, 320);
+        QCOMPARE(loaded->meta.epoch, 12);
+        QCOMPARE(loaded->meta.trainArgs, meta.trainArgs);
+        QCOMPARE(loaded->meta.metrics, meta.metrics);
+        QCOMPARE(loaded->meta.strides, (std::vector<int>{8, 16, 32}));
+        QVERIFY(!loaded->meta.appVersion.empty());
+        QVERIFY(loaded->meta.hasEma);
+        QCOMPARE(loaded->model.size(), checkpoint.model.size());
+        QCOMPARE(loaded->ema.size(), checkpoint.ema.size());
+        for (size_t i = 0; i < checkpoint.model.size(); ++i) {
+            QCOMPARE(loaded->model[i].first, checkpoint.model[i].first);
+            QCOMPARE(loaded->model[i].second.scalar_type(), checkpoint.model[i].second.scalar_type());
+            QVERIFY(torch::equal(loaded->model[i].second, checkpoint.model[i].second));
+            QVERIFY(torch::equal(loaded->ema[i].second, checkpoint.ema[i].second));
+        }
+        QVERIFY(torch::equal(loaded->groups.at("rng")[0].second, checkpoint.groups["rng"][0].second));
+        QCOMPARE(loaded->blobs.at("optimizer"), checkpoint.blobs["optimizer"]);
+        QCOMPARE(loaded->blobs.at("empty"), std::string());
+        torch::serialize::InputArchive optimizerIn;
+        QVERIFY(archiveFromBytes(loaded->blobs.at("optimizer"), optimizerIn));
+        torch::optim::SGD restored({parameter.detach().clone().requires_grad_()},
+                                   torch::optim::SGDOptions(0.01));
+        restored.load(optimizerIn);
+
+        // The model rebuilt from the file (EMA preferred) reproduces the EMA tensors.
+        const auto rebuilt = modelFromCheckpoint(*loaded, true);
+        QVERIFY(rebuilt);
+        const auto state = (*rebuilt)->stateDict();
+        for (size_t i = 0; i < state.size(); ++i)
+            QVERIFY(torch::equal(state[i].second, checkpoint.ema[i].second));
+        const auto metaOnly = readCheckpointMeta(path);
+        QVERIFY(metaOnly);
+        QCOMPARE(metaOnly->names, meta.names);
+        // Saving again replaces the file in place.
+        QVERIFY(saveCheckpoint(checkpoint, path));
+        QCOMPARE(readBytes(path).size(), std::filesystem::file_size(path));
+    }
+
+    void brokenFilesGiveClearErrors() {
+        QTemporaryDir dir;
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        const auto good = tempPath(dir, "good.pt");
+        QVERIFY(saveWeights(*detector, CheckpointMeta{}, good));
+        const std::string bytes = readBytes(good);
+
+        const auto missing = loadCheckpoint(tempPath(dir, "nope.pt"));
+        QVERIFY(!missing);
+        QVERIFY(missing.message().find("not found") != std::string::npos);
+
+        for (const size_t keep : {bytes.size() / 2, bytes.size() - 100, size_t(10)}) {
+            const auto truncated = tempPath(dir, "truncated.pt");
+            writeBytes(truncated, bytes.substr(0, keep));
+            const auto result = loadCheckpoint(truncated);
+            QVERIFY(!result);
+            QVERIFY2(result.message().find("truncated.pt") != std::string::npos, result.message().c_str());
+            QVERIFY(!readCheckpointMeta(truncated));
+        }
+
+        std::mt19937 rng(9);
+        std::string noise(5000, '\0');
+        for (auto& c : noise)
+            c = static_cast<char>(rng());
+        const auto random = tempPath(dir, "random.pt");
+        writeBytes(random, noise);
+        const auto result = loadCheckpoint(random);
+        QVERIFY(!result);
+        QVERIFY(result.message().find("not an Osprey weights file") != std::string::npos);
+        // Random bytes behind a zip signature still fail cleanly inside torch's reader.
+        writeBytes(random, "PK\x03\x04" + noise);
+        QVERIFY(!loadCheckpoint(random));
+
+        // A valid LibTorch archive that is not ours.
+        torch::serialize::OutputArchive foreign;
+        foreign.write("weight", torch::ones({2}));
+        const auto foreignPath = tempPath(dir, "foreign.pt");
+        foreign.save_to(foreignPath.string());
+        const auto notOurs = loadCheckpoint(foreignPath);
+        QVERIFY(!notOurs);
+        QVERIFY(notOurs.message().find("no 'meta' entry") != std::string::npos);
+    }
+
+    void pretrainedStartAcrossClassCounts() {
+        QTemporaryDir dir;
+        torch::manual_seed(5);
+        auto source = Detector::create(parseModelName("yolov8n", 80).value());
+        const auto path = tempPath(dir, "coco.pt");
+        QVERIFY(saveWeights(*source, CheckpointMeta{}, path));
+
+        auto target = Detector::create(parseModelName("yolov8n", 3).value());
+        const auto report = loadPretrained(*target, path);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        // nc 3 narrows the class branch (c3 = max(64, 3) = 64 vs 80): its convs and BNs are skipped.
+        QVERIFY(!report->skipped.empty());
+        for (const auto& name : report->skipped)
+            QVERIFY2(name.rfind("model.22.cv3.", 0) == 0, name.c_str());
+        QCOMPARE(report->loaded + static_cast<int>(report->skipped.size()),
+                 static_cast<int>(target->stateDictEntries().size()));
+        QVERIFY(report->message.find("skipped") != std::string::npos);
+        const auto& sourceState = source->impl().model->stateDict();
+        const auto& targetState = target->impl().model->stateDict();
+        QVERIFY(torch::equal(sourceState[0].second, targetState[0].second)); // model.0.conv.weight
+
+        auto other = Detector::create(parseModelName("yolo11n", 3).value());
+        const auto wrongFamily = loadPretrained(*other, path);
+        QVERIFY(!wrongFamily);
+        QVERIFY(wrongFamily.message().find("yolov8n") != std::string::npos);
+
+        // Same nc: everything transfers.
+        auto same = Detector::create(parseModelName("yolov8n", 80).value());
+        const auto full = loadPretrained(*same, path);
+        QVERIFY(full);
+        QVERIFY(full->skipped.empty());
+    }
+
+    void fusedWeightsAndPredictor() {
+        QTemporaryDir dir;
+        torch::manual_seed(11);
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        // Reference outputs from the unfused network on a known input.
+        std::vector<std::uint8_t> pixels(64 * 96 * 3);
+        for (size_t i = 0; i < pixels.size(); ++i)
+            pixels[i] = static_cast<std::uint8_t>((i * 37) % 251);
+        auto& model = *detector->impl().model;
+        model.eval();
+        torch::Tensor reference;
+        {
+            torch::NoGradGuard noGrad;
+            auto input = torch::from_blob(pixels.data(), {1, 64, 96, 3}, torch::kUInt8)
+                             .permute({0, 3, 1, 2})
+                             .to(torch::kFloat) /
+                         255;
+            reference = model.forwardDecoded(input);
+        }
+        const auto path = tempPath(dir, "fused.pt");
+        detector->fuse();
+        CheckpointMeta meta;
+        meta.names = {"a", "b"};
+        QVERIFY(saveWeights(*detector, meta, path));
+        QVERIFY(readCheckpointMeta(path)->fused);
+
+        auto predictor = Predictor::load(path, PredictorOptions{"cpu", true});
+        QVERIFY2(predictor, predictor ? "" : predictor.message().c_str());
+        QCOMPARE(predictor->names(), meta.names);
+        std::vector<long> shape;
+        const auto raw = predictor->rawOutput({ImageView{pixels.data(), 96, 64}}, &shape);
+        QVERIFY(raw);
+        QCOMPARE(shape, (std::vector<long>{1, 6, 96 + 24 + 6}));
+        const auto output = torch::from_blob(const_cast<float*>(raw->data()), {1, 6, 126});
+        QVERIFY((output - reference).abs().max().item<double>() < 1e-3);
+
+        // Batched prediction: the same image twice gives the same boxes for both.
+        NmsOptions nms;
+        nms.confThreshold = 0.0f;
+        nms.maxDetections = 10;
+        PredictTiming timing;
+        const std::vector<ImageView> batch{ImageView{pixels.data(), 96, 64},
+                                           ImageView{pixels.data(), 96, 64}};
+        const auto results = predictor->predict(batch, 64, nms, &timing);
+        QVERIFY2(results, results ? "" : results.message().c_str());
+        QCOMPARE(results->size(), size_t(2));
+        QCOMPARE((*results)[0].size(), size_t(10));
+        QCOMPARE((*results)[1].size(), (*results)[0].size());
+        for (size_t i = 0; i < (*results)[0].size(); ++i) {
+            QCOMPARE((*results)[0][i].x1, (*results)[1][i].x1);
+            QVERIFY((*results)[0][i].x2 <= 96.0f && (*results)[0][i].y2 <= 64.0f);
+        }
+        QVERIFY(timing.inferenceMs > 0);
+        QVERIFY(!Predictor::load(path, PredictorOptions{"cuda:9", true}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWeights)
+#include "tst_weights.moc"
