@@ -121,19 +121,24 @@ Expected<SplitPlan> planSplit(const formats::Dataset& dataset, const SplitOption
         for (int s = 0; s < 3; ++s) {
             if (ratio[static_cast<std::size_t>(s)] <= 0)
                 continue;
-            // Deficit of the group's classes in this split, then of images overall.
-            double classDeficit = 0;
-            for (const auto& [cls, count] : group.classBoxes)
-                classDeficit += (ratio[static_cast<std::size_t>(s)] * static_cast<double>(classTotal[cls]) -
-                                 classHave[cls][static_cast<std::size_t>(s)]) /
-                                static_cast<double>(classTotal[cls]);
-            const double imageDeficit =
-                ratio[static_cast<std::size_t>(s)] * totalImages - imagesHave[static_cast<std::size_t>(s)];
-            const double imageTerm = imageDeficit / std::max(1.0, totalImages);
-            const double score =
-                group.classBoxes.empty()
-                    ? imageTerm
-                    : classDeficit / static_cast<double>(group.classBoxes.size()) + 0.01 * imageTerm;
+            // Deficit of the group's rarest class in this split first (so rare classes spread), then of
+            // all its classes, then of images overall.
+            const std::size_t k = static_cast<std::size_t>(s);
+            double rarestDeficit = 0, meanDeficit = 0;
+            std::int64_t rarestTotal = std::numeric_limits<std::int64_t>::max();
+            for (const auto& [cls, count] : group.classBoxes) {
+                const double total = static_cast<double>(classTotal[cls]);
+                const double deficit = (ratio[k] * total - classHave[cls][k]) / total;
+                meanDeficit += deficit / static_cast<double>(group.classBoxes.size());
+                if (classTotal[cls] < rarestTotal) {
+                    rarestTotal = classTotal[cls];
+                    rarestDeficit = deficit;
+                }
+            }
+            const double imageTerm = (ratio[k] * totalImages - imagesHave[k]) / std::max(1.0, totalImages);
+            const double score = group.classBoxes.empty()
+                                     ? imageTerm
+                                     : rarestDeficit + 0.01 * meanDeficit + 0.0001 * imageTerm;
             if (score > bestScore) {
                 bestScore = score;
                 best = s;
