@@ -3,11 +3,13 @@
 #include "model/predictor.h"
 #include "model/weights_impl.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
 #include <random>
+#include <sstream>
 
 using namespace osprey::model;
 
@@ -240,6 +242,63 @@ private slots:
         }
         QVERIFY(timing.inferenceMs > 0);
         QVERIFY(!Predictor::load(path, PredictorOptions{"cuda:9", true}));
+    }
+
+    void predictVerbEndToEnd() {
+        QTemporaryDir dir;
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        const auto weights = tempPath(dir, "w.pt");
+        CheckpointMeta meta;
+        meta.names = {"cat", "dog"};
+        QVERIFY(saveWeights(*detector, meta, weights));
+        // A 64x48 24-bit BMP written by hand (rows bottom-up, BGR, 4-byte aligned: 192 bytes per row).
+        const int width = 64, height = 48;
+        std::string bmp = "BM";
+        const auto put32 = [&](std::uint32_t v) {
+            for (int i = 0; i < 4; ++i)
+                bmp.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+        };
+        const auto put16 = [&](std::uint16_t v) {
+            bmp.push_back(static_cast<char>(v & 0xFF));
+            bmp.push_back(static_cast<char>(v >> 8));
+        };
+        put32(54 + width * height * 3);
+        put32(0);
+        put32(54);
+        put32(40);
+        put32(width);
+        put32(height);
+        put16(1);
+        put16(24);
+        for (int i = 0; i < 6; ++i)
+            put32(i == 1 ? width * height * 3 : 0);
+        for (int i = 0; i < width * height * 3; ++i)
+            bmp.push_back(static_cast<char>((i * 31) % 256));
+        const auto image = tempPath(dir, "frame.bmp");
+        writeBytes(image, bmp);
+        const auto out = tempPath(dir, "out");
+        QProcess cli;
+        cli.start(OSPREY_CLI_PATH, {"predict", QString("model=%1").arg(weights.c_str()),
+                                    QString("source=%1").arg(image.c_str()), "conf=0", "max_det=5",
+                                    "imgsz=64", QString("out=%1").arg(out.c_str())});
+        QVERIFY(cli.waitForFinished(120000));
+        const QString output = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, qPrintable(output));
+        QVERIFY2(output.contains("image 1/1") && output.contains("Speed:"), qPrintable(output));
+        QVERIFY(std::filesystem::exists(out / "frame.bmp"));
+        std::ifstream labels(out / "labels" / "frame.txt");
+        int lines = 0;
+        std::string line;
+        while (std::getline(labels, line)) {
+            std::istringstream fields(line);
+            int cls = -1;
+            double cx = -1, cy = -1, w = -1, h = -1, conf = -1;
+            fields >> cls >> cx >> cy >> w >> h >> conf;
+            QVERIFY(cls == 0 || cls == 1);
+            QVERIFY(cx >= 0 && cx <= 1 && cy >= 0 && cy <= 1 && w >= 0 && w <= 1 && h >= 0 && h <= 1);
+            ++lines;
+        }
+        QCOMPARE(lines, 5);
     }
 };
 
