@@ -93,10 +93,11 @@ private:
 };
 
 const std::vector<std::string> kConfigKeys{
-    "model", "weights", "epochs",    "imgsz",        "batch",         "device",   "optimizer",
-    "lr0",   "lrf",     "momentum",  "weight_decay", "warmup_epochs", "patience", "workers",
-    "name",  "seed",    "cos_lr",    "close_mosaic", "mosaic",        "fliplr",   "hsv_h",
-    "hsv_s", "hsv_v",   "translate", "scale",        "resume",        "threads",  "amp"};
+    "model",     "weights", "epochs",  "imgsz",    "batch",        "device",
+    "optimizer", "lr0",     "lrf",     "momentum", "weight_decay", "warmup_epochs",
+    "patience",  "workers", "name",    "seed",     "cos_lr",       "close_mosaic",
+    "mosaic",    "fliplr",  "hsv_h",   "hsv_s",    "hsv_v",        "translate",
+    "scale",     "resume",  "threads", "amp",      "nbs"};
 
 int runTrain(const Args& args) {
     std::map<std::string, std::string> values;
@@ -160,7 +161,8 @@ OSPREY_REGISTER_VERB(Verb{
      {"resume", KeyType::Bool, "false", "continue the run name= (or the latest run) from weights/last.pt"},
      {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
      {"threads", KeyType::Int, "0", "torch CPU threads; 0 = all cores"},
-     {"amp", KeyType::Bool, "true", "mixed precision on CUDA (bf16)"}},
+     {"amp", KeyType::Bool, "true", "mixed precision on CUDA (bf16)"},
+     {"nbs", KeyType::Int, "64", "nominal batch: gradients accumulate to this many images per step"}},
     runTrain});
 
 } // namespace

@@ -232,7 +232,7 @@ bool Run::trainEpoch(int epoch) {
         if (!batch)
             break;
         const long long ni = batchIndex + static_cast<long long>(nb) * epoch;
-        if (ni <= m_warmupIterations) {
+        if (m_warmupIterations > 0 && ni <= m_warmupIterations) {
             const double target = static_cast<double>(m_config.nominalBatch) / m_config.batch;
             m_accumulate = std::max(1, static_cast<int>(std::lround(interpolate2(
                                            static_cast<double>(ni), 0, m_warmupIterations, 1, target))));

@@ -1,0 +1,200 @@
+// Augmentations and the loader on known inputs: box coordinates after each geometric step, pixel moves,
+// HSV on grey, degenerate boxes dropped, corrupt files skipped.
+#include "imaging/image.h"
+#include "train/augment_impl.h"
+#include "train/data_loader.h"
+
+#include <opencv2/core.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace osprey::train;
+
+namespace {
+
+LabeledImage solid(int width, int height, cv::Vec3b colour, std::vector<PixelBox> boxes) {
+    LabeledImage image;
+    image.rgb = cv::Mat(height, width, CV_8UC3, cv::Scalar(colour[0], colour[1], colour[2]));
+    image.boxes = std::move(boxes);
+    return image;
+}
+
+bool near(const PixelBox& box, float x1, float y1, float x2, float y2, float tolerance = 1e-3f) {
+    return std::abs(box.x1 - x1) < tolerance && std::abs(box.y1 - y1) < tolerance &&
+           std::abs(box.x2 - x2) < tolerance && std::abs(box.y2 - y2) < tolerance;
+}
+
+QString describe(const PixelBox& b) {
+    return QString("(%1, %2, %3, %4)").arg(b.x1).arg(b.y1).arg(b.x2).arg(b.y2);
+}
+
+} // namespace
+
+class TestAugment : public QObject {
+    Q_OBJECT
+private slots:
+    void resizeScalesBoxes() {
+        const auto out = resizeLongSide(solid(200, 100, {1, 2, 3}, {{0, 20, 10, 60, 50}}), 100, false);
+        QCOMPARE(out.rgb.cols, 100);
+        QCOMPARE(out.rgb.rows, 50);
+        QVERIFY2(near(out.boxes[0], 10, 5, 30, 25), qPrintable(describe(out.boxes[0])));
+    }
+    void letterboxCentresAndShifts() {
+        const auto out = letterboxPad(solid(100, 50, {200, 0, 0}, {{1, 10, 10, 20, 20}}), 128, 128);
+        QCOMPARE(out.rgb.cols, 128);
+        QCOMPARE(out.rgb.rows, 128);
+        // padding 28 x 78: left round(14 - 0.1) = 14, top round(39 - 0.1) = 39
+        QVERIFY2(near(out.boxes[0], 24, 49, 34, 59), qPrintable(describe(out.boxes[0])));
+        QCOMPARE(out.boxes[0].classId, 1);
+        QCOMPARE(int(out.rgb.at<cv::Vec3b>(0, 0)[0]), kPadValue);
+        QCOMPARE(int(out.rgb.at<cv::Vec3b>(39, 14)[0]), 200);
+        QCOMPARE(int(out.rgb.at<cv::Vec3b>(38, 14)[0]), kPadValue);
+    }
+    void mosaicPlacesQuadrants() {
+        std::vector<LabeledImage> parts;
+        for (int i = 0; i < 4; ++i)
+            parts.push_back(solid(64, 64, cv::Vec3b(uchar(10 * (i + 1)), 0, 0),
+                                  {{i, 30, 30, 50, 50}, {i, 10, 10, 20, 20}}));
+        const auto centred = mosaic4(parts, 64, 64, 64);
+        QCOMPARE(centred.rgb.cols, 128);
+        QCOMPARE(centred.boxes.size(), size_t(8));
+        QVERIFY(near(centred.boxes[2], 94, 30, 114, 50)); // top right, shifted by (64, 0)
+        QVERIFY(near(centred.boxes[5], 10, 74, 20, 84));  // bottom left, shifted by (0, 64)
+        QVERIFY(near(centred.boxes[7], 74, 74, 84, 84));  // bottom right
+        QCOMPARE(int(centred.rgb.at<cv::Vec3b>(100, 100)[0]), 40);
+
+        // Off-centre (40, 50): the top-left image is cropped by (24, 14); its small box leaves the canvas.
+        const auto shifted = mosaic4(parts, 64, 40, 50);
+        QVERIFY2(near(shifted.boxes[0], 6, 16, 26, 36), qPrintable(describe(shifted.boxes[0])));
+        QCOMPARE(shifted.boxes[0].classId, 0);
+        QCOMPARE(shifted.boxes[1].classId, 1); // the small box of image 0 was dropped
+        QVERIFY2(near(shifted.boxes[1], 70, 16, 90, 36), qPrintable(describe(shifted.boxes[1])));
+        QCOMPARE(int(shifted.rgb.at<cv::Vec3b>(5, 5)[0]), 10);
+        QCOMPARE(int(shifted.rgb.at<cv::Vec3b>(5, 45)[0]), 20);
+        QCOMPARE(int(shifted.rgb.at<cv::Vec3b>(100, 100)[0]), 40); // bottom right spans (40..104, 50..114)
+        QCOMPARE(int(shifted.rgb.at<cv::Vec3b>(120, 120)[0]), kPadValue);
+    }
+    void affineScalesAboutTheCentreAndFilters() {
+        const auto input =
+            solid(64, 64, {50, 50, 50},
+                  {{0, 24, 24, 40, 40}, {1, 0, 0, 10, 10}, {2, 40, 40, 60, 60}, {3, 44, 44, 60, 60}});
+        const auto out = affineWarp(input, {2.0, 0.5, 0.5}, 64, 64);
+        QCOMPARE(out.boxes.size(), size_t(2));
+        QVERIFY2(near(out.boxes[0], 16, 16, 48, 48), qPrintable(describe(out.boxes[0])));
+        // (40..60) -> (48..88), clipped to 64: keeps 16 x 16 of 40 x 40 (16%) -> kept
+        QVERIFY2(near(out.boxes[1], 48, 48, 64, 64), qPrintable(describe(out.boxes[1])));
+        QCOMPARE(out.boxes[1].classId, 2); // class 3 kept only 6% of its area and was dropped
+    }
+    void affineTranslates() {
+        const auto input = solid(64, 64, {50, 50, 50}, {{0, 24, 24, 40, 40}});
+        const auto out = affineWarp(input, {1.0, 0.6, 0.5}, 100, 64);
+        QCOMPARE(out.rgb.cols, 100);
+        QVERIFY2(near(out.boxes[0], 52, 24, 68, 40), qPrintable(describe(out.boxes[0])));
+        QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 5)[0]), kPadValue); // uncovered border is 114
+        QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 50)[0]), 50);
+    }
+    void flipMirrorsBoxesAndPixels() {
+        auto image = solid(64, 32, {0, 0, 0}, {{0, 10, 5, 20, 15}});
+        image.rgb.at<cv::Vec3b>(0, 2) = cv::Vec3b(255, 0, 0);
+        flipHorizontal(image);
+        QVERIFY(near(image.boxes[0], 44, 5, 54, 15));
+        QCOMPARE(int(image.rgb.at<cv::Vec3b>(0, 61)[0]), 255);
+    }
+    void hsvScalesValue() {
+        auto image = solid(4, 4, {100, 100, 100}, {});
+        hsvApply(image.rgb, 1.3, 1.5, 0.5);
+        const auto pixel = image.rgb.at<cv::Vec3b>(1, 1);
+        QCOMPARE(int(pixel[0]), 50); // grey: hue and saturation have nothing to change
+        QCOMPARE(int(pixel[2]), 50);
+        auto red = solid(2, 2, {200, 0, 0}, {});
+        hsvApply(red.rgb, 1.0, 1.0, 1.0);
+        QCOMPARE(int(red.rgb.at<cv::Vec3b>(0, 0)[0]), 200);
+    }
+    void clipDropsDegenerateBoxes() {
+        std::vector<PixelBox> boxes{{0, -5, -5, 10, 10}, {1, 62, 0, 70, 10}, {2, 5, 5, 6, 30}};
+        clipBoxes(boxes, 64, 64);
+        QCOMPARE(boxes.size(), size_t(2));
+        QVERIFY(near(boxes[0], 0, 0, 10, 10));
+        QVERIFY(near(boxes[1], 62, 0, 64, 10));
+    }
+    void loaderLetterboxesValidationAndSkipsCorruptFiles() {
+        QTemporaryDir dir;
+        osprey::imaging::Image image;
+        image.width = 200;
+        image.height = 100;
+        image.pixels.assign(200 * 100 * 3, 90);
+        const std::filesystem::path good = dir.filePath("good.png").toStdString();
+        QVERIFY(osprey::imaging::encodeImage(image, good));
+        const std::filesystem::path bad = dir.filePath("bad.jpg").toStdString();
+        std::ofstream(bad) << "not a jpeg";
+        std::vector<Sample> samples{{1, bad, {{0, 1, 1, 5, 5}}}, {2, good, {{3, 20, 10, 60, 50}}}};
+        LoaderOptions options;
+        options.mode = LoaderMode::Val;
+        options.imgsz = 64;
+        options.batch = 2;
+        options.workers = 1;
+        std::vector<std::string> warnings;
+        std::mutex mutex;
+        DataLoader loader(samples, options, [&](const std::string& message) {
+            std::lock_guard lock(mutex);
+            warnings.push_back(message);
+        });
+        loader.startEpoch({0, false, false});
+        auto batch = loader.next();
+        QVERIFY(batch.has_value());
+        QVERIFY(!loader.next().has_value());
+        QCOMPARE(batch->count, 2);
+        QCOMPARE(batch->width, 64);
+        QCOMPARE(warnings.size(), size_t(1));
+        QVERIFY(warnings[0].find("bad.jpg") != std::string::npos);
+        // The good image (scaled by 0.32, padded 16 on top) stands in for the bad one and appears itself.
+        QCOMPARE(batch->boxes.size(), size_t(2));
+        const auto& box = batch->boxes[1];
+        QCOMPARE(box.imageIndex, 1);
+        QCOMPARE(box.classId, 3);
+        QVERIFY(std::abs(box.x1 - 6.4f) < 1e-3f && std::abs(box.y1 - 19.2f) < 1e-3f);
+        QVERIFY(std::abs(box.x2 - 19.2f) < 1e-3f && std::abs(box.y2 - 32.0f) < 1e-3f);
+        QCOMPARE(int(batch->pixels[0]), kPadValue);
+        QCOMPARE(int(batch->pixels[(20 * 64 + 10) * 3]), 90);
+    }
+    void trainBatchesAreReproducible() {
+        QTemporaryDir dir;
+        std::vector<Sample> samples;
+        for (int i = 0; i < 6; ++i) {
+            osprey::imaging::Image image;
+            image.width = 80;
+            image.height = 60;
+            image.pixels.assign(80 * 60 * 3, static_cast<std::uint8_t>(30 * i));
+            const std::filesystem::path path = dir.filePath(QString("%1.png").arg(i)).toStdString();
+            QVERIFY(osprey::imaging::encodeImage(image, path));
+            samples.push_back({i, path, {{i % 2, 10, 10, 50, 40}}});
+        }
+        LoaderOptions options;
+        options.imgsz = 64;
+        options.batch = 3;
+        options.workers = 2;
+        DataLoader a(samples, options), b(samples, options);
+        options.workers = 0;
+        DataLoader c(samples, options);
+        for (auto* loader : {&a, &b, &c})
+            loader->startEpoch({1, true, true});
+        for (int i = 0; i < 2; ++i) {
+            const auto ba = a.next(), bb = b.next(), bc = c.next();
+            QVERIFY(ba && bb && bc);
+            QVERIFY(ba->pixels == bb->pixels);
+            QVERIFY(ba->pixels == bc->pixels);
+            QCOMPARE(ba->boxes.size(), bc->boxes.size());
+            for (const auto& box : ba->boxes) {
+                QVERIFY(box.x1 >= 0 && box.x2 <= 64 && box.y1 >= 0 && box.y2 <= 64);
+                QVERIFY(box.x2 - box.x1 > 2 && box.y2 - box.y1 > 2);
+            }
+        }
+        QVERIFY(!a.next().has_value());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAugment)
+#include "tst_augment.moc"

@@ -1,0 +1,203 @@
+// A real (tiny) training run through trainProject: 2 epochs on 32 images of 64 px. Checks that the loss
+// falls, the run folder holds every file with the documented columns and events, the runs table is
+// updated, and a stop request ends the run cleanly with last.pt saved.
+#include "project/project.h"
+#include "train/project_training.h"
+#include "train/run_files.h"
+#include "train_test_util.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace osprey;
+using train::TrainEvent;
+
+namespace {
+
+train::TrainConfig tinyConfig() {
+    train::TrainConfig config;
+    config.model = "yolov8n";
+    config.epochs = 2;
+    config.imgsz = 64;
+    config.batch = 8;
+    config.workers = 2;
+    config.warmupEpochs = 0;
+    config.optimizer = train::OptimizerKind::AdamW;
+    config.lr0 = 0.002;
+    config.closeMosaic = 0;
+    return config;
+}
+
+} // namespace
+
+class TestTrainRun : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_project = std::filesystem::path(m_dir.path().toStdString()) / "demo";
+        QVERIFY(test::makeDemo(m_project, 32, 64));
+    }
+
+    void twoEpochs() {
+        test::CollectingSink sink;
+        auto result = train::trainProject(m_project, tinyConfig(), sink);
+        QVERIFY2(result, result ? "" : result.message().c_str());
+        QCOMPARE(result->status, std::string("finished"));
+        QCOMPARE(result->epochsCompleted, 2);
+        const auto runDir = m_project / "runs" / "train";
+        for (const char* file :
+             {"args.yaml", "results.csv", "events.jsonl", "weights/last.pt", "weights/best.pt"})
+            QVERIFY2(std::filesystem::file_size(runDir / file) > 0, file);
+
+        // Loss falls from the first batches to the last epoch.
+        const auto batches = sink.ofType(TrainEvent::Type::Batch);
+        QVERIFY(batches.size() >= 2);
+        const auto& first = batches.front();
+        const auto& last = batches.back();
+        QCOMPARE(last.epoch, 2);
+        QVERIFY2(last.boxLoss + last.clsLoss + last.dflLoss < first.boxLoss + first.clsLoss + first.dflLoss,
+                 qPrintable(QString("first %1 last %2")
+                                .arg(first.boxLoss + first.clsLoss + first.dflLoss)
+                                .arg(last.boxLoss + last.clsLoss + last.dflLoss)));
+
+        // results.csv: the Ultralytics 8.4 columns, epochs from 1, cumulative time, losses that fall.
+        const auto csv = test::readCsv(runDir / "results.csv");
+        QCOMPARE(csv.header, train::resultsCsvColumns());
+        const std::vector<std::string> expected{"epoch",
+                                                "time",
+                                                "train/box_loss",
+                                                "train/cls_loss",
+                                                "train/dfl_loss",
+                                                "metrics/precision(B)",
+                                                "metrics/recall(B)",
+                                                "metrics/mAP50(B)",
+                                                "metrics/mAP50-95(B)",
+                                                "val/box_loss",
+                                                "val/cls_loss",
+                                                "val/dfl_loss",
+                                                "lr/pg0",
+                                                "lr/pg1",
+                                                "lr/pg2"};
+        QCOMPARE(csv.header, expected);
+        QCOMPARE(csv.rows.size(), size_t(2));
+        QCOMPARE(csv.at(0, "epoch"), 1.0);
+        QCOMPARE(csv.at(1, "epoch"), 2.0);
+        QVERIFY(csv.at(1, "time") > csv.at(0, "time") && csv.at(0, "time") > 0);
+        const double loss1 =
+            csv.at(0, "train/box_loss") + csv.at(0, "train/cls_loss") + csv.at(0, "train/dfl_loss");
+        const double loss2 =
+            csv.at(1, "train/box_loss") + csv.at(1, "train/cls_loss") + csv.at(1, "train/dfl_loss");
+        QVERIFY2(loss2 < loss1, qPrintable(QString("%1 -> %2").arg(loss1).arg(loss2)));
+        QVERIFY(csv.at(0, "val/box_loss") > 0);
+        // Linear schedule without warmup: epoch 2's lr is lr0 * ((1 - 1/2) * 0.99 + 0.01).
+        QVERIFY(std::abs(csv.at(1, "lr/pg0") - 0.002 * 0.505) < 1e-7);
+
+        // Every event line validates; the stream starts, reports each epoch and finishes.
+        const auto lines = test::readJsonl(runDir / "events.jsonl");
+        QVERIFY(lines.size() > 5);
+        std::map<std::string, int> counts;
+        for (const auto& line : lines) {
+            const auto problem = test::checkEventSchema(line);
+            QVERIFY2(problem.empty(), problem.c_str());
+            ++counts[line["type"].get<std::string>()];
+        }
+        QCOMPARE(counts["run_started"], 1);
+        QCOMPARE(counts["epoch"], 2);
+        QCOMPARE(counts["finished"], 1);
+        QVERIFY(counts["system"] >= 1);
+        QVERIFY(counts["checkpoint"] >= 3);
+        QCOMPARE(lines.back()["type"].get<std::string>(), std::string("finished"));
+        const auto& started = *std::find_if(lines.begin(), lines.end(),
+                                            [](const auto& j) { return j["type"] == "run_started"; });
+        QCOMPARE(started["dataset"]["names"].size(), size_t(4));
+        QCOMPARE(started["model"]["name"].get<std::string>(), std::string("yolov8n"));
+        QVERIFY(started["dataset"]["train_images"].get<int>() + started["dataset"]["val_images"].get<int>() ==
+                32);
+
+        // Batch events are throttled to at most 5 per second within an epoch (the last one always comes).
+        double previous = -1;
+        int previousEpoch = 0;
+        for (const auto& line : lines) {
+            if (line["type"] != "batch")
+                continue;
+            const bool lastOfEpoch = line["batch"] == line["batches"];
+            if (line["epoch"].get<int>() == previousEpoch && !lastOfEpoch)
+                QVERIFY(line["t"].get<double>() - previous >= 0.199);
+            previous = line["t"].get<double>();
+            previousEpoch = line["epoch"].get<int>();
+        }
+
+        // The runs table.
+        auto project = project::Project::open(m_project);
+        QVERIFY(project);
+        auto runs = project.value()->runs();
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), size_t(1));
+        const auto& run = runs->front();
+        QCOMPARE(run.name, std::string("train"));
+        QVERIFY(run.status == project::RunStatus::Finished);
+        QVERIFY(run.bestEpoch.has_value());
+        QVERIFY(run.finishedAt.has_value());
+        QVERIFY(std::filesystem::exists(run.weightsPath));
+
+        // args.yaml reads back into the same configuration.
+        auto config = train::readRunConfig(runDir / "args.yaml");
+        QVERIFY(config);
+        QCOMPARE(config->imgsz, 64);
+        QCOMPARE(config->batch, 8);
+        QVERIFY(config->optimizer == train::OptimizerKind::AdamW);
+    }
+
+    void stopRequestSavesAndEnds() {
+        std::atomic<bool> stop{false};
+        test::CollectingSink sink;
+        sink.hook = [&](const TrainEvent& event) {
+            if (event.type == TrainEvent::Type::Batch)
+                stop = true;
+        };
+        auto config = tinyConfig();
+        config.name = "stopped";
+        auto result = train::trainProject(m_project, config, sink, &stop);
+        QVERIFY2(result, result ? "" : result.message().c_str());
+        QCOMPARE(result->status, std::string("stopped"));
+        QCOMPARE(result->epochsCompleted, 0);
+        QVERIFY(std::filesystem::exists(m_project / "runs" / "stopped" / "weights" / "last.pt"));
+        const auto finished = sink.ofType(TrainEvent::Type::Finished);
+        QCOMPARE(finished.size(), size_t(1));
+        QCOMPARE(finished[0].status, std::string("stopped"));
+        QVERIFY(finished[0].message.find("resume=true") != std::string::npos);
+        // No temporary files are left behind.
+        for (const auto& entry :
+             std::filesystem::directory_iterator(m_project / "runs" / "stopped" / "weights"))
+            QVERIFY2(entry.path().extension() == ".pt", entry.path().c_str());
+        auto project = project::Project::open(m_project);
+        auto runs = project.value()->runs();
+        bool found = false;
+        for (const auto& run : runs.value())
+            if (run.name == "stopped") {
+                found = true;
+                QVERIFY(run.status == project::RunStatus::Stopped);
+            }
+        QVERIFY(found);
+    }
+
+    void badConfigFailsWithEvent() {
+        test::CollectingSink sink;
+        auto config = tinyConfig();
+        config.imgsz = 50;
+        config.name = "bad";
+        auto result = train::trainProject(m_project, config, sink);
+        QVERIFY(!result);
+        QVERIFY(result.message().find("imgsz") != std::string::npos);
+        const auto failed = sink.ofType(TrainEvent::Type::Failed);
+        QCOMPARE(failed.size(), size_t(1));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::filesystem::path m_project;
+};
+
+QTEST_APPLESS_MAIN(TestTrainRun)
+#include "tst_train_run.moc"
