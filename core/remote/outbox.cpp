@@ -368,6 +368,12 @@ Status Outbox::merge(std::int64_t headId, const std::string& event, const std::s
     });
 }
 
+Status Outbox::remove(std::int64_t id) {
+    Stmt s(m_impl->db.get(), "DELETE FROM remote_outbox WHERE id = ? AND state = 'pending'");
+    s.bind(1, id);
+    return m_impl->run(s, "cannot delete the row");
+}
+
 Expected<std::int64_t> Outbox::countEvents(const std::string& runUid, const std::string& event) {
     Stmt s(m_impl->db.get(), "SELECT COUNT(*) FROM remote_outbox WHERE run_uid = ? AND event = ?");
     s.bind(1, runUid).bind(2, event);

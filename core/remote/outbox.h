@@ -103,6 +103,8 @@ public:
     /// Turns row `headId` into `event`/`dataJson` and deletes `mergedIds` (console batching), atomically.
     Status merge(std::int64_t headId, const std::string& event, const std::string& dataJson,
                  const std::vector<std::int64_t>& mergedIds);
+    /// Deletes a row (only for rows never sent, e.g. to requeue one behind another).
+    Status remove(std::int64_t id);
     /// Number of rows of `event` on a run (any state).
     Expected<std::int64_t> countEvents(const std::string& runUid, const std::string& event);
 

@@ -306,6 +306,22 @@ Step OutboxSender::deliverUpload(const RemoteRun& run) {
         auto queued = m_outbox.enqueue(run.runUid, Lane::Event, "checkpoint_saved", saved.dump());
         if (!queued)
             return fail(queued.error());
+        // A training_complete already queued behind this upload (finish() timed out, or a sync) moves
+        // after checkpoint_saved. It has never been sent (it waits for this upload), so its id is free.
+        auto waiting = m_outbox.pending(run.runUid, Lane::Event, 1000000);
+        if (!waiting)
+            return fail(waiting.error());
+        for (const auto& other : *waiting) {
+            if (other.event != "training_complete" || other.id > *queued)
+                continue;
+            const json otherData = parseObject(other.dataJson);
+            if (otherData.value("_finalUpload", std::int64_t(0)) != row.id)
+                continue;
+            if (auto removed = m_outbox.remove(other.id); !removed)
+                return removed;
+            if (auto again = m_outbox.enqueue(run.runUid, Lane::Event, other.event, other.dataJson); !again)
+                return fail(again.error());
+        }
         return {};
     });
     if (!committed)
