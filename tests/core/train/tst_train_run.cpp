@@ -1,4 +1,4 @@
-// A real (tiny) training run through trainProject: 2 epochs on 32 images of 64 px. Checks that the loss
+// A real (tiny) training run through trainProject: 2 epochs on 32 images of 96 px. Checks that the loss
 // falls, the run folder holds every file with the documented columns and events, the runs table is
 // updated, and a stop request ends the run cleanly with last.pt saved.
 #include "project/project.h"
@@ -18,8 +18,9 @@ train::TrainConfig tinyConfig() {
     train::TrainConfig config;
     config.model = "yolov8n";
     config.epochs = 2;
-    config.imgsz = 64;
+    config.imgsz = 96;
     config.batch = 8;
+    config.nominalBatch = 8; // an optimiser step per batch, so that 2 short epochs learn something
     config.workers = 2;
     config.warmupEpochs = 0;
     config.optimizer = train::OptimizerKind::AdamW;
@@ -36,7 +37,7 @@ private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
         m_project = std::filesystem::path(m_dir.path().toStdString()) / "demo";
-        QVERIFY(test::makeDemo(m_project, 32, 64));
+        QVERIFY(test::makeDemo(m_project, 32, 96));
     }
 
     void twoEpochs() {
@@ -50,16 +51,9 @@ private slots:
              {"args.yaml", "results.csv", "events.jsonl", "weights/last.pt", "weights/best.pt"})
             QVERIFY2(std::filesystem::file_size(runDir / file) > 0, file);
 
-        // Loss falls from the first batches to the last epoch.
         const auto batches = sink.ofType(TrainEvent::Type::Batch);
         QVERIFY(batches.size() >= 2);
-        const auto& first = batches.front();
-        const auto& last = batches.back();
-        QCOMPARE(last.epoch, 2);
-        QVERIFY2(last.boxLoss + last.clsLoss + last.dflLoss < first.boxLoss + first.clsLoss + first.dflLoss,
-                 qPrintable(QString("first %1 last %2")
-                                .arg(first.boxLoss + first.clsLoss + first.dflLoss)
-                                .arg(last.boxLoss + last.clsLoss + last.dflLoss)));
+        QCOMPARE(batches.back().epoch, 2);
 
         // results.csv: the Ultralytics 8.4 columns, epochs from 1, cumulative time, losses that fall.
         const auto csv = test::readCsv(runDir / "results.csv");
@@ -89,6 +83,9 @@ private slots:
         const double loss2 =
             csv.at(1, "train/box_loss") + csv.at(1, "train/cls_loss") + csv.at(1, "train/dfl_loss");
         QVERIFY2(loss2 < loss1, qPrintable(QString("%1 -> %2").arg(loss1).arg(loss2)));
+        const double val1 = csv.at(0, "val/box_loss") + csv.at(0, "val/cls_loss") + csv.at(0, "val/dfl_loss");
+        const double val2 = csv.at(1, "val/box_loss") + csv.at(1, "val/cls_loss") + csv.at(1, "val/dfl_loss");
+        QVERIFY2(val2 < val1, qPrintable(QString("val %1 -> %2").arg(val1).arg(val2)));
         QVERIFY(csv.at(0, "val/box_loss") > 0);
         // Linear schedule without warmup: epoch 2's lr is lr0 * ((1 - 1/2) * 0.99 + 0.01).
         QVERIFY(std::abs(csv.at(1, "lr/pg0") - 0.002 * 0.505) < 1e-7);
@@ -144,7 +141,7 @@ private slots:
         // args.yaml reads back into the same configuration.
         auto config = train::readRunConfig(runDir / "args.yaml");
         QVERIFY(config);
-        QCOMPARE(config->imgsz, 64);
+        QCOMPARE(config->imgsz, 96);
         QCOMPARE(config->batch, 8);
         QVERIFY(config->optimizer == train::OptimizerKind::AdamW);
     }
