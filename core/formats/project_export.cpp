@@ -26,6 +26,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         return fail(images.error());
     const std::int64_t total = static_cast<std::int64_t>(images->size());
     dataset.images.reserve(images->size());
+    std::unordered_map<std::int64_t, std::size_t> rowOf;
     std::error_code ec;
     for (std::int64_t i = 0; i < total; ++i) {
         const auto& record = (*images)[static_cast<std::size_t>(i)];
@@ -45,31 +46,34 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         image.status = record.status;
         image.split = record.split;
         image.splitLocked = record.splitLocked;
-        if (record.boxCount > 0 || record.status == project::ImageStatus::Labeled ||
-            record.status == project::ImageStatus::Reviewed) {
-            auto boxes = project.boxes(record.id);
-            if (!boxes)
-                return fail(boxes.error());
-            for (const auto& b : *boxes) {
-                DatasetBox box;
-                const auto it = indexOf.find(b.classId);
-                box.classIndex = it == indexOf.end() ? -1 : it->second;
-                box.x1 = b.x1;
-                box.y1 = b.y1;
-                box.x2 = b.x2;
-                box.y2 = b.y2;
-                box.flags = b.flags;
-                box.source = b.source;
-                box.score = b.score;
-                box.id = b.id;
-                image.boxes.push_back(box);
-            }
-        }
-        image.labels = !image.boxes.empty()                                   ? LabelState::Present
-                       : record.status == project::ImageStatus::VerifiedEmpty ? LabelState::Empty
-                                                                              : LabelState::Missing;
+        rowOf.emplace(record.id, dataset.images.size());
         dataset.images.push_back(std::move(image));
     }
+    // One streaming query for every box instead of one query per image.
+    auto read = project.forEachBox([&](const project::BoxRecord& b) -> Status {
+        const auto row = rowOf.find(b.imageId);
+        if (row == rowOf.end())
+            return {};
+        DatasetBox box;
+        const auto it = indexOf.find(b.classId);
+        box.classIndex = it == indexOf.end() ? -1 : it->second;
+        box.x1 = b.x1;
+        box.y1 = b.y1;
+        box.x2 = b.x2;
+        box.y2 = b.y2;
+        box.flags = b.flags;
+        box.source = b.source;
+        box.score = b.score;
+        box.id = b.id;
+        dataset.images[row->second].boxes.push_back(box);
+        return {};
+    });
+    if (!read)
+        return fail(read.error());
+    for (auto& image : dataset.images)
+        image.labels = !image.boxes.empty()                                  ? LabelState::Present
+                       : image.status == project::ImageStatus::VerifiedEmpty ? LabelState::Empty
+                                                                             : LabelState::Missing;
     return dataset;
 }
 

@@ -68,6 +68,9 @@ public:
     Expected<std::vector<ImageRecord>> listImages(const ImageQuery& query = {}) const;
     /// Number of images matching the filters (paging ignored).
     Expected<std::int64_t> countImages(const ImageQuery& query = {}) const;
+    /// Row of `imageId` in listImages(query) order (paging ignored); fails when it does not match the
+    /// filters.
+    Expected<std::int64_t> imageRow(std::int64_t imageId, const ImageQuery& query = {}) const;
     Status setImageStatus(std::int64_t imageId, ImageStatus status);
     Status setImageSplit(std::int64_t imageId, Split split, bool locked = false);
     Status setImageSize(std::int64_t imageId, int width, int height);
@@ -85,6 +88,9 @@ public:
     Status deleteBox(std::int64_t boxId);
     Expected<BoxRecord> box(std::int64_t boxId) const;
     Expected<std::vector<BoxRecord>> boxes(std::int64_t imageId) const;
+    /// Streams every box of the project ordered by image id then box id, in one query (exports and
+    /// checks of large projects). Stops at the first failure `visit` returns.
+    Status forEachBox(const std::function<Status(const BoxRecord&)>& visit) const;
 
     // ---- statistics -----------------------------------------------------------------------------
     /// Image and box counts per class and split (only non-zero rows).

@@ -1,5 +1,6 @@
 #include "project/project_impl.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace osprey::project {
@@ -181,6 +182,21 @@ Expected<std::int64_t> Project::countImages(const ImageQuery& query) const {
     return statement.integer(0);
 }
 
+Expected<std::int64_t> Project::imageRow(std::int64_t imageId, const ImageQuery& query) const {
+    const Filter filter = buildFilter(query);
+    const std::string match = (filter.where.empty() ? " WHERE " : filter.where + " AND ");
+    sql::Statement exists(m_impl->db, "SELECT COUNT(*) FROM images i" + match + "i.id = ?");
+    exists.bind(bindFilter(exists, filter), imageId);
+    if (!exists.step() || exists.integer(0) == 0)
+        return fail("image id " + std::to_string(imageId) + ": not in the current list (check the filters)",
+                    "missing");
+    sql::Statement before(m_impl->db, "SELECT COUNT(*) FROM images i" + match + "i.id < ?");
+    before.bind(bindFilter(before, filter), imageId);
+    if (!before.step())
+        return dbError(*m_impl, "cannot locate image", before.error());
+    return before.integer(0);
+}
+
 Status Project::setImageStatus(std::int64_t imageId, ImageStatus status) {
     return m_impl->inTransaction([&]() -> Status {
         sql::Statement update(m_impl->db, "UPDATE images SET status = ? WHERE id = ?");
@@ -275,15 +291,27 @@ Expected<std::vector<std::int64_t>> Project::addBoxes(std::span<const NewBox> bo
                 lastImage = box.imageId;
             }
         }
-        // Adding boxes can only turn new or verified-empty images into labeled ones.
-        sql::Statement label(m_impl->db,
-                             "UPDATE images SET status = 'labeled' WHERE id = ? AND status IN ('new', "
-                             "'verified_empty')");
-        for (const auto imageId : touched) {
-            label.reset();
-            label.bind(1, imageId);
+        // Adding boxes can only turn new or verified-empty images into labeled ones. Large batches (imports)
+        // use one statement over the id range: status follows boxes everywhere, so that is still exact.
+        if (touched.size() > 256) {
+            const auto [low, high] = std::minmax_element(touched.begin(), touched.end());
+            sql::Statement label(m_impl->db,
+                                 "UPDATE images SET status = 'labeled' WHERE id BETWEEN ? AND ? AND "
+                                 "status IN ('new', 'verified_empty') AND EXISTS (SELECT 1 FROM boxes b "
+                                 "WHERE b.image_id = images.id)");
+            label.bind(1, *low).bind(2, *high);
             if (auto ran = label.run(); !ran)
                 return ran;
+        } else {
+            sql::Statement label(m_impl->db,
+                                 "UPDATE images SET status = 'labeled' WHERE id = ? AND status IN "
+                                 "('new', 'verified_empty')");
+            for (const auto imageId : touched) {
+                label.reset();
+                label.bind(1, imageId);
+                if (auto ran = label.run(); !ran)
+                    return ran;
+            }
         }
         return {};
     });
@@ -353,6 +381,17 @@ Expected<std::vector<BoxRecord>> Project::boxes(std::int64_t imageId) const {
     if (!query.error().empty())
         return dbError(*m_impl, "cannot read boxes", query.error());
     return result;
+}
+
+Status Project::forEachBox(const std::function<Status(const BoxRecord&)>& visit) const {
+    sql::Statement query(m_impl->db,
+                         std::string("SELECT ") + kBoxColumns + " FROM boxes ORDER BY image_id, id");
+    while (query.step())
+        if (auto visited = visit(readBox(query)); !visited)
+            return visited;
+    if (!query.error().empty())
+        return dbError(*m_impl, "cannot read boxes", query.error());
+    return {};
 }
 
 // ---- statistics ---------------------------------------------------------------------------------

@@ -43,7 +43,6 @@ CREATE TABLE boxes (
     updated_at INTEGER NOT NULL
 );
 CREATE INDEX boxes_image_class ON boxes(image_id, class_id);
-CREATE INDEX boxes_class ON boxes(class_id);
 CREATE TABLE runs (
     id           INTEGER PRIMARY KEY,
     name         TEXT NOT NULL,

@@ -3,6 +3,7 @@
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/class_panel.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/project/dataset_actions.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
@@ -68,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_legendDock->setObjectName("ClassesDock");
     m_legendDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, m_legendDock);
+    m_dataset = new DatasetActions(this);
+    connect(m_dataset, &DatasetActions::imageActivated, this, &MainWindow::showImage);
     createMenus();
     resize(1280, 800);
     QSettings settings;
@@ -104,6 +107,7 @@ void MainWindow::createMenus() {
     view->addAction(m_legendDock->toggleViewAction());
     menuBar()->addMenu(m_actions->imageMenu());
     menuBar()->addMenu(m_actions->classMenu());
+    menuBar()->addMenu(m_dataset->menu());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->cheatSheetAction());
@@ -137,6 +141,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
     m_editor->setDocument(m_document.get(), m_imageList);
     m_classPanel = new ClassPanel(m_editor->session(), m_legendDock);
     m_legendDock->setWidget(m_classPanel);
+    m_dataset->setDocument(m_document.get());
     if (m_imageModel->rowCount() > 0)
         m_imageList->selectRow(0);
     addRecent(m_document->folder());
@@ -152,6 +157,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
 void MainWindow::closeProject() {
     if (!m_document)
         return;
+    m_dataset->setDocument(nullptr);
     m_editor->setDocument(nullptr, nullptr);
     m_listDock->setWidget(nullptr);
     m_legendDock->setWidget(nullptr);
@@ -167,6 +173,18 @@ void MainWindow::closeProject() {
     m_thumbnails = nullptr;
     m_document.reset();
     updateTitle();
+}
+
+void MainWindow::showImage(qint64 imageId) {
+    if (!m_document)
+        return;
+    auto row = m_document->project().imageRow(imageId, m_imageModel->filter());
+    if (!row) {
+        m_imageModel->setFilter({});
+        row = m_document->project().imageRow(imageId, m_imageModel->filter());
+    }
+    if (row)
+        m_imageList->selectRow(static_cast<int>(*row));
 }
 
 void MainWindow::newProject() {

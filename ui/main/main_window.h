@@ -13,6 +13,7 @@ namespace osprey::ui {
 
 class AnnotationEditor;
 class ClassPanel;
+class DatasetActions;
 class EditorActions;
 class ImageListModel;
 class ImageListPanel;
@@ -35,6 +36,9 @@ public:
     AnnotationEditor* editor() const { return m_editor; }
     EditorActions* editorActions() const { return m_actions; }
     ClassPanel* classPanel() const { return m_classPanel; }
+    DatasetActions* datasetActions() const { return m_dataset; }
+    /// Selects an image in the list (clearing the list's filters when they hide it).
+    void showImage(qint64 imageId);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -54,6 +58,7 @@ private:
     ClassPanel* m_classPanel = nullptr;
     AnnotationEditor* m_editor = nullptr;
     EditorActions* m_actions = nullptr;
+    DatasetActions* m_dataset = nullptr;
     QDockWidget* m_listDock = nullptr;
     QDockWidget* m_legendDock = nullptr;
     QMenu* m_recentMenu = nullptr;

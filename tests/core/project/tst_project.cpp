@@ -102,6 +102,9 @@ private slots:
         QCOMPARE(first[0].boxCount, 2);
         OSPREY_COMPARE_ENUM(first[0].status, ImageStatus::Labeled);
         OSPREY_COMPARE_ENUM(first[0].split, Split::Val);
+        QCOMPARE(project->imageRow(ids[7]).value(), 7LL);
+        QCOMPARE(project->imageRow(ids[7], {.classId = b}).value(), 1LL);
+        QVERIFY(!project->imageRow(ids[3], {.classId = b}).hasValue());
         const auto withB = project->listImages({.classId = b}).value();
         QCOMPARE(withB.size(), size_t(2));
         QCOMPARE(withB[1].id, ids[7]);

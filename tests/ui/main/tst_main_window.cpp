@@ -5,11 +5,13 @@
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_canvas.h"
 #include "ui/main/main_window.h"
+#include "ui/project/dataset_actions.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
 
 #include <QListView>
+#include <QMenu>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -91,6 +93,32 @@ private slots:
         filter.status = project::ImageStatus::New;
         window.imageModel()->setFilter(filter);
         QCOMPARE(window.imageModel()->rowCount(), 0);
+    }
+
+    void datasetMenuFollowsTheProjectAndJumpsToImages() {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("demo");
+        demo::DemoOptions options;
+        options.images = 12;
+        options.imageSizePx = 96;
+        QVERIFY(demo::createDemoProject(folder.toStdString(), options).hasValue());
+        ui::MainWindow window;
+        const auto actions = window.datasetActions()->menu()->actions();
+        QVERIFY(!actions.isEmpty());
+        QVERIFY(!actions.first()->isEnabled()); // nothing to import into yet
+        QVERIFY(window.openProject(folder, true));
+        QVERIFY(actions.first()->isEnabled());
+        // A filter that hides the image is cleared so the jump still lands on it.
+        project::ImageQuery filter;
+        filter.split = project::Split::Val;
+        window.imageModel()->setFilter(filter);
+        const auto target =
+            window.document()->project().listImages({.split = project::Split::Train}).value().at(3);
+        window.showImage(target.id);
+        QCOMPARE(window.imageList()->currentImageId(), target.id);
+        QCOMPARE(window.imageModel()->rowCount(), 12);
+        window.closeProject();
+        QVERIFY(!actions.first()->isEnabled());
     }
 
     void badFolderIsReportedNotCrashed() {
