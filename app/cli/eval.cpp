@@ -103,7 +103,7 @@ int runEval(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{
     "eval",
-    "score detections against ground truth (COCO, VOC or Ultralytics style)",
+    "Score detections against ground truth (COCO, VOC or Ultralytics style)",
     {
         {"gt", KeyType::Path, "", "ground truth: COCO JSON, or a folder of VOC XML or text files", true},
         {"pred", KeyType::Path, "", "detections: COCO results JSON, or a folder of text files", true},

@@ -61,7 +61,7 @@ int runModelInfo(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{
     "model info",
-    "Prints a detector's layers, parameter count and GFLOPs",
+    "Print a detector's layers, parameter count and GFLOPs",
     {{"model", KeyType::String, "yolov8n", "yolov8n|s|m|l|x, yolo11n|s|m|l|x or a weights file"},
      {"nc", KeyType::Int, "80", "number of classes (ignored for a weights file)"},
      {"imgsz", KeyType::Int, "640", "square input size for the GFLOPs count"},

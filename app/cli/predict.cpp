@@ -184,7 +184,7 @@ int runPredict(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{
     "predict",
-    "Runs a trained detector on an image or a folder of images",
+    "Run a trained detector on an image or a folder of images",
     {{"model", KeyType::Path, "", "weights file (.pt written by Osprey)", true},
      {"source", KeyType::Path, "", "an image or a folder of images", true},
      {"conf", KeyType::Double, "0.25", "confidence threshold"},
