@@ -12,7 +12,8 @@ function(osprey_core_module name)
     target_include_directories(${target} PUBLIC ${OSPREY_SOURCE_DIR}/core)
     target_compile_options(${target} PRIVATE ${OSPREY_WARNINGS})
     target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
-    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    # Core is Qt-free: no moc, uic or rcc steps there.
+    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON AUTOMOC OFF AUTOUIC OFF AUTORCC OFF)
     if(ARG_TORCH_PCH)
         # Torch headers dominate compile time; one precompiled header per torch module.
         target_precompile_headers(${target} PRIVATE <torch/torch.h>)

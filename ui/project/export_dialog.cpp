@@ -4,6 +4,7 @@
 #include "formats/project_export.h"
 #include "ui/project/background_task.h"
 #include "ui/project/project_document.h"
+#include "ui/project/task_progress.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -73,14 +74,7 @@ ExportDialog::ExportDialog(ProjectDocument* document, QWidget* parent)
     connect(m_exportButton, &QPushButton::clicked, this, &ExportDialog::runExport);
     connect(m_cancelButton, &QPushButton::clicked, m_task, &BackgroundTask::cancel);
     connect(close, &QPushButton::clicked, this, &ExportDialog::reject);
-    connect(m_task, &BackgroundTask::progressed, this,
-            [this](qint64 done, qint64 total, const QString& stage) {
-                m_progress->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0)
-                    m_progress->setValue(
-                        static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
-                m_status->setText(tr("%1: %2 of %3").arg(stage).arg(done).arg(total));
-            });
+    showTaskProgress(m_task, m_progress, m_status);
     connect(m_task, &BackgroundTask::finished, this, &ExportDialog::onFinished);
 }
 
@@ -116,12 +110,7 @@ void ExportDialog::runExport() {
     m_cancelButton->setEnabled(true);
     m_progress->setRange(0, 0);
     m_task->start([options, format, folder](TaskContext& context) mutable {
-        options.progress.cancel = &context.cancelFlag();
-        options.progress.callback = [&context](std::int64_t done, std::int64_t total,
-                                               std::string_view stage) {
-            context.progress(done, total,
-                             QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-        };
+        options.progress = formatsProgress(context);
         auto project = project::Project::open(folder);
         if (!project)
             return TaskResult{{}, QString::fromStdString(project.message())};

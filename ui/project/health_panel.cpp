@@ -3,6 +3,7 @@
 #include "quality/health_check.h"
 #include "ui/project/background_task.h"
 #include "ui/project/project_document.h"
+#include "ui/project/task_progress.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -60,12 +61,7 @@ HealthPanel::HealthPanel(ProjectDocument* document, QWidget* parent)
     layout->addWidget(m_tree, 1);
     connect(m_run, &QPushButton::clicked, this, &HealthPanel::run);
     connect(m_cancel, &QPushButton::clicked, m_task, &BackgroundTask::cancel);
-    connect(m_task, &BackgroundTask::progressed, this, [this](qint64 done, qint64 total, const QString&) {
-        m_progress->setRange(0, total > 0 ? 1000 : 0);
-        if (total > 0)
-            m_progress->setValue(
-                static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
-    });
+    showTaskProgress(m_task, m_progress);
     connect(m_task, &BackgroundTask::finished, this, &HealthPanel::onFinished);
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         const qint64 imageId = item->data(0, kImageIdRole).toLongLong();
@@ -88,12 +84,7 @@ void HealthPanel::run() {
     m_progress->setRange(0, 0);
     m_summary->setText(tr("Checking…"));
     m_task->start([options, folder](TaskContext& context) mutable {
-        options.progress.cancel = &context.cancelFlag();
-        options.progress.callback = [&context](std::int64_t done, std::int64_t total,
-                                               std::string_view stage) {
-            context.progress(done, total,
-                             QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-        };
+        options.progress = formatsProgress(context);
         auto project = project::Project::open(folder);
         if (!project)
             return TaskResult{{}, QString::fromStdString(project.message())};

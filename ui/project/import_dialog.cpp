@@ -4,6 +4,7 @@
 #include "formats/project_import.h"
 #include "ui/project/background_task.h"
 #include "ui/project/project_document.h"
+#include "ui/project/task_progress.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -109,14 +110,7 @@ ImportDialog::ImportDialog(ProjectDocument* document, QWidget* parent)
     connect(m_importButton, &QPushButton::clicked, this, &ImportDialog::runImport);
     connect(m_cancelButton, &QPushButton::clicked, m_task, &BackgroundTask::cancel);
     connect(closeButton, &QPushButton::clicked, this, &ImportDialog::reject);
-    connect(m_task, &BackgroundTask::progressed, this,
-            [this](qint64 done, qint64 total, const QString& stage) {
-                m_progress->setRange(0, total > 0 ? 1000 : 0);
-                if (total > 0)
-                    m_progress->setValue(
-                        static_cast<int>(1000.0 * static_cast<double>(done) / static_cast<double>(total)));
-                m_status->setText(tr("%1: %2 of %3").arg(stage).arg(done).arg(total));
-            });
+    showTaskProgress(m_task, m_progress, m_status);
     connect(m_task, &BackgroundTask::finished, this, &ImportDialog::onFinished);
 }
 
@@ -174,12 +168,7 @@ void ImportDialog::preview() {
     setBusy(true);
     m_status->setText(tr("Reading the source…"));
     m_task->start([options, format](TaskContext& context) mutable {
-        options.progress.cancel = &context.cancelFlag();
-        options.progress.callback = [&context](std::int64_t done, std::int64_t total,
-                                               std::string_view stage) {
-            context.progress(done, total,
-                             QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-        };
+        options.progress = formatsProgress(context);
         std::string chosen;
         auto result = formats::readSource(options, format, &chosen);
         if (!result)
@@ -218,12 +207,7 @@ void ImportDialog::runImport() {
     setBusy(true);
     m_status->setText(tr("Importing…"));
     m_task->start([options, folder](TaskContext& context) mutable {
-        options.read.progress.cancel = &context.cancelFlag();
-        options.read.progress.callback = [&context](std::int64_t done, std::int64_t total,
-                                                    std::string_view stage) {
-            context.progress(done, total,
-                             QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size())));
-        };
+        options.read.progress = formatsProgress(context);
         // The worker has its own connection: a Project object belongs to one thread.
         auto project = project::Project::open(folder);
         if (!project)
