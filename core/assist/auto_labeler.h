@@ -1,0 +1,75 @@
+#pragma once
+// Batch auto-label: runs a BoxPredictor over a project's images and stores the proposals as boxes with
+// source=model and their scores. Decoding runs ahead on a worker thread while the calling thread infers
+// and stores; each batch of images is one transaction, so a cancel or a crash loses at most one batch.
+//
+// Thread affinity: runs on the calling thread (plus one decode thread it owns); the Project and the
+// predictor must belong to the calling thread.
+
+#include "assist/box_predictor.h"
+#include "common/expected.h"
+#include "project/project.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace osprey::assist {
+
+/// Whether model classes missing from the project are added to it.
+enum class AddClasses {
+    Auto, ///< yes when the project has no classes yet, otherwise no
+    Yes,
+    No,
+};
+
+/// For each model class, the project class id it maps to (by name, case-insensitive), or none.
+struct ClassMapping {
+    std::vector<std::optional<std::int64_t>> projectClassIds;
+    int mappedCount() const;
+};
+
+/// Maps model classes to project classes by name; adds the missing ones per `addClasses` (one
+/// transaction). Unmapped model classes are ignored by the auto-labeler.
+Expected<ClassMapping> mapClassesByName(project::Project& project, const std::vector<std::string>& modelNames,
+                                        AddClasses addClasses);
+
+enum class ImageSelection { Unlabeled, All, Split };
+enum class WriteMode {
+    Add,     ///< keep the image's boxes and add the proposals
+    Replace, ///< delete the image's earlier source=model boxes first (manual and imported boxes stay)
+};
+enum class Pipelining { Pipelined, Sequential };
+
+struct AutoLabelOptions {
+    ImageSelection images = ImageSelection::Unlabeled;
+    project::Split split = project::Split::Val; ///< with ImageSelection::Split
+    SuggestOptions suggest;
+    WriteMode mode = WriteMode::Add;
+    AddClasses addClasses = AddClasses::Auto;
+    int batchSize = 16; ///< images per transaction
+    Pipelining pipelining = Pipelining::Pipelined;
+};
+
+struct AutoLabelReport {
+    int images = 0;  ///< images processed
+    int labeled = 0; ///< images that received at least one box
+    int boxes = 0;   ///< boxes stored
+    int failed = 0;  ///< images that could not be decoded (skipped)
+    bool cancelled = false;
+    double seconds = 0;
+    std::vector<std::string> warnings; ///< one line per skipped image
+};
+
+/// Called after each stored batch with (done, total); return false to stop after that batch.
+using AutoLabelProgress = std::function<bool(int done, int total)>;
+
+/// Parses "unlabeled", "all" or "split:val" into `options`.
+Status parseImageSelection(const std::string& text, AutoLabelOptions& options);
+
+Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& predictor,
+                                    const AutoLabelOptions& options, const AutoLabelProgress& progress = {});
+
+} // namespace osprey::assist

@@ -1,0 +1,145 @@
+// Class mapping by name and batch auto-label into a project database, with the Darknet fixture.
+#include "assist/auto_labeler.h"
+#include "fixtures.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace osprey;
+using namespace osprey::assist;
+
+class TestAutoLabeler : public QObject {
+    Q_OBJECT
+private slots:
+    void mapsClassesByName() {
+        QTemporaryDir dir;
+        auto project = project::Project::create(dir.path().toStdString());
+        QVERIFY(project);
+        const auto dog = *(*project)->addClass("Dog");
+        const auto cat = *(*project)->addClass("cat");
+        const std::vector<std::string> model{"person", "dog", "car", "cat"};
+        // The project has classes: by default nothing is added, unmapped classes stay unmapped.
+        auto mapping = mapClassesByName(**project, model, AddClasses::Auto);
+        QVERIFY(mapping);
+        QCOMPARE(mapping->mappedCount(), 2);
+        QVERIFY(!mapping->projectClassIds[0]);
+        QCOMPARE(*mapping->projectClassIds[1], dog);
+        QCOMPARE(*mapping->projectClassIds[3], cat);
+        QCOMPARE((*project)->classes()->size(), size_t(2));
+        // add_classes=true adds the missing ones at the end.
+        mapping = mapClassesByName(**project, model, AddClasses::Yes);
+        QVERIFY(mapping);
+        QCOMPARE(mapping->mappedCount(), 4);
+        const auto classes = *(*project)->classes();
+        QCOMPARE(classes.size(), size_t(4));
+        QCOMPARE(classes[2].name, std::string("person"));
+        QCOMPARE(classes[3].name, std::string("car"));
+        QCOMPARE(*mapping->projectClassIds[2], classes[3].id);
+    }
+
+    void emptyProjectGetsModelClasses() {
+        QTemporaryDir dir;
+        auto project = project::Project::create(dir.path().toStdString());
+        auto mapping = mapClassesByName(**project, {"a", "b"}, AddClasses::Auto);
+        QVERIFY(mapping);
+        QCOMPARE(mapping->mappedCount(), 2);
+        QCOMPARE((*project)->classes()->size(), size_t(2));
+        // add_classes=false on an empty project maps nothing.
+        QTemporaryDir other;
+        auto bare = project::Project::create(other.path().toStdString());
+        QCOMPARE(mapClassesByName(**bare, {"a"}, AddClasses::No)->mappedCount(), 0);
+    }
+
+    void parsesSelections() {
+        AutoLabelOptions options;
+        QVERIFY(parseImageSelection("split:val", options));
+        QVERIFY(options.images == ImageSelection::Split && options.split == project::Split::Val);
+        QVERIFY(parseImageSelection("all", options));
+        QVERIFY(options.images == ImageSelection::All);
+        QVERIFY(!parseImageSelection("split:nope", options));
+        QVERIFY(!parseImageSelection("everything", options));
+    }
+
+    void autoLabelsWithDarknet() {
+        OSPREY_REQUIRE_FIXTURE("models/yolo-fastest-1.1/yolo-fastest-1.1.weights");
+        OSPREY_REQUIRE_FIXTURE("models/fastestdet/images");
+        const auto modelDir = test::fixture("models/yolo-fastest-1.1");
+        auto predictor =
+            BoxPredictor::open({modelDir / "yolo-fastest-1.1.cfg", modelDir / "yolo-fastest-1.1.weights",
+                                modelDir / "coco.names", "cpu"});
+        QVERIFY2(predictor, predictor ? "" : predictor.message().c_str());
+        QTemporaryDir dir;
+        auto project = project::Project::create(dir.path().toStdString());
+        QVERIFY(project);
+        std::vector<project::NewImage> images;
+        for (int i = 0; i < 5; ++i)
+            images.push_back(
+                {test::fixture("models/fastestdet/images/" + std::to_string(i) + ".jpg").string(),
+                 0,
+                 0,
+                 {},
+                 project::ImageStatus::New,
+                 project::Split::None,
+                 false});
+        images.push_back({(dir.path() + "/missing.jpg").toStdString(),
+                          0,
+                          0,
+                          {},
+                          project::ImageStatus::New,
+                          project::Split::None,
+                          false});
+        QVERIFY((*project)->addImages(images));
+        // Only "person" exists, so every other COCO class is ignored.
+        const auto person = *(*project)->addClass("person");
+        AutoLabelOptions options;
+        options.batchSize = 2;
+        int calls = 0;
+        auto report = autoLabel(**project, **predictor, options, [&](int, int total) {
+            ++calls;
+            return total == 6;
+        });
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->images, 6);
+        QCOMPARE(report->failed, 1);
+        QCOMPARE(calls, 3);
+        QVERIFY(report->boxes > 0);
+        int stored = 0;
+        const auto listed = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+        QVERIFY(listed);
+        for (const auto& image : *listed) {
+            const auto boxes = (*project)->boxes(image.id);
+            QVERIFY(boxes);
+            for (const auto& box : *boxes) {
+                ++stored;
+                QCOMPARE(box.classId, person);
+                QVERIFY(box.source == project::BoxSource::Model);
+                QVERIFY(box.score && *box.score > 0.25 && *box.score <= 1.0);
+                QVERIFY(box.x2 > box.x1 && box.y2 > box.y1);
+            }
+            if (image.boxCount > 0)
+                QVERIFY(image.status == project::ImageStatus::Labeled);
+        }
+        QCOMPARE(stored, report->boxes);
+        // images=all, mode=replace: the model boxes are replaced, not doubled.
+        options.images = ImageSelection::All;
+        options.mode = WriteMode::Replace;
+        auto again = autoLabel(**project, **predictor, options);
+        QVERIFY(again);
+        QCOMPARE(again->boxes, report->boxes);
+        int after = 0;
+        const auto relisted = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+        QVERIFY(relisted);
+        for (const auto& image : *relisted)
+            after += image.boxCount;
+        QCOMPARE(after, report->boxes);
+        // A second run over unlabeled images only touches those that got no boxes.
+        options.images = ImageSelection::Unlabeled;
+        options.mode = WriteMode::Add;
+        auto unlabeled = autoLabel(**project, **predictor, options);
+        QVERIFY(unlabeled);
+        QCOMPARE(unlabeled->images, 6 - report->labeled);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAutoLabeler)
+#include "tst_auto_labeler.moc"
