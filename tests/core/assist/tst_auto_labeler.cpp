@@ -2,6 +2,7 @@
 #include "assist/auto_labeler.h"
 #include "fixtures.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -138,6 +139,49 @@ private slots:
         auto unlabeled = autoLabel(**project, **predictor, options);
         QVERIFY(unlabeled);
         QCOMPARE(unlabeled->images, 6 - report->labeled);
+    }
+
+    void cliAutolabelStoresModelBoxes() {
+        OSPREY_REQUIRE_FIXTURE("models/yolo-fastest-1.1/yolo-fastest-1.1.weights");
+        OSPREY_REQUIRE_FIXTURE("models/fastestdet/images");
+        QTemporaryDir dir;
+        const QString folder = dir.path() + "/p";
+        {
+            auto project = project::Project::create(folder.toStdString());
+            QVERIFY(project);
+            QVERIFY((*project)->addImage({test::fixture("models/fastestdet/images/1.jpg").string(),
+                                          0,
+                                          0,
+                                          {},
+                                          project::ImageStatus::New,
+                                          project::Split::None,
+                                          false}));
+        }
+        const QString model = QString::fromStdString(test::fixture("models/yolo-fastest-1.1").string());
+        QProcess cli;
+        cli.start(OSPREY_CLI_PATH,
+                  {"autolabel", "project=" + folder, "model=" + model + "/yolo-fastest-1.1.cfg",
+                   "names=" + model + "/coco.names", "conf=0.5"});
+        QVERIFY(cli.waitForFinished(60000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        auto project = project::Project::open(folder.toStdString());
+        QVERIFY(project);
+        // The project had no classes, so the 80 COCO classes were added; the bus is the one box above 0.5.
+        const auto classes = (*project)->classes();
+        QCOMPARE(classes->size(), size_t(80));
+        const auto images = (*project)->listImages();
+        QCOMPARE(images->size(), size_t(1));
+        QVERIFY((*images)[0].status == project::ImageStatus::Labeled);
+        const auto boxes = (*project)->boxes((*images)[0].id);
+        QCOMPARE(boxes->size(), size_t(1));
+        const auto& box = (*boxes)[0];
+        QVERIFY(box.source == project::BoxSource::Model);
+        QVERIFY(box.score && *box.score > 0.99);
+        std::string name;
+        for (const auto& info : *classes)
+            if (info.id == box.classId)
+                name = info.name;
+        QCOMPARE(name, std::string("bus"));
     }
 };
 

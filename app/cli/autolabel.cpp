@@ -1,0 +1,100 @@
+// osprey-cli autolabel project=P model=M [weights=X.weights] [names=FILE] [images=unlabeled|all|split:val]
+//                      [conf=0.25] [iou=0.7] [imgsz=0] [mode=add|replace] [add_classes=auto|true|false]
+#include "assist/auto_labeler.h"
+#include "cli/progress.h"
+#include "cli/verb.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+namespace osprey::cli {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+void onInterrupt(int) {
+    g_interrupted = true;
+}
+
+int runAutolabel(const Args& args) {
+    assist::AutoLabelOptions options;
+    if (auto parsed = assist::parseImageSelection(args.str("images"), options); !parsed) {
+        std::cerr << "error: " << parsed.message() << "\n";
+        return 2;
+    }
+    const std::string mode = args.str("mode");
+    if (mode != "add" && mode != "replace") {
+        std::cerr << "error: mode=" << mode << ": use add or replace\n";
+        return 2;
+    }
+    options.mode = mode == "replace" ? assist::WriteMode::Replace : assist::WriteMode::Add;
+    const std::string addClasses = args.str("add_classes");
+    if (addClasses == "true" || addClasses == "1")
+        options.addClasses = assist::AddClasses::Yes;
+    else if (addClasses == "false" || addClasses == "0")
+        options.addClasses = assist::AddClasses::No;
+    else if (addClasses != "auto") {
+        std::cerr << "error: add_classes=" << addClasses << ": use true, false or auto\n";
+        return 2;
+    }
+    options.suggest.confThreshold = static_cast<float>(args.number("conf"));
+    options.suggest.iouThreshold = static_cast<float>(args.number("iou"));
+    options.suggest.imgsz = static_cast<int>(args.integer("imgsz"));
+    options.batchSize = std::max(1, static_cast<int>(args.integer("batch")));
+
+    auto project = project::Project::open(args.str("project"));
+    if (!project) {
+        std::cerr << "error: " << project.message() << "\n";
+        return 1;
+    }
+    auto predictor = assist::BoxPredictor::open(
+        {args.str("model"), args.str("weights"), args.str("names"), args.str("device")});
+    if (!predictor) {
+        std::cerr << "error: " << predictor.message() << "\n";
+        return 1;
+    }
+    // Ctrl+C stops after the current batch; every stored batch is already committed.
+    std::signal(SIGINT, onInterrupt);
+    ProgressBar bar("autolabel");
+    auto report = assist::autoLabel(**project, **predictor, options, [&](int done, int total) {
+        bar.update(done, total);
+        return !g_interrupted.load();
+    });
+    std::signal(SIGINT, SIG_DFL);
+    if (!report) {
+        bar.finish("failed");
+        std::cerr << "error: " << report.message() << "\n";
+        return 1;
+    }
+    bar.finish(report->cancelled ? "interrupted" : "done");
+    for (const auto& warning : report->warnings)
+        std::cerr << "warning: " << warning << "\n";
+    std::printf("%d images, %d with proposals, %d boxes stored as source=model (%.1f images/s)%s\n",
+                report->images, report->labeled, report->boxes,
+                report->seconds > 0 ? report->images / report->seconds : 0.0,
+                report->cancelled ? "; interrupted, the stored batches are kept" : "");
+    std::printf("review: the new boxes carry source=model and their scores\n");
+    return report->cancelled ? 130 : 0;
+}
+
+OSPREY_REGISTER_VERB(Verb{
+    "autolabel",
+    "Propose boxes on a project's images with a model and store them for review",
+    {{"project", KeyType::Path, "", "project folder", true},
+     {"model", KeyType::Path, "", "Osprey checkpoint (.pt), ONNX file (.onnx) or Darknet .cfg", true},
+     {"weights", KeyType::Path, "", "Darknet .weights (default: beside the .cfg)"},
+     {"names", KeyType::Path, "", "class names file, one per line (Darknet; ONNX without metadata)"},
+     {"images", KeyType::String, "unlabeled", "unlabeled, all, or split:train|val|test"},
+     {"conf", KeyType::Double, "0.25", "confidence threshold"},
+     {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
+     {"imgsz", KeyType::Int, "0", "inference size (0: the model's own)"},
+     {"mode", KeyType::String, "add", "add: keep existing boxes; replace: replace earlier model boxes"},
+     {"add_classes", KeyType::String, "auto", "add model classes the project lacks (auto: when it has none)"},
+     {"batch", KeyType::Int, "16", "images per database transaction"},
+     {"device", KeyType::String, "cpu", "checkpoints: cpu, or a CUDA device index such as 0"}},
+    runAutolabel});
+
+} // namespace
+} // namespace osprey::cli
