@@ -172,6 +172,19 @@ Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) {
     return config;
 }
 
+Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
+                                           const std::filesystem::path& weights, const TrainConfig& config) {
+    auto data = readProjectData(projectFolder);
+    if (!data)
+        return fail(data.error());
+    if (data->val.samples.empty())
+        return fail(projectFolder.string() + ": the val split is empty; assign some labeled images to val");
+    DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val),
+                   [](const std::string& message) { log::warn(message); });
+    UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
+    return validateWeights(weights, val, &scorer, static_cast<int>(data->classNames.size()), config);
+}
+
 Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
                                    EventSink& events, const std::atomic<bool>* stop) {
     const auto failEarly = [&](const Error& error) -> Expected<TrainResult> {

@@ -27,6 +27,10 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
 Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
                                    EventSink& events, const std::atomic<bool>* stop = nullptr);
 
+/// Validates `weights` on the project's val split (letterboxed at config.imgsz, batch config.batch * 2).
+Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
+                                           const std::filesystem::path& weights, const TrainConfig& config);
+
 /// Reads args.yaml (as written for a run) back into a configuration.
 Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml);
 

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <thread>
 
@@ -430,6 +431,21 @@ Expected<TrainResult> Run::execute() {
         }
     }
     sampler.stop();
+    {
+        const auto& p = m_phases;
+        const double train = p.dataS + p.forwardS + p.backwardS + p.optimizerS;
+        const auto share = [&](double part) { return train > 0 ? 100.0 * part / train : 0.0; };
+        char line[400];
+        std::snprintf(
+            line, sizeof line,
+            "Time split over %lld training images (%.2f images/s): data %.1f s (%.0f%%), forward+loss %.1f s "
+            "(%.0f%%), backward %.1f s (%.0f%%), optimiser+EMA %.1f s (%.0f%%); validation %.1f s, "
+            "checkpoints %.1f s",
+            p.images, train > 0 ? p.images / train : 0.0, p.dataS, share(p.dataS), p.forwardS,
+            share(p.forwardS), p.backwardS, share(p.backwardS), p.optimizerS, share(p.optimizerS),
+            p.validationS, p.checkpointS);
+        m_emit.log(line);
+    }
     TrainResult result;
     result.status = m_status;
     result.epochsCompleted = m_state.nextEpoch;

@@ -62,6 +62,20 @@ struct TrainResult {
     PhaseTimes phases;
 };
 
+/// The result of validating a weights file.
+struct ValidationReport {
+    ValMetrics metrics;
+    double boxLoss = 0, clsLoss = 0, dflLoss = 0;
+    double seconds = 0;
+};
+
+/// Validates `weights` (EMA when present) on `source` as the trainer's per-epoch validation does (letterboxed
+/// batches, NMS conf/iou/max_det from `config`, metrics through `scorer`). `numClasses` must match the
+/// checkpoint. Runs on the calling thread.
+Expected<ValidationReport> validateWeights(const std::filesystem::path& weights, BatchSource& source,
+                                           DetectionScorer* scorer, int numClasses,
+                                           const TrainConfig& config);
+
 /// Runs training. Failures (bad config, torch errors, unreadable checkpoint on resume) come back as an
 /// error, after a `failed` event has been sent.
 Expected<TrainResult> runTraining(const TrainConfig& config, const TrainInputs& inputs);

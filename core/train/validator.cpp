@@ -1,6 +1,11 @@
 #include "train/trainer_impl.h"
 
 #include "model/inference_impl.h"
+#include "model/weights_impl.h"
+#include "train/trainer.h"
+
+#include <chrono>
+#include <thread>
 
 namespace osprey::train {
 
@@ -76,6 +81,45 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     if (wasTraining)
         network.train();
     return result;
+}
+
+Expected<ValidationReport> validateWeights(const std::filesystem::path& weights, BatchSource& source,
+                                           DetectionScorer* scorer, int numClasses,
+                                           const TrainConfig& config) {
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        const int threads = config.threads > 0
+                                ? config.threads
+                                : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        torch::set_num_threads(threads);
+        auto device = model::parseDevice(config.device);
+        if (!device)
+            return fail(device.error());
+        auto checkpoint = model::loadCheckpoint(weights);
+        if (!checkpoint)
+            return fail(checkpoint.error());
+        if (checkpoint->meta.spec.numClasses != numClasses)
+            return fail(weights.string() + ": the weights detect " +
+                        std::to_string(checkpoint->meta.spec.numClasses) + " classes but the project has " +
+                        std::to_string(numClasses));
+        auto network = model::modelFromCheckpoint(checkpoint.value(), /*preferEma=*/true);
+        if (!network)
+            return fail(network.error());
+        auto& net = *network.value();
+        net.to(device.value());
+        DetectionLoss loss(numClasses, net.strides(),
+                           LossGains{config.boxGain, config.clsGain, config.dflGain});
+        const auto result = validateEpoch(net, source, loss, scorer, config, device.value(), 0);
+        ValidationReport report;
+        report.metrics = result.metrics;
+        report.boxLoss = result.boxLoss;
+        report.clsLoss = result.clsLoss;
+        report.dflLoss = result.dflLoss;
+        report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return report;
+    } catch (const c10::Error& error) {
+        return fail(weights.string() + ": validation failed: " + error.what_without_backtrace());
+    }
 }
 
 } // namespace osprey::train
