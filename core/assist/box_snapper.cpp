@@ -22,7 +22,9 @@ Expected<SnapBox> snapBox(const imaging::Image& image, const SnapBox& rough, con
                        std::min(image.height, y2 + options.marginPx) - std::max(0, y1 - options.marginPx));
     try {
         const cv::Mat rgb(image.height, image.width, CV_8UC3, const_cast<std::uint8_t*>(image.pixels.data()));
-        const cv::Mat crop = rgb(roi).clone();
+        // Sensor noise splits GrabCut's colour models; a small median keeps edges and removes most of it.
+        cv::Mat crop;
+        cv::medianBlur(rgb(roi), crop, 3);
         cv::Mat mask(crop.size(), CV_8UC1, cv::Scalar(cv::GC_BGD));
         const cv::Rect inner(x1 - roi.x, y1 - roi.y, x2 - x1, y2 - y1);
         mask(inner).setTo(cv::Scalar(cv::GC_PR_FGD));
