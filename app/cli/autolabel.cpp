@@ -7,6 +7,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace osprey::cli {
@@ -43,6 +44,7 @@ int runAutolabel(const Args& args) {
     options.suggest.iouThreshold = static_cast<float>(args.number("iou"));
     options.suggest.imgsz = static_cast<int>(args.integer("imgsz"));
     options.batchSize = std::max(1, static_cast<int>(args.integer("batch")));
+    options.mappingKey = std::filesystem::path(args.str("model")).filename().string();
 
     auto project = project::Project::open(args.str("project"));
     if (!project) {

@@ -109,7 +109,7 @@ Status parseImageSelection(const std::string& text, AutoLabelOptions& options) {
 Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& predictor,
                                     const AutoLabelOptions& options, const AutoLabelProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
-    auto mapping = mapClassesByName(project, predictor.names(), options.addClasses);
+    auto mapping = mapClassesByName(project, predictor.names(), options.addClasses, options.mappingKey);
     if (!mapping)
         return fail(mapping.error());
     if (mapping->mappedCount() == 0)

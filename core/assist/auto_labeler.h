@@ -32,9 +32,15 @@ struct ClassMapping {
 };
 
 /// Maps model classes to project classes by name; adds the missing ones per `addClasses` (one
-/// transaction). Unmapped model classes are ignored by the auto-labeler.
+/// transaction). Unmapped model classes are ignored by the auto-labeler. With a `modelKey` (e.g. the model
+/// file name), a mapping saved for that model with saveClassMapping overrides the by-name match for the
+/// classes it lists (a saved "none" keeps a class unmapped).
 Expected<ClassMapping> mapClassesByName(project::Project& project, const std::vector<std::string>& modelNames,
-                                        AddClasses addClasses);
+                                        AddClasses addClasses, const std::string& modelKey = {});
+
+/// Saves an edited mapping for `modelKey` in the project settings ("assist.class_map.<key>").
+Status saveClassMapping(project::Project& project, const std::string& modelKey,
+                        const std::vector<std::string>& modelNames, const ClassMapping& mapping);
 
 enum class ImageSelection { Unlabeled, All, Split };
 enum class WriteMode {
@@ -51,6 +57,7 @@ struct AutoLabelOptions {
     AddClasses addClasses = AddClasses::Auto;
     int batchSize = 16; ///< images per transaction
     Pipelining pipelining = Pipelining::Pipelined;
+    std::string mappingKey; ///< model key of a saved class mapping (see mapClassesByName); empty: by name
 };
 
 struct AutoLabelReport {

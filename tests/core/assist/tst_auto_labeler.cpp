@@ -38,6 +38,24 @@ private slots:
         QCOMPARE(*mapping->projectClassIds[2], classes[3].id);
     }
 
+    void savedMappingOverridesNames() {
+        QTemporaryDir dir;
+        auto project = project::Project::create(dir.path().toStdString());
+        const auto dog = *(*project)->addClass("dog");
+        const auto animal = *(*project)->addClass("animal");
+        const std::vector<std::string> model{"dog", "cat", "car"};
+        ClassMapping edited;
+        edited.projectClassIds = {std::nullopt, animal, std::nullopt}; // dog ignored, cat -> animal
+        QVERIFY(saveClassMapping(**project, "m.onnx", model, edited));
+        auto mapping = mapClassesByName(**project, model, AddClasses::No, "m.onnx");
+        QVERIFY(mapping);
+        QVERIFY(!mapping->projectClassIds[0]);
+        QCOMPARE(*mapping->projectClassIds[1], animal);
+        QVERIFY(!mapping->projectClassIds[2]);
+        // Another model key (or none) still maps by name.
+        QCOMPARE(*mapClassesByName(**project, model, AddClasses::No, "other.onnx")->projectClassIds[0], dog);
+    }
+
     void emptyProjectGetsModelClasses() {
         QTemporaryDir dir;
         auto project = project::Project::create(dir.path().toStdString());
