@@ -8,6 +8,7 @@
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/thumbnail_cache.h"
+#include "ui/train/train_actions.h"
 
 #include <QAction>
 #include <QApplication>
@@ -71,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::RightDockWidgetArea, m_legendDock);
     m_dataset = new DatasetActions(this);
     connect(m_dataset, &DatasetActions::imageActivated, this, &MainWindow::showImage);
+    m_train = new TrainActions(this);
     createMenus();
     resize(1280, 800);
     QSettings settings;
@@ -108,6 +110,7 @@ void MainWindow::createMenus() {
     menuBar()->addMenu(m_actions->imageMenu());
     menuBar()->addMenu(m_actions->classMenu());
     menuBar()->addMenu(m_dataset->menu());
+    menuBar()->addMenu(m_train->menu());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->cheatSheetAction());
@@ -142,6 +145,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
     m_classPanel = new ClassPanel(m_editor->session(), m_legendDock);
     m_legendDock->setWidget(m_classPanel);
     m_dataset->setDocument(m_document.get());
+    m_train->setDocument(m_document.get());
     if (m_imageModel->rowCount() > 0)
         m_imageList->selectRow(0);
     addRecent(m_document->folder());
@@ -158,6 +162,7 @@ void MainWindow::closeProject() {
     if (!m_document)
         return;
     m_dataset->setDocument(nullptr);
+    m_train->setDocument(nullptr);
     m_editor->setDocument(nullptr, nullptr);
     m_listDock->setWidget(nullptr);
     m_legendDock->setWidget(nullptr);

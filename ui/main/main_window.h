@@ -19,6 +19,7 @@ class ImageListModel;
 class ImageListPanel;
 class ProjectDocument;
 class ThumbnailCache;
+class TrainActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -37,6 +38,7 @@ public:
     EditorActions* editorActions() const { return m_actions; }
     ClassPanel* classPanel() const { return m_classPanel; }
     DatasetActions* datasetActions() const { return m_dataset; }
+    TrainActions* trainActions() const { return m_train; }
     /// Selects an image in the list (clearing the list's filters when they hide it).
     void showImage(qint64 imageId);
 
@@ -59,6 +61,7 @@ private:
     AnnotationEditor* m_editor = nullptr;
     EditorActions* m_actions = nullptr;
     DatasetActions* m_dataset = nullptr;
+    TrainActions* m_train = nullptr;
     QDockWidget* m_listDock = nullptr;
     QDockWidget* m_legendDock = nullptr;
     QMenu* m_recentMenu = nullptr;

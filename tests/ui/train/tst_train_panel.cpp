@@ -1,0 +1,115 @@
+// TrainPanel without a real trainer: the form built from the field table and the command line it makes,
+// a trainer that dies without a final event (a clear crash message), and the actions in the main menu.
+
+#include "ui/project/project_document.h"
+#include "ui/train/train_panel.h"
+#include "ui/train/train_settings.h"
+#include "ui/train/training_run_model.h"
+#include "ui/train/training_view.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace osprey::ui;
+
+class TestTrainPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void formComesFromTheFieldTable();
+    void crashedTrainerGivesAClearMessage();
+};
+
+void TestTrainPanel::formComesFromTheFieldTable() {
+    TrainForm form;
+    for (const TrainField& field : trainFields()) {
+        auto* editor = form.findChild<QWidget*>(QString::fromLatin1(field.key));
+        QVERIFY2(editor, field.key);
+        QVERIFY(!editor->toolTip().isEmpty());
+    }
+    QStringList arguments = form.trainArguments();
+    QCOMPARE(arguments.first(), QString("model=yolov8n"));
+    QVERIFY(arguments.contains("epochs=100"));
+    QVERIFY(arguments.contains("imgsz=640"));
+    QVERIFY(arguments.contains("device=cpu"));
+    QVERIFY(arguments.contains("lr0=0.01"));
+    QVERIFY(arguments.contains("fliplr=0.5"));
+    // batch on "auto" and an empty name are left to the trainer.
+    QVERIFY(!arguments.join(' ').contains("batch="));
+    QVERIFY(!arguments.join(' ').contains("name="));
+    QCOMPARE(form.findChild<QSpinBox*>("batch")->text(), QString("auto"));
+
+    QVERIFY(form.setValue("family", "yolo11"));
+    QVERIFY(form.setValue("scale", "s"));
+    QVERIFY(form.setValue("batch", 8));
+    QVERIFY(form.setValue("name", "exp"));
+    QVERIFY(!form.setValue("no_such_key", 1));
+    arguments = form.trainArguments();
+    QCOMPARE(arguments.first(), QString("model=yolo11s"));
+    QVERIFY(arguments.contains("batch=8"));
+    QVERIFY(arguments.contains("name=exp"));
+}
+
+void TestTrainPanel::crashedTrainerGivesAClearMessage() {
+    QTemporaryDir dir;
+    QString error;
+    auto document = ProjectDocument::create(dir.filePath("p"), &error);
+    QVERIFY2(document, qPrintable(error));
+    // A stand-in trainer that starts a run, prints to stderr and dies without `finished` or `failed`.
+    const QString script = dir.filePath("fake-cli");
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\n"
+               "echo '{\"type\":\"run_started\",\"v\":1,\"t\":0,\"epochs\":5,\"run_dir\":\"x/runs/r\","
+               "\"model\":{\"name\":\"yolov8n\"}}'\n"
+               "echo 'out of memory in the data loader' >&2\n"
+               "exit 3\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+    TrainPanel panel(document.get());
+    panel.setTrainerPath(script);
+    QSignalSpy ended(&panel, &TrainPanel::runEnded);
+    QVERIFY(panel.start(&error));
+    QVERIFY(panel.lastArguments().contains("events=jsonl"));
+    QVERIFY(panel.lastArguments().contains("project=" + document->folder()));
+    QVERIFY(ended.wait(10000));
+    QCOMPARE(panel.liveModel()->status(), TrainingRunModel::Status::Crashed);
+    QVERIFY(panel.liveModel()->statusMessage().contains("code 3"));
+    QVERIFY(panel.liveModel()->statusMessage().contains("out of memory in the data loader"));
+    panel.view()->refresh();
+    QVERIFY(panel.view()->statusText().contains("crashed"));
+    QVERIFY(!panel.isRunning());
+
+    // A missing trainer is reported before anything starts.
+    panel.setTrainerPath(dir.filePath("missing-cli"));
+    QVERIFY(!panel.start(&error));
+    QVERIFY(error.contains("missing-cli"));
+    QCOMPARE(panel.runsTable()->rowCount(), 0);
+
+    // An older run with only results.csv replays (on a worker thread) into the charts.
+    QVERIFY(QDir(document->folder()).mkpath("runs/old"));
+    QFile csv(document->folder() + "/runs/old/results.csv");
+    QVERIFY(csv.open(QIODevice::WriteOnly));
+    csv.write("epoch,train/box_loss,metrics/mAP50-95(B)\n1,2.5,0.1\n2,2.0,0.25\n");
+    csv.close();
+    QSignalSpy opened(&panel, &TrainPanel::runOpened);
+    panel.openRun("old");
+    QVERIFY(opened.wait(5000));
+    QCOMPARE(panel.view()->model(), panel.replayModel());
+    QCOMPARE(panel.replayModel()->epochs(), (QVector<double>{1, 2}));
+    QCOMPARE(panel.replayModel()->series("metrics/mAP50-95(B)"), (QVector<double>{0.1, 0.25}));
+    QCOMPARE(panel.replayModel()->thread(), panel.thread());
+    // A run without files shows why.
+    panel.openRun("gone");
+    QVERIFY(opened.wait(5000));
+    QCOMPARE(panel.replayModel()->status(), TrainingRunModel::Status::Crashed);
+    QVERIFY(panel.replayModel()->statusMessage().contains("neither events.jsonl nor results.csv"));
+}
+
+QTEST_MAIN(TestTrainPanel)
+#include "tst_train_panel.moc"

@@ -1,0 +1,302 @@
+#include "ui/train/training_charts.h"
+
+#include "ui/train/training_run_model.h"
+
+#include <QCheckBox>
+#include <QFileDialog>
+#include <QGridLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QStackedLayout>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace osprey::ui {
+
+namespace {
+
+const QColor kText(0xd0, 0xd3, 0xd8), kGrid(0x3a, 0x3e, 0x45), kBackground(0x1b, 0x1d, 0x21);
+const QColor kBlue(0x3d, 0x8b, 0xfd), kOrange(0xff, 0x9f, 0x43), kGreen(0x2e, 0xb8, 0x72),
+    kPurple(0xb3, 0x7d, 0xf0);
+
+struct LineSpec {
+    const char* column; ///< results.csv column
+    const char* name;   ///< legend text (translated in context TrainingCharts)
+    QColor color;
+    bool dashed;
+};
+
+struct PlotSpec {
+    const char* title;
+    const char* axisLabel;
+    bool loss; ///< follows the log-scale toggle
+    QList<LineSpec> lines;
+};
+
+// The charts as data: one entry per plot, one line per results.csv column.
+const QList<PlotSpec>& plotSpecs() {
+    static const QList<PlotSpec> specs = {
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "Box loss (CIoU)"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "loss"),
+         true,
+         {{"train/box_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "train"), kBlue, false},
+          {"val/box_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "val"), kOrange, true}}},
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "Class loss (BCE)"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "loss"),
+         true,
+         {{"train/cls_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "train"), kBlue, false},
+          {"val/cls_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "val"), kOrange, true}}},
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "DFL loss"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "loss"),
+         true,
+         {{"train/dfl_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "train"), kBlue, false},
+          {"val/dfl_loss", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "val"), kOrange, true}}},
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "mAP (val)"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "mAP"),
+         false,
+         {{"metrics/mAP50(B)", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "mAP50"), kGreen, false},
+          {"metrics/mAP50-95(B)", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "mAP50-95"), kPurple,
+           false}}},
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "Precision and recall (val)"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "fraction"),
+         false,
+         {{"metrics/precision(B)", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "precision"), kBlue,
+           false},
+          {"metrics/recall(B)", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "recall"), kOrange, false}}},
+        {QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "Learning rate"),
+         QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "learning rate"),
+         false,
+         {{"lr/pg0", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "pg0 weights"), kBlue, false},
+          {"lr/pg1", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "pg1 BatchNorm"), kGreen, false},
+          {"lr/pg2", QT_TRANSLATE_NOOP("osprey::ui::TrainingCharts", "pg2 biases"), kOrange, true}}},
+    };
+    return specs;
+}
+
+QString translated(const char* text) {
+    return QCoreApplication::translate("osprey::ui::TrainingCharts", text);
+}
+
+void stylePlot(QCustomPlot* plot, const QString& title, const QString& axisLabel) {
+    plot->setBackground(kBackground);
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(kText));
+        axis->setTickPen(QPen(kText));
+        axis->setSubTickPen(QPen(kText));
+        axis->setTickLabelColor(kText);
+        axis->setLabelColor(kText);
+        axis->grid()->setPen(QPen(kGrid, 1, Qt::DotLine));
+    }
+    plot->xAxis->setLabel(QCoreApplication::translate("osprey::ui::TrainingCharts", "epoch"));
+    plot->yAxis->setLabel(axisLabel);
+    plot->plotLayout()->insertRow(0);
+    auto* heading = new QCPTextElement(plot, title, QFont(plot->font().family(), 10, QFont::Bold));
+    heading->setTextColor(kText);
+    plot->plotLayout()->addElement(0, 0, heading);
+    plot->legend->setVisible(true);
+    plot->legend->setBrush(QColor(0x23, 0x25, 0x2a, 200));
+    plot->legend->setTextColor(kText);
+    plot->legend->setBorderPen(QPen(kGrid));
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot->setMinimumSize(260, 190);
+    plot->setNoAntialiasingOnDrag(true);
+}
+
+} // namespace
+
+TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_timer(new QTimer(this)) {
+    m_logScale = new QCheckBox(tr("Logarithmic loss axes"), this);
+    m_logScale->setToolTip(tr("Show the three loss charts on a log scale, which makes late, small "
+                              "improvements visible."));
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setStyleSheet(QStringLiteral("color: #8a8f98; font-size: 13px;"));
+    m_grid = new QWidget(this);
+    auto* grid = new QGridLayout(m_grid);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(4);
+    const auto& specs = plotSpecs();
+    for (int i = 0; i < specs.size(); ++i) {
+        auto* plot = new QCustomPlot(m_grid);
+        stylePlot(plot, translated(specs[i].title), translated(specs[i].axisLabel));
+        for (const LineSpec& line : specs[i].lines) {
+            QCPGraph* graph = plot->addGraph();
+            graph->setName(translated(line.name));
+            graph->setPen(QPen(line.color, 2, line.dashed ? Qt::DashLine : Qt::SolidLine));
+            m_graphs.append({QString::fromLatin1(line.column), graph});
+        }
+        plot->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(plot, &QCustomPlot::customContextMenuRequested, this,
+                [this, i](const QPoint& pos) { showContextMenu(i, pos); });
+        connect(plot, &QCustomPlot::mouseMove, this,
+                [this, plot](QMouseEvent* event) { showTooltip(plot, event); });
+        grid->addWidget(plot, i / 3, i % 3);
+        m_plots.append(plot);
+    }
+    auto* stack = new QStackedLayout;
+    stack->addWidget(m_empty);
+    stack->addWidget(m_grid);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_logScale, 0, Qt::AlignRight);
+    layout->addLayout(stack, 1);
+    connect(m_logScale, &QCheckBox::toggled, this, &TrainingCharts::setLogScale);
+    // The throttle: events only mark the charts dirty; at most one replot per 100 ms.
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(100);
+    connect(m_timer, &QTimer::timeout, this, &TrainingCharts::refresh);
+    refresh();
+}
+
+void TrainingCharts::setModel(TrainingRunModel* model) {
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    if (m_model) {
+        connect(m_model, &TrainingRunModel::changed, this, &TrainingCharts::markDirty);
+        connect(m_model, &QObject::destroyed, this, [this] { setModel(nullptr); });
+    }
+    refresh();
+}
+
+void TrainingCharts::markDirty() {
+    m_dirty = true;
+    if (!m_timer->isActive())
+        m_timer->start();
+}
+
+QCPGraph* TrainingCharts::graph(const QString& column) const {
+    for (const auto& [key, graph] : m_graphs)
+        if (key == column)
+            return graph;
+    return nullptr;
+}
+
+void TrainingCharts::refresh() {
+    m_dirty = false;
+    auto* stack = static_cast<QStackedLayout*>(static_cast<QVBoxLayout*>(layout())->itemAt(1)->layout());
+    const bool hasData = m_model && !m_model->epochs().isEmpty();
+    if (!hasData) {
+        if (!m_model || m_model->status() == TrainingRunModel::Status::Empty)
+            m_empty->setText(tr("No run to show.\nStart a training run, or open a past run from the runs "
+                                "table."));
+        else
+            m_empty->setText(tr("Training epoch %1 of %2.\nThe charts appear after the first validation.")
+                                 .arg(std::max(1, m_model->progress().epoch))
+                                 .arg(m_model->progress().epochs));
+        stack->setCurrentWidget(m_empty);
+        return;
+    }
+    stack->setCurrentWidget(m_grid);
+    const QVector<double>& x = m_model->epochs();
+    for (const auto& [column, graph] : m_graphs) {
+        // An old results.csv may lack a column: that chart line stays empty.
+        const QVector<double> y = m_model->series(column);
+        if (y.size() == x.size())
+            graph->setData(x, y, true);
+        else
+            graph->data()->clear();
+    }
+    const double lastEpoch = std::max<double>(x.last(), m_model->progress().epochs);
+    const auto& specs = plotSpecs();
+    for (int i = 0; i < m_plots.size(); ++i) {
+        QCustomPlot* plot = m_plots[i];
+        plot->xAxis->setRange(1, std::max(2.0, lastEpoch));
+        bool found = false;
+        QCPRange range;
+        const bool fraction =
+            qstrcmp(specs[i].axisLabel, "mAP") == 0 || qstrcmp(specs[i].axisLabel, "fraction") == 0;
+        // Markers make the first few epochs visible; on long runs they would only clutter the lines.
+        const QCPScatterStyle marker(x.size() <= 40 ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssNone, 5);
+        for (int g = 0; g < plot->graphCount(); ++g)
+            plot->graph(g)->setScatterStyle(marker);
+        const QCP::SignDomain domain = logScale() && specs[i].loss ? QCP::sdPositive : QCP::sdBoth;
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            bool ok = false;
+            const QCPRange one = plot->graph(g)->getValueRange(ok, domain);
+            if (!ok)
+                continue;
+            range =
+                found ? QCPRange(std::min(range.lower, one.lower), std::max(range.upper, one.upper)) : one;
+            found = true;
+        }
+        if (!found)
+            continue;
+        if (logScale() && specs[i].loss) {
+            plot->yAxis->setRange(range.lower / 1.2, range.upper * 1.2);
+        } else if (fraction) {
+            // mAP, precision and recall live in 0..1; near zero early on, a tiny span would look noisy.
+            plot->yAxis->setRange(0.0, std::clamp(range.upper * 1.1, 0.1, 1.05));
+        } else {
+            const double pad = std::max(1e-6, (range.upper - std::min(0.0, range.lower)) * 0.05);
+            plot->yAxis->setRange(std::min(0.0, range.lower), range.upper + pad);
+        }
+        plot->replot();
+    }
+    ++m_replots;
+}
+
+void TrainingCharts::setLogScale(bool logScale) {
+    if (m_logScale->isChecked() != logScale)
+        m_logScale->setChecked(logScale);
+    const auto& specs = plotSpecs();
+    for (int i = 0; i < m_plots.size(); ++i) {
+        if (!specs[i].loss)
+            continue;
+        QCPAxis* axis = m_plots[i]->yAxis;
+        axis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        if (logScale)
+            axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        else
+            axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    refresh();
+}
+
+bool TrainingCharts::logScale() const {
+    return m_logScale->isChecked();
+}
+
+void TrainingCharts::showTooltip(QCustomPlot* plot, QMouseEvent* event) {
+    if (!m_model || m_model->epochs().isEmpty())
+        return;
+    const QVector<double>& x = m_model->epochs();
+    const double epoch = plot->xAxis->pixelToCoord(event->position().x());
+    qsizetype best = 0;
+    for (qsizetype i = 1; i < x.size(); ++i)
+        if (std::abs(x[i] - epoch) < std::abs(x[best] - epoch))
+            best = i;
+    QString text = tr("epoch %1").arg(x[best]);
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        const auto data = plot->graph(g)->data();
+        if (best < data->size())
+            text += QStringLiteral("\n%1: %2")
+                        .arg(plot->graph(g)->name())
+                        .arg((data->constBegin() + best)->value, 0, 'g', 5);
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+}
+
+bool TrainingCharts::exportPng(int plotIndex, const QString& path) const {
+    if (plotIndex < 0 || plotIndex >= m_plots.size())
+        return false;
+    return m_plots[plotIndex]->savePng(path, 0, 0, 2.0);
+}
+
+void TrainingCharts::showContextMenu(int plotIndex, const QPoint& pos) {
+    QMenu menu(this);
+    QAction* exportAction = menu.addAction(tr("Export Chart as PNG…"));
+    if (menu.exec(m_plots[plotIndex]->mapToGlobal(pos)) != exportAction)
+        return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export Chart"), QString(), tr("PNG image (*.png)"));
+    if (!path.isEmpty() && !exportPng(plotIndex, path))
+        QToolTip::showText(QCursor::pos(), tr("Could not write %1.").arg(path), this);
+}
+
+} // namespace osprey::ui

@@ -1,0 +1,116 @@
+#pragma once
+// TrainingRunModel: everything the dashboard shows about one training run, built from the trainer's
+// JSON event lines (core/train/EVENTS.md), live from the child process or replayed from events.jsonl,
+// or from an older run's results.csv. No widgets: views read it and listen to `changed`.
+// GUI thread only (a model may be filled on a worker thread before it is handed over).
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace osprey::ui {
+
+class TrainingRunModel : public QObject {
+    Q_OBJECT
+public:
+    enum class Status { Empty, Running, Finished, EarlyStopped, Stopped, Failed, Crashed };
+
+    /// The latest training progress (from `batch` and `epoch` events).
+    struct Progress {
+        int epoch = 0;           ///< current epoch, from 1
+        int epochs = 0;          ///< total epochs of the run
+        int batch = 0;           ///< batches done in this epoch
+        int batches = 0;         ///< batches per epoch
+        double imagesPerS = 0.0; ///< training throughput
+        double etaS = -1.0;      ///< seconds to the end; negative when unknown
+        double elapsedS = 0.0;   ///< the latest event's `t`
+        int completedEpochs = 0; ///< epochs with validation done
+    };
+
+    /// The latest `system` sample.
+    struct SystemSample {
+        bool valid = false;  ///< false before the first sample
+        bool hasGpu = false; ///< false: no NVIDIA GPU/driver found
+        QString gpuName;
+        double gpuUtilPercent = 0.0, gpuMemUsedMb = 0.0, gpuMemTotalMb = 0.0, gpuTempC = 0.0;
+        double cpuPercent = 0.0, ramUsedMb = 0.0, ramTotalMb = 0.0, processRssMb = 0.0;
+    };
+
+    explicit TrainingRunModel(QObject* parent = nullptr);
+
+    /// Forgets everything (status Empty).
+    void clear();
+    /// Ingests one JSON event line; returns false (and ignores it) when it is not a JSON object.
+    bool ingestLine(const QByteArray& line);
+    /// Ingests one parsed event; unknown types and keys are ignored.
+    void ingestEvent(const QJsonObject& event);
+    /// Clears, then replays a run's events.jsonl. Emits `changed` once. False with `error` on IO failure.
+    bool loadEventsFile(const QString& path, QString* error = nullptr);
+    /// Clears, then loads the epoch rows of an Ultralytics-style results.csv.
+    bool loadResultsCsv(const QString& path, QString* error = nullptr);
+    /// Clears, then loads `<runDir>/events.jsonl`, or `<runDir>/results.csv` when there are no events.
+    bool loadRunFolder(const QString& runDir, QString* error = nullptr);
+    /// The trainer process ended without a `finished` or `failed` event.
+    void markCrashed(const QString& reason);
+    /// Adds a console line that did not come as an event (e.g. the trainer's stderr).
+    void appendLog(const QString& line);
+
+    // ---- series (one point per validated epoch) ------------------------------------------------
+    /// The x values: epoch numbers.
+    const QVector<double>& epochs() const { return m_epochs; }
+    /// Values of a results.csv column (e.g. "train/box_loss", "metrics/mAP50-95(B)"), aligned with
+    /// epochs(); NaN where a value was missing or not finite. Empty for an unknown key.
+    QVector<double> series(const QString& key) const { return m_series.value(key); }
+    /// The columns known so far.
+    QStringList seriesKeys() const { return m_series.keys(); }
+
+    // ---- state -----------------------------------------------------------------------------------
+    Status status() const { return m_status; }
+    /// A failed or crashed run's reason, or the finished event's summary.
+    QString statusMessage() const { return m_statusMessage; }
+    const Progress& progress() const { return m_progress; }
+    const SystemSample& system() const { return m_system; }
+    /// `run_started` fields: the model name and the run folder.
+    QString modelName() const { return m_modelName; }
+    QString runDir() const { return m_runDir; }
+    int bestEpoch() const { return m_bestEpoch; }
+    double bestFitness() const { return m_bestFitness; }
+
+    /// The most recent log lines (at most kMaxLogLines) and how many were ever added, so a console can
+    /// append only what is new.
+    const QStringList& logLines() const { return m_log; }
+    qint64 logTotal() const { return m_logTotal; }
+    static constexpr int kMaxLogLines = 5000;
+
+    /// Batches changed signals: while true, ingestion emits nothing (replay emits once at the end).
+    void setSignalsBatched(bool batched) { m_batched = batched; }
+
+signals:
+    /// Something changed; views should refresh (throttled on their side).
+    void changed();
+    /// The run reached a terminal status (finished, stopped, failed or crashed).
+    void ended();
+
+private:
+    void addEpochRow(const QHash<QString, double>& row);
+    void notify();
+
+    QVector<double> m_epochs;
+    QHash<QString, QVector<double>> m_series;
+    Status m_status = Status::Empty;
+    QString m_statusMessage;
+    Progress m_progress;
+    SystemSample m_system;
+    QString m_modelName;
+    QString m_runDir;
+    int m_bestEpoch = 0;
+    double m_bestFitness = 0.0;
+    QStringList m_log;
+    qint64 m_logTotal = 0;
+    bool m_batched = false;
+};
+
+} // namespace osprey::ui
