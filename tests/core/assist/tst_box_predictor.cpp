@@ -1,6 +1,11 @@
 // BoxPredictor sources on the shared fixtures: the Darknet yolo-fastest-1.1 COCO model, ONNX errors.
 #include "assist/box_predictor.h"
+#include "demo/demo_dataset.h"
 #include "fixtures.h"
+#include "model/detector.h"
+#include "model/weights.h"
+
+#include <QTemporaryDir>
 
 #include <QtTest>
 
@@ -49,6 +54,37 @@ private slots:
         QCOMPARE(confident[1].count("bus"), size_t(1));
         QCOMPARE(confident[2].count("person"), size_t(3));
         QCOMPARE(confident[3].count("person"), size_t(2));
+    }
+
+    void checkpointRunsThroughCoreModel() {
+        // An untrained yolov8n with 4 classes, saved as an Osprey checkpoint: the plumbing, not accuracy.
+        auto spec = model::parseModelName("yolov8n", 4);
+        QVERIFY(spec);
+        auto detector = model::Detector::create(*spec);
+        QVERIFY(detector);
+        QTemporaryDir dir;
+        const std::filesystem::path weights = dir.path().toStdString() + "/best.pt";
+        model::CheckpointMeta meta;
+        meta.names = demo::demoClassNames();
+        meta.imgsz = 96;
+        QVERIFY(model::saveWeights(*detector, meta, weights));
+        auto predictor = BoxPredictor::open({weights, {}, {}, "cpu"});
+        QVERIFY2(predictor, predictor ? "" : predictor.message().c_str());
+        QVERIFY((*predictor)->kind() == ModelKind::Checkpoint);
+        QCOMPARE((*predictor)->names(), demo::demoClassNames());
+        QCOMPARE((*predictor)->inputSize(), 96);
+        const auto rendered = demo::renderDemoImage({}, 0);
+        const imaging::Image image{rendered.width, rendered.height, 3, rendered.rgb};
+        SuggestOptions options;
+        options.confThreshold = 0.0f;
+        options.maxDetections = 20;
+        auto proposals = (*predictor)->predict(image, options);
+        QVERIFY2(proposals, proposals ? "" : proposals.message().c_str());
+        QVERIFY(!proposals->empty() && proposals->size() <= 20);
+        for (const auto& p : *proposals) {
+            QVERIFY(p.classIndex >= 0 && p.classIndex < 4);
+            QVERIFY(p.x1 >= 0 && p.y1 >= 0 && p.x2 <= image.width && p.y2 <= image.height);
+        }
     }
 
     void unknownKindAndMissingFiles() {
