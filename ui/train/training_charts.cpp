@@ -206,7 +206,7 @@ void TrainingCharts::refresh() {
     const auto& specs = plotSpecs();
     for (int i = 0; i < m_plots.size(); ++i) {
         QCustomPlot* plot = m_plots[i];
-        plot->xAxis->setRange(1, std::max(2.0, lastEpoch));
+        plot->xAxis->setRange(0, std::max(2.0, lastEpoch));
         bool found = false;
         QCPRange range;
         const bool fraction =
