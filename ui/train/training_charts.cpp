@@ -262,15 +262,15 @@ bool TrainingCharts::logScale() const {
     return m_logScale->isChecked();
 }
 
-void TrainingCharts::showTooltip(QCustomPlot* plot, QMouseEvent* event) {
-    if (!m_model || m_model->epochs().isEmpty())
-        return;
+QString TrainingCharts::tooltipText(int plotIndex, double epoch) const {
+    if (!m_model || m_model->epochs().isEmpty() || plotIndex < 0 || plotIndex >= m_plots.size())
+        return {};
     const QVector<double>& x = m_model->epochs();
-    const double epoch = plot->xAxis->pixelToCoord(event->position().x());
     qsizetype best = 0;
     for (qsizetype i = 1; i < x.size(); ++i)
         if (std::abs(x[i] - epoch) < std::abs(x[best] - epoch))
             best = i;
+    QCustomPlot* plot = m_plots[plotIndex];
     QString text = tr("epoch %1").arg(x[best]);
     for (int g = 0; g < plot->graphCount(); ++g) {
         const auto data = plot->graph(g)->data();
@@ -279,7 +279,14 @@ void TrainingCharts::showTooltip(QCustomPlot* plot, QMouseEvent* event) {
                         .arg(plot->graph(g)->name())
                         .arg((data->constBegin() + best)->value, 0, 'g', 5);
     }
-    QToolTip::showText(event->globalPosition().toPoint(), text, plot);
+    return text;
+}
+
+void TrainingCharts::showTooltip(QCustomPlot* plot, QMouseEvent* event) {
+    const QString text =
+        tooltipText(int(m_plots.indexOf(plot)), plot->xAxis->pixelToCoord(event->position().x()));
+    if (!text.isEmpty())
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot);
 }
 
 bool TrainingCharts::exportPng(int plotIndex, const QString& path) const {

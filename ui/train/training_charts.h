@@ -38,6 +38,8 @@ public:
     QCPGraph* graph(const QString& column) const;
     /// How many refreshes have replotted (the throttle test counts them).
     int replotCount() const { return m_replots; }
+    /// The hover text for a plot at an epoch coordinate: the nearest epoch and each line's exact value.
+    QString tooltipText(int plotIndex, double epoch) const;
     /// Writes one plot as PNG; false on failure.
     bool exportPng(int plotIndex, const QString& path) const;
 

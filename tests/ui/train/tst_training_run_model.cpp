@@ -207,6 +207,12 @@ void TestTrainingRunModel::replays300EpochsFast() {
     QVERIFY(view.console()->toPlainText().contains("epoch 300 done"));
     QVERIFY(model.logLines().last().contains("done"));
 
+    // Hovering near epoch 150 on the mAP chart names the epoch and both exact values.
+    const QString tip = view.charts()->tooltipText(3, 150.3);
+    QVERIFY2(tip.startsWith("epoch 150\n"), qPrintable(tip));
+    QVERIFY(tip.contains(QString("mAP50-95: %1").arg(map5095(150), 0, 'g', 5)));
+    QVERIFY(tip.contains(QString("mAP50: %1").arg(map5095(150) + 0.2, 0, 'g', 5)));
+
     // Log scale keeps the data and changes the axis.
     view.charts()->setLogScale(true);
     QCOMPARE(view.charts()->plots()[0]->yAxis->scaleType(), QCPAxis::stLogarithmic);
