@@ -113,6 +113,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Split applied: %1 images changed split, %2 locked images kept, %3 grouped with an identical image.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
@@ -295,21 +299,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Mouse</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>osprey::ui::ClassLegendPanel</name>
-    <message>
-        <source>Class</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Boxes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -652,10 +641,6 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 of %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Choose a destination folder first.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -891,10 +876,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: %2 of %3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1178,6 +1159,281 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>images</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainingCharts</name>
+    <message>
+        <source>Box loss (CIoU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>val</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class loss (BCE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DFL loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mAP (val)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mAP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mAP50</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mAP50-95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision and recall (val)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pg0 weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pg1 BatchNorm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pg2 biases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logarithmic loss axes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the three loss charts on a log scale, which makes late, small improvements visible.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run to show.
+Start a training run, or open a past run from the runs table.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training epoch %1 of %2.
+The charts appear after the first validation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Chart as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export Chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainingRunModel</name>
+    <message>
+        <source>%1 info: run started: %2, %3 epochs, %4 train / %5 val images, run folder %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 info: saved %2 weights after epoch %3: %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run folder %1 has neither events.jsonl nor results.csv.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainingView</name>
+    <message>
+        <source>The trainer&apos;s log appears here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Console</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch %1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · batch %1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 images/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · elapsed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · ETA %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No run selected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Best mAP50-95 %1 at epoch %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped early: no improvement within the patience.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped; weights were saved and the run can be resumed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer crashed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No system samples yet. The trainer reports GPU, CPU and memory every 2 seconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU temperature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 °C</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU (training on the CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainer memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%p% (epoch %1 of %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
