@@ -1163,6 +1163,323 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::TrainActions</name>
+    <message>
+        <source>&amp;Train</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training &amp;Dashboard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training in progress</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A training run is in progress. Stop it now? The trainer finishes the current batch and saves last.pt, so the run can be resumed later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainForm</name>
+    <message>
+        <source>Model family</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The detector architecture: YOLOv8 or YOLO11.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pretrained weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optional .pt checkpoint to start from. Empty trains from scratch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How many passes over the training images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image size (px)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images are letterboxed to this side, a multiple of 32. Larger finds smaller objects but trains slower.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images per step. auto uses the trainer&apos;s default (16). Lower it if memory runs out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cpu, or the index of a CUDA GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Initial learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting learning rate; ignored when the optimiser is auto.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop early after this many epochs without a better mAP50-95.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mosaic probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chance of combining four images into one training image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close mosaic (epochs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn mosaic off for this many final epochs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Horizontal flip probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chance of mirroring an image left to right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loader threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads that decode and augment images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder under runs/. Empty picks train, train2, ... automatically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random seed; the same seed repeats the same run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainPanel</name>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train a detector on this project&apos;s train split, validating on the val split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finish the current batch, save last.pt and end the run; it can be resumed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best mAP50-95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No runs yet in this project.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s charts (double-click a row does the same).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the selected stopped run from its last.pt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select a stopped run to resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A run is already in progress. Stop it before starting another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer %1 was not found. Reinstall Osprey, or build the osprey-cli target.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>$ osprey-cli %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping: the trainer finishes the batch and saves last.pt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer process crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer exited with code %1 without reporting the end of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Last output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>. Weights up to the last saved checkpoint are kept; resume the run to continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the runs table: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (epoch %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::TrainingCharts</name>
     <message>
         <source>Box loss (CIoU)</source>
