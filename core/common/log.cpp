@@ -18,10 +18,18 @@ spdlog::logger& logger() {
 }
 } // namespace
 
-void debug(const std::string& message) { logger().debug(message); }
-void info(const std::string& message) { logger().info(message); }
-void warn(const std::string& message) { logger().warn(message); }
-void error(const std::string& message) { logger().error(message); }
+void debug(const std::string& message) {
+    logger().debug(message);
+}
+void info(const std::string& message) {
+    logger().info(message);
+}
+void warn(const std::string& message) {
+    logger().warn(message);
+}
+void error(const std::string& message) {
+    logger().error(message);
+}
 
 void setLevel(Level level) {
     switch (level) {

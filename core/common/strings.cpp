@@ -50,8 +50,12 @@ std::string toLower(std::string_view text) {
     return out;
 }
 
-bool startsWith(std::string_view text, std::string_view prefix) { return text.starts_with(prefix); }
-bool endsWith(std::string_view text, std::string_view suffix) { return text.ends_with(suffix); }
+bool startsWith(std::string_view text, std::string_view prefix) {
+    return text.starts_with(prefix);
+}
+bool endsWith(std::string_view text, std::string_view suffix) {
+    return text.ends_with(suffix);
+}
 
 std::optional<double> parseDouble(std::string_view text) {
     text = trim(text);
