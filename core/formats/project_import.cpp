@@ -18,10 +18,11 @@ double msSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The path stored in the project: relative when the image lies inside the project folder.
-std::string storedPath(const fs::path& image, const fs::path& projectFolder) {
-    const fs::path absolute = fs::absolute(image).lexically_normal();
-    const fs::path folder = fs::absolute(projectFolder).lexically_normal();
+/// The path stored in the project: relative when the image lies inside the project folder (given
+/// absolute and normal).
+std::string storedPath(const fs::path& image, const fs::path& folder) {
+    const fs::path absolute =
+        image.is_absolute() ? image.lexically_normal() : fs::absolute(image).lexically_normal();
     const fs::path rel = absolute.lexically_relative(folder);
     if (!rel.empty() && *rel.begin() != "..")
         return rel.generic_string();
@@ -81,6 +82,7 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
                 knownPaths.insert(image.path);
         }
 
+        const fs::path folder = fs::absolute(project.folder()).lexically_normal();
         std::vector<project::NewImage> newImages;
         std::vector<std::size_t> sourceIndex;
         newImages.reserve(dataset.images.size());
@@ -88,7 +90,7 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
         for (std::size_t i = 0; i < dataset.images.size(); ++i) {
             const auto& image = dataset.images[i];
             project::NewImage row;
-            row.path = storedPath(image.path, project.folder());
+            row.path = storedPath(image.path, folder);
             if (!knownPaths.insert(row.path).second) {
                 ++summary.alreadyPresent;
                 continue;

@@ -68,6 +68,10 @@ Statement& Statement::bind(int index, std::string_view value) {
     sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
     return *this;
 }
+Statement& Statement::bindStatic(int index, std::string_view value) {
+    sqlite3_bind_text(m_stmt, index, value.data(), static_cast<int>(value.size()), SQLITE_STATIC);
+    return *this;
+}
 Statement& Statement::bind(int index, const std::optional<double>& value) {
     if (value)
         return bind(index, *value);

@@ -48,6 +48,8 @@ public:
     Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
     Statement& bind(int index, double value);
     Statement& bind(int index, std::string_view value);
+    /// Binds text without copying it: only for text that outlives the statement (string literals).
+    Statement& bindStatic(int index, std::string_view value);
     Statement& bind(int index, const std::optional<double>& value);
     Statement& bindNull(int index);
 

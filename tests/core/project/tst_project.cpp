@@ -140,6 +140,67 @@ private slots:
         QVERIFY(!project->addBox({image, cls, 0, 0, std::nan(""), 1}).hasValue());
     }
 
+    // Large inserts use multi-row statements with the parent check done up front; the ids, the values
+    // and the error for a bad row must be exactly those of the one-row path.
+    void batchedInsertsReturnIdsInOrderAndNameTheBadRow() {
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(tempPath(dir)).value());
+        const auto cls = project->addClass("x").value();
+        const auto other = project->addClass("y").value();
+        std::vector<NewImage> images;
+        for (int i = 0; i < 75; ++i)
+            images.push_back({"img" + std::to_string(i) + ".jpg", 100 + i, 50});
+        const auto imageIds = project->addImages(images).value();
+        QCOMPARE(imageIds.size(), size_t(75));
+        for (int i = 0; i < 75; ++i) {
+            const auto record = project->image(imageIds[static_cast<size_t>(i)]).value();
+            QCOMPARE(QString::fromStdString(record.path),
+                     QString::fromStdString(images[static_cast<size_t>(i)].path));
+            QCOMPARE(record.width, 100 + i);
+        }
+        std::vector<NewBox> boxes;
+        for (int i = 0; i < 70; ++i)
+            boxes.push_back(
+                {imageIds[static_cast<size_t>(i / 2)], i % 3 ? cls : other, double(i), 1, double(i) + 5, 9});
+        const auto boxIds = project->addBoxes(boxes).value();
+        QCOMPARE(boxIds.size(), size_t(70));
+        for (int i = 0; i < 70; ++i) {
+            const auto stored = project->box(boxIds[static_cast<size_t>(i)]).value();
+            QCOMPARE(stored.imageId, boxes[static_cast<size_t>(i)].imageId);
+            QCOMPARE(stored.classId, boxes[static_cast<size_t>(i)].classId);
+            QCOMPARE(stored.x1, double(i));
+        }
+        OSPREY_COMPARE_ENUM(project->image(imageIds[0])->status, ImageStatus::Labeled);
+        OSPREY_COMPARE_ENUM(project->image(imageIds[40])->status, ImageStatus::New);
+
+        // A bad parent in the middle of a large batch: nothing from the batch is kept.
+        auto bad = boxes;
+        bad[45].imageId = imageIds.back() + 1000;
+        auto failed = project->addBoxes(bad);
+        QVERIFY(!failed.hasValue());
+        QVERIFY2(failed.message().find("image id " + std::to_string(bad[45].imageId)) != std::string::npos,
+                 failed.message().c_str());
+        QVERIFY(failed.message().find("unknown image or class id") != std::string::npos);
+        bad = boxes;
+        bad[33].classId = other + 50;
+        QVERIFY(!project->addBoxes(bad).hasValue());
+        std::int64_t total = 0;
+        for (const auto id : imageIds)
+            total += static_cast<std::int64_t>(project->boxes(id)->size());
+        QCOMPARE(total, 70LL);
+
+        // A duplicate path in a large batch names the path and keeps nothing.
+        std::vector<NewImage> more;
+        for (int i = 0; i < 40; ++i)
+            more.push_back({"more" + std::to_string(i) + ".jpg", 10, 10});
+        more[37].path = "img3.jpg";
+        auto duplicate = project->addImages(more);
+        QVERIFY(!duplicate.hasValue());
+        QVERIFY2(duplicate.message().find("'img3.jpg': already in the project") != std::string::npos,
+                 duplicate.message().c_str());
+        QCOMPARE(project->countImages().value(), 75LL);
+    }
+
     void transactionRollsBackEverything() {
         QTemporaryDir dir;
         auto project = std::move(Project::create(tempPath(dir)).value());
