@@ -11,7 +11,7 @@ packages=(
     libopencv-dev
     libsqlite3-dev sqlite3
     libcurl4-openssl-dev
-    nlohmann-json3-dev libyaml-cpp-dev libpugixml-dev
+    nlohmann-json3-dev rapidjson-dev libyaml-cpp-dev libpugixml-dev
     libonnx-dev libprotobuf-dev protobuf-compiler
     libcli11-dev libspdlog-dev
     libsecret-1-dev

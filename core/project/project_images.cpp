@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 namespace osprey::project {
 
@@ -122,16 +121,6 @@ Status insertBatched(sql::Connection& db, std::string_view table, std::string_vi
         for (std::size_t r = 0; r < batchRows; ++r)
             sql += (r ? ", " : "") + tuple;
         sql::Statement batch(db, sql);
-        // With immediate foreign keys SQLite journals every multi-row statement, which costs more than
-        // batching saves; callers that batch check the parent rows first (see addBoxes), and the
-        // deferred check stays on as a safety net until the transaction commits.
-        struct DeferForeignKeys {
-            sql::Connection& db;
-            explicit DeferForeignKeys(sql::Connection& c) : db(c) {
-                (void)db.exec("PRAGMA defer_foreign_keys = ON");
-            }
-            ~DeferForeignKeys() { (void)db.exec("PRAGMA defer_foreign_keys = OFF"); }
-        } defer(db);
         for (; next + batchRows <= rows.size(); next += batchRows) {
             batch.reset();
             for (std::size_t r = 0; r < batchRows; ++r)
@@ -151,30 +140,6 @@ Status insertBatched(sql::Connection& db, std::string_view table, std::string_vi
     for (; next < rows.size(); ++next)
         if (auto status = insertOne(rows[next]); !status)
             return status;
-    return {};
-}
-
-/// The foreign-key check of addBoxes done up front, so that batched inserts can defer SQLite's own
-/// check and still fail on the offending box with a clear message.
-Status checkParents(sql::Connection& db, std::span<const NewBox> boxes,
-                    const std::vector<std::int64_t>& images) {
-    const auto unknown = [](std::int64_t imageId) {
-        return fail("box on image id " + std::to_string(imageId) + ": unknown image or class id");
-    };
-    sql::Statement imageExists(db, "SELECT 1 FROM images WHERE id = ?");
-    for (const auto imageId : images) {
-        imageExists.reset();
-        imageExists.bind(1, imageId);
-        if (!imageExists.step())
-            return unknown(imageId);
-    }
-    std::unordered_set<std::int64_t> classIds;
-    sql::Statement classes(db, "SELECT id FROM classes");
-    while (classes.step())
-        classIds.insert(classes.integer(0));
-    for (const auto& box : boxes)
-        if (!classIds.contains(box.classId))
-            return unknown(box.imageId);
     return {};
 }
 
@@ -359,9 +324,6 @@ Expected<std::vector<std::int64_t>> Project::addBoxes(std::span<const NewBox> bo
                 lastImage = box.imageId;
             }
         }
-        if (boxes.size() >= kBatchRows)
-            if (auto known = checkParents(m_impl->db, boxes, touched); !known)
-                return known;
         const std::int64_t now = nowSeconds();
         const auto bindBox = [now](sql::Statement& insert, int first, const NewBox& box) {
             insert.bind(first, box.imageId)
