@@ -78,6 +78,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer(self, status, body=None, headers=None):
         data = json.dumps(body if body is not None else {}).encode()
+        # Recorded before the answer goes out: each request is on its own connection (HTTP/1.0), so a
+        # record made after the write could land after the client's next request, out of order.
+        with self.state.lock:
+            self.state.requests.append({"method": self.command, "path": self.path, "status": status,
+                                        "t": time.time()})
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -85,9 +90,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
-        with self.state.lock:
-            self.state.requests.append({"method": self.command, "path": self.path, "status": status,
-                                        "t": time.time()})
 
     def authorized(self):
         header = self.headers.get("Authorization", "")
