@@ -1,8 +1,11 @@
 // osprey-cli train project=P model=yolov8n epochs=100 ...: trains a detector on a project. With
 // events=jsonl every event goes to stdout as one JSON line (the GUI's child-process protocol, schema in
-// core/train/EVENTS.md); otherwise a progress bar and one line per epoch go to stderr.
+// core/train/EVENTS.md); otherwise a progress bar and one line per epoch go to stderr. With
+// remote=user/proj the run is also streamed to the platform (cli/remote_stream.h).
 #include "cli/progress.h"
+#include "cli/remote_stream.h"
 #include "cli/verb.h"
+#include "remote/platform_settings.h"
 #include "train/project_training.h"
 
 #include <atomic>
@@ -11,6 +14,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <unistd.h>
 
 namespace osprey::cli {
 namespace {
@@ -25,8 +29,11 @@ extern "C" void onStopSignal(int signalNumber) {
 
 class JsonlStdoutSink : public train::EventSink {
 public:
-    void onEvent(const train::TrainEvent& event) override {
-        const std::string line = train::toJson(event) + "\n";
+    void onEvent(const train::TrainEvent& event) override { writeLine(train::toJson(event)); }
+
+    /// One line on stdout (the trainer's events and the `remote` status lines share it).
+    void writeLine(const std::string& text) {
+        const std::string line = text + "\n";
         std::lock_guard lock(m_mutex);
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
@@ -86,8 +93,18 @@ public:
         }
     }
 
+    /// A line on stderr from another thread (platform status): clears a half-drawn progress bar first;
+    /// the bar is redrawn by its next update.
+    void note(const std::string& text) {
+        std::lock_guard lock(m_mutex);
+        if (m_bar && m_terminal)
+            std::fputs("\r\033[K", stderr);
+        std::fprintf(stderr, "%s\n", text.c_str());
+    }
+
 private:
     std::mutex m_mutex;
+    const bool m_terminal = ::isatty(STDERR_FILENO) != 0;
     std::unique_ptr<ProgressBar> m_bar;
     int m_barEpoch = 0;
 };
@@ -98,6 +115,18 @@ const std::vector<std::string> kConfigKeys{
     "patience",  "workers", "name",    "seed",     "cos_lr",       "close_mosaic",
     "mosaic",    "fliplr",  "hsv_h",   "hsv_s",    "hsv_v",        "translate",
     "scale",     "resume",  "threads", "amp",      "nbs"};
+
+/// The command line as the platform shows it (environment.command): the keys that were given.
+std::string commandLine(const Args& args) {
+    std::string command = "osprey-cli train";
+    for (const auto& [key, value] : args.all()) {
+        if (!args.given(key))
+            continue;
+        const bool quote = value.empty() || value.find_first_of(" \t\"'") != std::string::npos;
+        command += " " + key + "=" + (quote ? "'" + value + "'" : value);
+    }
+    return command;
+}
 
 int runTrain(const Args& args) {
     std::map<std::string, std::string> values;
@@ -115,16 +144,46 @@ int runTrain(const Args& args) {
                   << "' is not supported; use events=jsonl or leave it out\n";
         return 2;
     }
-    std::unique_ptr<train::EventSink> sink;
+    const std::string remoteProject = args.str("remote");
+    const bool streaming = !remoteProject.empty() && remoteProject != "none";
+    const std::string normalized = remote::normalizeProject(remoteProject);
+    const auto slash = normalized.find('/');
+    if (streaming && (slash == 0 || slash == std::string::npos || slash + 1 == normalized.size())) {
+        std::cerr << "error: remote: '" << remoteProject
+                  << "' is not a platform project; give it as remote=user/project, or remote=none\n";
+        return 2;
+    }
+
+    JsonlStdoutSink jsonl;
+    TerminalSink terminal;
+    train::EventSink* output = &terminal;
     if (eventsMode == "jsonl")
-        sink = std::make_unique<JsonlStdoutSink>();
-    else
-        sink = std::make_unique<TerminalSink>();
+        output = &jsonl;
+    std::unique_ptr<RemoteStream> stream;
+    if (streaming) {
+        RemoteStreamOptions options;
+        options.projectFolder = args.str("project");
+        options.remote = remoteProject;
+        options.command = commandLine(args);
+        options.stop = &g_stopRequested;
+        if (eventsMode == "jsonl") {
+            options.format = RemoteStatusFormat::JsonLines;
+            options.writeLine = [&jsonl](const std::string& line) { jsonl.writeLine(line); };
+        } else {
+            options.format = RemoteStatusFormat::Terminal;
+            options.note = [&terminal](const std::string& line) { terminal.note(line); };
+        }
+        stream = std::make_unique<RemoteStream>(*output, std::move(options));
+        output = stream.get();
+    }
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
-    auto result = train::trainProject(args.str("project"), config, *sink, &g_stopRequested);
+    auto result = train::trainProject(args.str("project"), config, *output, &g_stopRequested);
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
+    // The exit code is the training's: what the platform did not receive stays queued for `remote sync`.
+    if (stream)
+        stream->finish();
     return result ? 0 : 1;
 }
 
@@ -147,7 +206,8 @@ OSPREY_REGISTER_VERB(Verb{
      {"warmup_epochs", KeyType::Double, "3", "warmup length in epochs (at least 100 iterations)"},
      {"patience", KeyType::Int, "100", "stop after this many epochs without improvement"},
      {"workers", KeyType::Int, "2", "data loader threads"},
-     {"name", KeyType::String, "", "run folder name under <project>/runs (default train, train2, ...)"},
+     {"name", KeyType::String, "",
+      "run folder name under <project>/runs (default train, train2, ...); the run's name on the platform"},
      {"seed", KeyType::Int, "0", "random seed"},
      {"cos_lr", KeyType::Bool, "false", "cosine learning-rate schedule instead of linear"},
      {"close_mosaic", KeyType::Int, "10", "switch mosaic off for this many final epochs"},
@@ -160,6 +220,8 @@ OSPREY_REGISTER_VERB(Verb{
      {"scale", KeyType::Double, "0.5", "random scale gain"},
      {"resume", KeyType::Bool, "false", "continue the run name= (or the latest run) from weights/last.pt"},
      {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
+     {"remote", KeyType::String, "",
+      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"},
      {"threads", KeyType::Int, "0", "torch CPU threads; 0 = all cores"},
      {"amp", KeyType::Bool, "true", "mixed precision on CUDA (bf16)"},
      {"nbs", KeyType::Int, "64", "nominal batch: gradients accumulate to this many images per step"}},

@@ -10,6 +10,10 @@ namespace osprey::remote {
 inline constexpr const char* kDefaultPlatformUrl = "https://platform.ultralytics.com";
 inline constexpr const char* kApiKeyEnv = "ULTRALYTICS_API_KEY";
 inline constexpr const char* kPlatformUrlEnv = "ULTRALYTICS_PLATFORM_URL";
+/// Project setting (core/project's settings table) remembering the platform project a project's runs are
+/// streamed to, as `user/proj`. `osprey-cli train remote=...` writes it; the GUI's train panel reads it
+/// as the default of its "Stream to platform" switch and writes it when streaming is on.
+inline constexpr const char* kRemoteProjectSetting = "remote.project";
 
 /// Where a setting came from, for `remote status`.
 enum class SettingSource { None, Environment, Keychain, SettingsFile, Default };
