@@ -1,0 +1,332 @@
+// End to end: the real `osprey-cli train ... remote=user/proj` on a tiny demo project against the
+// loopback platform (fake_platform.py). A streamed run delivers every event in order and best.pt byte
+// for byte, prints `remote` status lines on stdout (never into events.jsonl) and never the key; a
+// platform cancel stops training at an epoch boundary and still uploads; no key means a warning and a
+// local run; a rejected key stops reporting while training goes on.
+#include "fake_platform.h"
+
+#include "project/project.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace osprey;
+using namespace osprey::test;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kTrainTimeoutMs = 240000;
+
+/// What one CLI run printed, with stdout split into JSON lines.
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out, err;
+    std::vector<json> lines; ///< every stdout line that is a JSON object
+    std::vector<json> ofType(const std::string& type) const {
+        std::vector<json> found;
+        for (const auto& line : lines)
+            if (line.value("type", "") == type)
+                found.push_back(line);
+        return found;
+    }
+};
+
+QByteArray readFileBytes(const std::filesystem::path& path) {
+    QFile file(QString::fromStdString(path.string()));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+std::vector<json> parseLines(const QByteArray& text) {
+    std::vector<json> lines;
+    for (const auto& line : text.split('\n')) {
+        auto parsed = json::parse(line.toStdString(), nullptr, false);
+        if (!parsed.is_discarded() && parsed.is_object())
+            lines.push_back(parsed);
+    }
+    return lines;
+}
+
+/// Fails the test unless `line` is a complete `remote` status line (core/train/EVENTS.md).
+void checkRemoteLine(const json& line) {
+    QCOMPARE(line.value("type", ""), std::string("remote"));
+    QCOMPARE(line.value("v", 0), 1);
+    QVERIFY(line.at("t").is_number());
+    QVERIFY(line.at("state").is_string());
+    for (const char* key : {"queued", "delivered", "failed", "upload_sent", "upload_total"})
+        QVERIFY2(line.at(key).is_number_integer(), key);
+    for (const char* key : {"error", "dashboard_url"})
+        QVERIFY2(line.at(key).is_string(), key);
+    for (const char* key : {"uploading", "cancelled"})
+        QVERIFY2(line.at(key).is_boolean(), key);
+}
+
+} // namespace
+
+class TestRemoteTrainCli : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid() && m_config.isValid());
+        m_project = std::filesystem::path(m_dir.path().toStdString()) / "demo";
+        QProcess demo;
+        demo.start(OSPREY_CLI_PATH, {"demo", "path=" + QString::fromStdString(m_project.string()),
+                                     "images=10", "imgsz=64", "seed=3"});
+        QVERIFY(demo.waitForFinished(60000));
+        QVERIFY2(demo.exitCode() == 0, demo.readAllStandardError().constData());
+    }
+
+    void streamedRunDeliversEverything() {
+        FakePlatform server;
+        QVERIFY(server.ok());
+        const auto run = train(server, {"name=streamed", "epochs=2", "events=jsonl", "remote=user/proj"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const auto runDir = m_project / "runs" / "streamed";
+        const QByteArray best = readFileBytes(runDir / "weights" / "best.pt");
+        QVERIFY(best.size() > 1000);
+
+        // The trainer's stream is untouched: stdout without the remote lines is events.jsonl, line for line.
+        std::vector<std::string> trainerLines;
+        for (const auto& line : run.out.split('\n'))
+            if (!line.isEmpty() && !line.contains("\"type\":\"remote\""))
+                trainerLines.push_back(line.toStdString());
+        std::vector<std::string> fileLines;
+        for (const auto& line : readFileBytes(runDir / "events.jsonl").split('\n'))
+            if (!line.isEmpty())
+                fileLines.push_back(line.toStdString());
+        QCOMPARE(fileLines.size(), trainerLines.size());
+        QVERIFY(fileLines == trainerLines);
+        const auto finished = run.ofType("finished");
+        QCOMPARE(finished.size(), size_t(1));
+        QCOMPARE(finished[0].value("status", ""), std::string("finished"));
+
+        // Status lines: complete, at most 2 a second, and a final one after `finished`.
+        const auto remoteLines = run.ofType("remote");
+        QVERIFY2(remoteLines.size() >= 2, run.out.constData());
+        for (const auto& line : remoteLines)
+            checkRemoteLine(line);
+        for (size_t i = 1; i + 1 < remoteLines.size(); ++i)
+            QVERIFY2(remoteLines[i]["t"].get<double>() - remoteLines[i - 1]["t"].get<double>() >= 0.45,
+                     remoteLines[i].dump().c_str());
+        QVERIFY(run.lines.back().value("type", "") == "remote");
+        const json& last = remoteLines.back();
+        QCOMPARE(last["state"].get<std::string>(), std::string("finished"));
+        QCOMPARE(last["queued"].get<int>(), 0);
+        QCOMPARE(last["failed"].get<int>(), 0);
+        QVERIFY(last["delivered"].get<int>() >= 5);
+        QCOMPARE(last["error"].get<std::string>(), std::string());
+        QCOMPARE(last["dashboard_url"].get<std::string>(), server.url() + "/user/proj/streamed");
+        QCOMPARE(last["upload_total"].get<qint64>(), qint64(best.size()));
+        QCOMPARE(last["upload_sent"].get<qint64>(), qint64(best.size()));
+        QCOMPARE(last["cancelled"].get<bool>(), false);
+
+        // What the platform received: started, one epoch_end per epoch in order, complete last.
+        const auto received = server.received();
+        const auto& events = received.at("events");
+        QVERIFY(events.size() >= 4);
+        QCOMPARE(events.front()["event"].get<std::string>(), std::string("training_started"));
+        QCOMPARE(events.front()["name"].get<std::string>(), std::string("streamed"));
+        QCOMPARE(events.front()["project"].get<std::string>(), std::string("user/proj"));
+        QCOMPARE(events.front()["data"]["epochs"].get<int>(), 2);
+        QCOMPARE(events.back()["event"].get<std::string>(), std::string("training_complete"));
+        std::vector<int> epochs;
+        for (const auto& e : events) {
+            if (e["event"] == "epoch_end")
+                epochs.push_back(e["data"]["epoch"].get<int>());
+            if (e["event"] == "training_started" || e["event"] == "training_complete")
+                QCOMPARE(std::count_if(events.begin(), events.end(),
+                                       [&](const json& other) { return other["event"] == e["event"]; }),
+                         std::ptrdiff_t(1));
+        }
+        QCOMPARE(epochs, (std::vector<int>{0, 1}));
+        const auto& complete = events.back()["data"];
+        QCOMPARE(complete["results"]["status"].get<std::string>(), std::string("finished"));
+        QCOMPARE(complete["modelSize"].get<qint64>(), qint64(best.size()));
+        QVERIFY(complete["modelPath"].is_string());
+        QCOMPARE(received["duplicates"].get<int>(), 0);
+
+        // The weights: one upload, byte-identical to best.pt, checksum verified by the server.
+        QCOMPARE(received["uploads"].size(), size_t(1));
+        const auto& upload = received["uploads"][0];
+        QVERIFY(upload["ok"].get<bool>());
+        QVERIFY(readFileBytes(upload["path"].get<std::string>()) == best);
+
+        // The platform project is remembered for the GUI.
+        auto project = project::Project::open(m_project);
+        QVERIFY(project.hasValue());
+        QCOMPARE((*project)->setting("remote.project").value(), std::string("user/proj"));
+
+        // The key: nowhere in what the CLI printed, nor in any file of the project.
+        QVERIFY2(!run.out.contains(kTestKey) && !run.err.contains(kTestKey), "the key was printed");
+        QVERIFY(run.err.contains("ul_****4567")); // the masked form is how it is named
+        checkNoKeyInProject();
+    }
+
+    void platformCancelStopsAtEpochBoundary() {
+        FakePlatform server;
+        QVERIFY(server.ok());
+        QProcess cli;
+        cli.setProcessEnvironment(environment(server, true));
+        cli.start(OSPREY_CLI_PATH,
+                  trainArguments({"name=cancelled", "epochs=4", "events=jsonl", "remote=user/proj"}));
+        QVERIFY(cli.waitForStarted());
+        QByteArray out;
+        bool cancelled = false;
+        // Cancel on the platform while the first epoch trains.
+        while (cli.state() == QProcess::Running && !cancelled) {
+            cli.waitForReadyRead(1000);
+            out += cli.readAllStandardOutput();
+            if (out.contains("\"type\":\"batch\"")) {
+                QVERIFY(server.control("cancel", {{"cancel", true}}));
+                cancelled = true;
+            }
+        }
+        QVERIFY2(cancelled, "the run ended before its first batch");
+        QVERIFY(cli.waitForFinished(kTrainTimeoutMs));
+        out += cli.readAllStandardOutput();
+        const QByteArray err = cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, err.constData());
+        const auto lines = parseLines(out);
+
+        json finished;
+        int lastBatchEpoch = 0;
+        for (const auto& line : lines) {
+            if (line["type"] == "finished")
+                finished = line;
+            if (line["type"] == "batch")
+                lastBatchEpoch = std::max(lastBatchEpoch, line["epoch"].get<int>());
+        }
+        QVERIFY2(finished.is_object(), out.constData());
+        QCOMPARE(finished["status"].get<std::string>(), std::string("stopped"));
+        const int completed = finished["epochs_completed"].get<int>();
+        QVERIFY2(completed >= 1 && completed < 4, finished.dump().c_str());
+        // At the boundary: no batch of a further epoch was trained (a mid-epoch stop would show one).
+        QCOMPARE(lastBatchEpoch, completed);
+        QVERIFY(err.contains("cancelled on the platform"));
+
+        const auto runDir = m_project / "runs" / "cancelled";
+        const auto csvLines = readFileBytes(runDir / "results.csv").trimmed().split('\n');
+        QCOMPARE(int(csvLines.size()) - 1, completed);
+        const QByteArray best = readFileBytes(runDir / "weights" / "best.pt");
+        QVERIFY(best.size() > 1000);
+
+        const auto received = server.received();
+        int epochEnds = 0;
+        for (const auto& e : received["events"])
+            if (e["event"] == "epoch_end")
+                QCOMPARE(e["data"]["epoch"].get<int>(), epochEnds++);
+        QCOMPARE(epochEnds, completed);
+        const auto& complete = received["events"].back();
+        QCOMPARE(complete["event"].get<std::string>(), std::string("training_complete"));
+        QCOMPARE(complete["data"]["results"]["status"].get<std::string>(), std::string("stopped"));
+        QCOMPARE(received["uploads"].size(), size_t(1));
+        QVERIFY(readFileBytes(received["uploads"][0]["path"].get<std::string>()) == best);
+
+        const json& last = lines.back();
+        QCOMPARE(last.value("type", ""), std::string("remote"));
+        QCOMPARE(last["state"].get<std::string>(), std::string("finished"));
+        QCOMPARE(last["cancelled"].get<bool>(), true);
+        QCOMPARE(last["queued"].get<int>(), 0);
+    }
+
+    void noKeyWarnsAndTrainsLocally() {
+        FakePlatform server;
+        QVERIFY(server.ok());
+        const auto run =
+            train(server, {"name=nokey", "epochs=1", "events=jsonl", "remote=user/proj"}, /*withKey=*/false);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.err.contains("NOT streamed") && run.err.contains("remote login"), run.err.constData());
+        const auto remoteLines = run.ofType("remote");
+        QCOMPARE(remoteLines.size(), size_t(1));
+        checkRemoteLine(remoteLines[0]);
+        QCOMPARE(remoteLines[0]["state"].get<std::string>(), std::string("off"));
+        QVERIFY(remoteLines[0]["error"].get<std::string>().find("API key") != std::string::npos);
+        QCOMPARE(run.ofType("finished").at(0)["status"].get<std::string>(), std::string("finished"));
+        QVERIFY(std::filesystem::file_size(m_project / "runs" / "nokey" / "weights" / "best.pt") > 1000);
+        QVERIFY(server.received()["requests"].empty());
+    }
+
+    void rejectedKeyStopsReportingTrainingGoesOn() {
+        FakePlatform server("ul_ffffffffffffffffffffffffffffffffffffffff"); // not the key the CLI sends
+        QVERIFY(server.ok());
+        const auto run = train(server, {"name=rejected", "epochs=1", "remote=user/proj"}); // terminal mode
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.err.contains("Platform: streaming run rejected to user/proj"), run.err.constData());
+        QVERIFY2(run.err.contains("HTTP 401") && run.err.contains("training goes on locally"),
+                 run.err.constData());
+        QVERIFY2(run.err.contains("remote sync project=" + QByteArray::fromStdString(m_project.string())),
+                 run.err.constData());
+        QVERIFY(run.err.contains("1 epochs completed"));
+        QVERIFY(std::filesystem::file_size(m_project / "runs" / "rejected" / "weights" / "best.pt") > 1000);
+        QVERIFY(server.events().empty());
+        QVERIFY(!run.out.contains(kTestKey) && !run.err.contains(kTestKey));
+        checkNoKeyInProject();
+    }
+
+private:
+    QProcessEnvironment environment(const FakePlatform& server, bool withKey) const {
+        auto env = QProcessEnvironment::systemEnvironment();
+        if (withKey)
+            env.insert("ULTRALYTICS_API_KEY", kTestKey);
+        else
+            env.remove("ULTRALYTICS_API_KEY");
+        env.insert("ULTRALYTICS_PLATFORM_URL", QString::fromStdString(server.url()));
+        env.insert("XDG_CONFIG_HOME", m_config.path()); // no stored key
+        env.insert("NO_PROXY", "127.0.0.1,localhost");
+        env.insert("no_proxy", "127.0.0.1,localhost");
+        env.remove("DBUS_SESSION_BUS_ADDRESS"); // no keychain
+        env.insert("OMP_NUM_THREADS", "2");
+        return env;
+    }
+
+    QStringList trainArguments(const QStringList& extra) const {
+        return QStringList{"train",     "project=" + QString::fromStdString(m_project.string()),
+                           "imgsz=64",  "batch=8",
+                           "workers=1", "threads=2",
+                           "seed=1"} +
+               extra;
+    }
+
+    CliRun train(const FakePlatform& server, const QStringList& extra, bool withKey = true) const {
+        CliRun run;
+        QProcess cli;
+        cli.setProcessEnvironment(environment(server, withKey));
+        cli.start(OSPREY_CLI_PATH, trainArguments(extra));
+        if (!cli.waitForFinished(kTrainTimeoutMs)) {
+            cli.kill();
+            cli.waitForFinished();
+        }
+        run.exitCode = cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1;
+        run.out = cli.readAllStandardOutput();
+        run.err = cli.readAllStandardError();
+        run.lines = parseLines(run.out);
+        return run;
+    }
+
+    void checkNoKeyInProject() const {
+        int files = 0;
+        bool control = false;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(m_project)) {
+            if (!entry.is_regular_file())
+                continue;
+            ++files;
+            const QByteArray bytes = readFileBytes(entry.path());
+            QVERIFY2(!bytes.contains(kTestKey), entry.path().c_str());
+            // Positive control: the scan reads what the run wrote (the outbox names the platform project).
+            control = control || (entry.path().filename().string().rfind("project.osprey", 0) == 0 &&
+                                  bytes.contains("user/proj"));
+        }
+        QVERIFY(files >= 10);
+        QVERIFY(control);
+    }
+
+    QTemporaryDir m_dir, m_config;
+    std::filesystem::path m_project;
+};
+
+QTEST_GUILESS_MAIN(TestRemoteTrainCli)
+#include "tst_remote_train_cli.moc"
