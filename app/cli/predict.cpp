@@ -1,8 +1,12 @@
-// osprey-cli predict model=W source=IMAGE|DIR [conf=0.25] [iou=0.7] [imgsz=640] [save=true]
+// osprey-cli predict model=W source=IMAGE|DIR|VIDEO [conf=0.25] [iou=0.7] [imgsz=640] [save=true]
 //                    [save_txt=true] [device=cpu] [out=runs/predict]
+// A folder may hold images and videos. Videos are read frame by frame; the annotated video is written
+// as <out>/<stem>.mp4 and the labels of frame k (from 1) as <out>/labels/<stem>_<k>.txt, as Ultralytics
+// does.
 #include "cli/verb.h"
 #include "common/strings.h"
 #include "imaging/image.h"
+#include "imaging/video.h"
 #include "model/predictor.h"
 
 #include <algorithm>
@@ -27,32 +31,23 @@ bool isImageFile(const fs::path& path) {
     return false;
 }
 
-bool isVideoFile(const fs::path& path) {
-    const std::string ext = toLower(path.extension().string());
-    for (const char* known : {".mp4", ".avi", ".mov", ".mkv", ".webm"})
-        if (ext == known)
-            return true;
-    return false;
-}
-
 Expected<std::vector<fs::path>> collectSources(const fs::path& source) {
     std::error_code error;
     if (fs::is_directory(source, error)) {
         std::vector<fs::path> files;
         for (const auto& entry : fs::directory_iterator(source, error))
-            if (entry.is_regular_file() && isImageFile(entry.path()))
+            if (entry.is_regular_file() && (isImageFile(entry.path()) || imaging::isVideoPath(entry.path())))
                 files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         if (files.empty())
-            return fail(source.string() + ": no images (.jpg, .png, .bmp, .tif, .webp) in this folder",
+            return fail(source.string() +
+                            ": no images (.jpg, .png, .bmp, .tif, .webp) or videos (.mp4, .avi, ...) in this "
+                            "folder",
                         "missing");
         return files;
     }
     if (!fs::exists(source, error))
         return fail(source.string() + ": source not found", "missing");
-    if (isVideoFile(source))
-        return fail(source.string() + ": video sources are not supported yet; extract frames to a folder",
-                    "invalid");
     return std::vector<fs::path>{source};
 }
 
@@ -129,47 +124,108 @@ int runPredict(const Args& args) {
 
     model::PredictTiming total;
     int done = 0, failed = 0;
-    for (size_t i = 0; i < sources->size(); ++i) {
-        const fs::path& path = (*sources)[i];
+    /// Detects on one image (a file or a video frame); draws the boxes into it when saving.
+    const auto detect = [&](imaging::Image& image, const std::string& what,
+                            const fs::path& txtPath) -> Expected<void> {
+        imaging::Letterbox box;
+        const auto input = imaging::letterbox(image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
+        model::PredictTiming timing;
+        const auto results =
+            predictor->predictLetterboxed({model::ImageView{input.pixels.data(), input.width, input.height}},
+                                          {model::LetterboxInfo{box.scale, box.padX, box.padY}},
+                                          {{image.width, image.height}}, nms, &timing);
+        if (!results)
+            return fail(what + ": " + results.message());
+        const auto& detections = (*results)[0];
+        std::printf("%s: %dx%d %s, %.1fms\n", what.c_str(), input.width, input.height,
+                    summary(detections, predictor->names()).c_str(), timing.inferenceMs);
+        total.preprocessMs += timing.preprocessMs;
+        total.inferenceMs += timing.inferenceMs;
+        total.postprocessMs += timing.postprocessMs;
+        ++done;
+        if (saveTxt)
+            if (auto written = writeYoloTxt(txtPath, detections, image.width, image.height); !written)
+                std::cerr << "warning: " << written.message() << "\n";
+        if (save)
+            for (const auto& d : detections) {
+                char label[160];
+                std::snprintf(label, sizeof label, "%s %.2f",
+                              predictor->names()[static_cast<size_t>(d.classId)].c_str(), d.score);
+                imaging::drawBox(image, d.x1, d.y1, d.x2, d.y2, classColour(d.classId), label);
+            }
+        return {};
+    };
+    const size_t videos = static_cast<size_t>(std::count_if(
+        sources->begin(), sources->end(), [](const fs::path& p) { return imaging::isVideoPath(p); }));
+    const size_t images = sources->size() - videos;
+    size_t imageIndex = 0, videoIndex = 0;
+    for (const fs::path& path : *sources) {
+        if (imaging::isVideoPath(path)) {
+            ++videoIndex;
+            auto reader = imaging::VideoReader::open(path);
+            if (!reader) {
+                std::cerr << "warning: skipped " << reader.message() << "\n";
+                ++failed;
+                continue;
+            }
+            const auto& info = (*reader)->info();
+            std::unique_ptr<imaging::VideoWriter> writer;
+            const fs::path videoOut = out / (path.stem().string() + ".mp4");
+            if (save) {
+                auto opened = imaging::VideoWriter::open(videoOut, info.width, info.height, info.fps);
+                if (!opened) {
+                    std::cerr << "error: " << opened.message() << "\n";
+                    return 1;
+                }
+                writer = std::move(*opened);
+            }
+            imaging::Image frame;
+            while ((*reader)->read(frame)) {
+                const auto k = (*reader)->position();
+                char what[64];
+                std::snprintf(what, sizeof what, "video %zu/%zu (frame %lld/%lld) ", videoIndex, videos,
+                              static_cast<long long>(k), static_cast<long long>(std::max(info.frames, k)));
+                if (auto detected =
+                        detect(frame, what + path.string(),
+                               out / "labels" / (path.stem().string() + "_" + std::to_string(k) + ".txt"));
+                    !detected) {
+                    std::cerr << "error: " << detected.message() << "\n";
+                    return 1;
+                }
+                if (writer)
+                    if (auto written = writer->write(frame); !written) {
+                        std::cerr << "error: " << written.message() << "\n";
+                        return 1;
+                    }
+            }
+            if ((*reader)->position() == 0) {
+                std::cerr << "warning: skipped " << path.string() << ": no frames could be decoded\n";
+                ++failed;
+                continue;
+            }
+            if (writer)
+                if (auto closed = writer->close(); !closed) {
+                    std::cerr << "error: " << closed.message() << "\n";
+                    return 1;
+                }
+            continue;
+        }
+        ++imageIndex;
         auto image = imaging::decodeImage(path);
         if (!image) {
             std::cerr << "warning: skipped " << image.message() << "\n";
             ++failed;
             continue;
         }
-        imaging::Letterbox box;
-        const auto input = imaging::letterbox(*image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
-        model::PredictTiming timing;
-        const auto results =
-            predictor->predictLetterboxed({model::ImageView{input.pixels.data(), input.width, input.height}},
-                                          {model::LetterboxInfo{box.scale, box.padX, box.padY}},
-                                          {{image->width, image->height}}, nms, &timing);
-        if (!results) {
-            std::cerr << "error: " << path.string() << ": " << results.message() << "\n";
+        const std::string what =
+            "image " + std::to_string(imageIndex) + "/" + std::to_string(images) + " " + path.string();
+        if (auto detected = detect(*image, what, out / "labels" / (path.stem().string() + ".txt"));
+            !detected) {
+            std::cerr << "error: " << detected.message() << "\n";
             return 1;
         }
-        const auto& detections = (*results)[0];
-        std::printf("image %zu/%zu %s: %dx%d %s, %.1fms\n", i + 1, sources->size(), path.string().c_str(),
-                    input.width, input.height, summary(detections, predictor->names()).c_str(),
-                    timing.inferenceMs);
-        total.preprocessMs += timing.preprocessMs;
-        total.inferenceMs += timing.inferenceMs;
-        total.postprocessMs += timing.postprocessMs;
-        ++done;
-        if (save) {
-            for (const auto& d : detections) {
-                char label[160];
-                std::snprintf(label, sizeof label, "%s %.2f",
-                              predictor->names()[static_cast<size_t>(d.classId)].c_str(), d.score);
-                imaging::drawBox(*image, d.x1, d.y1, d.x2, d.y2, classColour(d.classId), label);
-            }
+        if (save)
             if (auto written = imaging::encodeImage(*image, out / path.filename()); !written)
-                std::cerr << "warning: " << written.message() << "\n";
-        }
-        if (saveTxt)
-            if (auto written = writeYoloTxt(out / "labels" / (path.stem().string() + ".txt"), detections,
-                                            image->width, image->height);
-                !written)
                 std::cerr << "warning: " << written.message() << "\n";
     }
     if (done > 0)
@@ -184,9 +240,9 @@ int runPredict(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{
     "predict",
-    "Run a trained detector on an image or a folder of images",
+    "Run a trained detector on an image, a video, or a folder of them",
     {{"model", KeyType::Path, "", "weights file (.pt written by Osprey)", true},
-     {"source", KeyType::Path, "", "an image or a folder of images", true},
+     {"source", KeyType::Path, "", "an image, a video (.mp4, .avi, ...) or a folder of them", true},
      {"conf", KeyType::Double, "0.25", "confidence threshold"},
      {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
      {"imgsz", KeyType::Int, "640", "inference size (0: the size the model was trained at)"},

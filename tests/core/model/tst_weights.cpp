@@ -1,5 +1,6 @@
 // The weights format: exact round trip (inference and training checkpoints with EMA, tensor groups and
 // blobs), clear errors for broken files, pretrained start across nc, and the Predictor end to end.
+#include "imaging/video.h"
 #include "model/predictor.h"
 #include "model/weights_impl.h"
 
@@ -299,6 +300,58 @@ private slots:
             ++lines;
         }
         QCOMPARE(lines, 5);
+    }
+
+    // A video source: every frame is detected, labels are written per frame (<stem>_<k>.txt) and the
+    // annotated video has the source's frame count and size.
+    void predictVerbOnVideo() {
+        QTemporaryDir dir;
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        const auto weights = tempPath(dir, "w.pt");
+        CheckpointMeta meta;
+        meta.names = {"cat", "dog"};
+        QVERIFY(saveWeights(*detector, meta, weights));
+        const auto clip = tempPath(dir, "clip.avi");
+        constexpr int kFrames = 5;
+        {
+            auto writer = osprey::imaging::VideoWriter::open(clip, 96, 64, 12.5);
+            QVERIFY2(writer, writer ? "" : writer.message().c_str());
+            for (int k = 0; k < kFrames; ++k) {
+                osprey::imaging::Image frame;
+                frame.width = 96;
+                frame.height = 64;
+                frame.pixels.assign(96 * 64 * 3, static_cast<std::uint8_t>(30 * k));
+                QVERIFY((*writer)->write(frame));
+            }
+            QVERIFY((*writer)->close());
+        }
+        const auto out = tempPath(dir, "out");
+        QProcess cli;
+        cli.start(OSPREY_CLI_PATH, {"predict", QString("model=%1").arg(weights.c_str()),
+                                    QString("source=%1").arg(clip.c_str()), "conf=0", "max_det=3", "imgsz=64",
+                                    QString("out=%1").arg(out.c_str())});
+        QVERIFY(cli.waitForFinished(120000));
+        const QString output = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, qPrintable(output));
+        QVERIFY2(output.contains("video 1/1 (frame 5/5)") && output.contains("Speed:"), qPrintable(output));
+        for (int k = 1; k <= kFrames; ++k) {
+            std::ifstream labels(out / "labels" / ("clip_" + std::to_string(k) + ".txt"));
+            QVERIFY2(labels.good(), qPrintable(QString("labels of frame %1").arg(k)));
+            int lines = 0;
+            for (std::string line; std::getline(labels, line);)
+                ++lines;
+            QCOMPARE(lines, 3);
+        }
+        auto annotated = osprey::imaging::VideoReader::open(out / "clip.mp4");
+        QVERIFY2(annotated, annotated ? "" : annotated.message().c_str());
+        QCOMPARE((*annotated)->info().width, 96);
+        QCOMPARE((*annotated)->info().height, 64);
+        osprey::imaging::Image frame;
+        int frames = 0;
+        while ((*annotated)->read(frame))
+            ++frames;
+        QCOMPARE(frames, kFrames);
+        QVERIFY(!std::filesystem::exists(out / "clip.partial.mp4"));
     }
 };
 
