@@ -12,6 +12,8 @@ ImageListModel::ImageListModel(ProjectDocument* document, ThumbnailCache* thumbn
     connect(document, &ProjectDocument::imageChanged, this, &ImageListModel::onImageChanged);
     connect(document, &ProjectDocument::imagesReset, this, &ImageListModel::reload);
     connect(thumbnails, &ThumbnailCache::ready, this, &ImageListModel::onThumbnailReady);
+    connect(thumbnails, &ThumbnailCache::dropped, this,
+            [this](const QString& key) { m_rowsWaitingForThumbnail.remove(key); });
     reload();
 }
 

@@ -2,12 +2,12 @@
 
 #include "ui/project/image_list_delegate.h"
 #include "ui/project/image_list_model.h"
+#include "ui/project/image_list_view.h"
 #include "ui/project/project_document.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListView>
 #include <QVBoxLayout>
 
 namespace osprey::ui {
@@ -30,14 +30,11 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
     m_classFilter->setToolTip(tr("Show only images with at least one box of this class"));
     refillClassFilter();
 
-    m_view = new QListView(this);
+    m_view = new ImageListView(this);
     m_view->setModel(model);
     m_view->setItemDelegate(new ImageListDelegate(m_view));
-    // Uniform rows let the view skip measuring every row: essential for 100,000 images.
-    m_view->setUniformItemSizes(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setMouseTracking(true);
-    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_count = new QLabel(this);
     m_count->setObjectName("imageCount");
 
