@@ -1,8 +1,6 @@
-// bench_annotate: the editor's two speed figures, measured side by side in one run (offscreen).
-//  1. Next-image switch for 12-megapixel JPEGs, key press (D) to the frame painted, with the neighbours
-//     prefetched off the GUI thread versus decoding on demand.
-//  2. A 100,000-image project: time to open the image list and paint it, and per-frame times while
-//     scrolling through the whole list.
+// bench_annotate: next-image switch for 12-megapixel JPEGs, key press (D) to the frame painted, with the
+// neighbours prefetched off the GUI thread versus decoding on demand, side by side in one run
+// (offscreen). The 100,000-image list's open and scroll figures are in bench_image_list.
 // Usage: QT_QPA_PLATFORM=offscreen bench_annotate [images=8]
 #include "project/project.h"
 #include "ui/annotate/annotation_editor.h"
@@ -15,10 +13,8 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QListView>
 #include <QPainter>
 #include <QRandomGenerator>
-#include <QScrollBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -135,51 +131,6 @@ void benchSwitch(int images) {
                 without.median / std::max(with.median, 1e-3), with.max <= 50 ? "met" : "MISSED");
 }
 
-void benchList(int images) {
-    QTemporaryDir dir;
-    const QString folder = dir.filePath("huge");
-    {
-        auto project = std::move(project::Project::create(folder.toStdString()).value());
-        project->addClass("thing").value();
-        std::vector<project::NewImage> records;
-        records.reserve(static_cast<size_t>(images));
-        for (int i = 0; i < images; ++i)
-            records.push_back({"images/img" + std::to_string(i) + ".jpg", 640, 480});
-        project->addImages(records).value();
-    }
-    ui::MainWindow window;
-    window.resize(1600, 1000);
-    window.show();
-    expect(QTest::qWaitForWindowExposed(&window), "the window");
-    QElapsedTimer timer;
-    timer.start();
-    window.openProject(folder, true);
-    window.imageList()->view()->repaint();
-    const double openMs = timer.nsecsElapsed() / 1e6;
-
-    QListView* view = window.imageList()->view();
-    QScrollBar* bar = view->verticalScrollBar();
-    std::vector<double> frames;
-    // Jump through the whole list in 400 steps (far pages are never cached), then wheel-like small steps.
-    for (int step = 0; step <= 400; ++step) {
-        timer.restart();
-        bar->setValue(static_cast<int>(qint64(bar->maximum()) * step / 400));
-        view->viewport()->repaint();
-        frames.push_back(timer.nsecsElapsed() / 1e6);
-    }
-    for (int step = 0; step < 400; ++step) {
-        timer.restart();
-        bar->setValue(bar->value() - bar->singleStep() * 3);
-        view->viewport()->repaint();
-        frames.push_back(timer.nsecsElapsed() / 1e6);
-    }
-    const Stats stats = summarise(frames);
-    std::printf(
-        "image list, %d images: open + first paint %.1f ms; scroll frames (800): mean %.2f  median %.2f  "
-        "max %.2f ms (a 60 Hz frame is 16.7 ms)\n",
-        images, openMs, stats.mean, stats.median, stats.max);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +143,5 @@ int main(int argc, char** argv) {
         if (QString(argv[i]).startsWith("images="))
             images = std::max(3, QString(argv[i]).mid(7).toInt());
     benchSwitch(images);
-    benchList(100000);
     return 0;
 }
