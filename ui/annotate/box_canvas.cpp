@@ -437,9 +437,11 @@ void BoxCanvas::finishDrag(QPointF pos, Qt::KeyboardModifiers modifiers) {
         const QRectF band = m_dragRectImage.normalized();
         std::vector<std::int64_t> ids =
             (modifiers & Qt::ControlModifier) ? m_selection : std::vector<std::int64_t>{};
+        // Duplicates are checked against the new selection: a plain band over boxes that are selected
+        // already must select them again, not drop them.
         for (const auto& box : m_session->boxes())
             if (band.contains(QRectF(QPointF(box.x1, box.y1), QPointF(box.x2, box.y2))) &&
-                !isSelected(box.id))
+                std::find(ids.begin(), ids.end(), box.id) == ids.end())
                 ids.push_back(box.id);
         setSelection(ids);
         break;
