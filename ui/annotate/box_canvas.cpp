@@ -552,6 +552,23 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
     m_pyramid->draw(painter, m_origin, m_scale, rect());
     const QRectF imageWidget(m_origin, QSizeF(m_pyramid->size()) * m_scale);
 
+    const auto& image = m_session->image();
+    const int boxes = static_cast<int>(m_session->boxes().size());
+    QString caption = tr("%1   %2 × %3   %4   %5   %6%")
+                          .arg(QFileInfo(QString::fromStdString(image.path)).fileName())
+                          .arg(m_pyramid->size().width())
+                          .arg(m_pyramid->size().height())
+                          .arg(ImageListModel::statusText(image.status))
+                          .arg(boxes == 1 ? tr("1 box") : tr("%1 boxes").arg(boxes))
+                          .arg(qRound(m_scale * 100));
+    if (const std::int64_t classId = m_session->currentClassId())
+        caption += tr("   next box: %1").arg(document->className(classId));
+    if (m_boxesHidden)
+        caption += tr("   boxes hidden (H)");
+    const QPointF captionTopLeft(8, 8);
+    // Labels stay clear of the caption, which is drawn last.
+    const QRectF captionArea = BoxPainter::captionRect(painter.fontMetrics(), captionTopLeft, caption);
+
     if (!m_boxesHidden) {
         // Unselected boxes first, so the selection is drawn on top.
         for (int pass = 0; pass < 2; ++pass)
@@ -568,7 +585,7 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
                 QString label = document->className(box.classId);
                 if (box.score)
                     label += QStringLiteral(" %1").arg(*box.score, 0, 'f', 2);
-                BoxPainter::paintLabel(painter, r, color, label, rect());
+                BoxPainter::paintLabel(painter, r, color, label, rect(), captionArea);
                 if (selected)
                     BoxPainter::paintHandles(painter, r, color);
             }
@@ -582,20 +599,7 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
     if ((m_drawArmed || m_drag == Drag::Draw) && imageWidget.contains(m_cursor))
         BoxPainter::paintCrosshair(painter, m_cursor, imageWidget.intersected(rect()));
 
-    const auto& image = m_session->image();
-    const int boxes = static_cast<int>(m_session->boxes().size());
-    QString caption = tr("%1   %2 × %3   %4   %5   %6%")
-                          .arg(QFileInfo(QString::fromStdString(image.path)).fileName())
-                          .arg(m_pyramid->size().width())
-                          .arg(m_pyramid->size().height())
-                          .arg(ImageListModel::statusText(image.status))
-                          .arg(boxes == 1 ? tr("1 box") : tr("%1 boxes").arg(boxes))
-                          .arg(qRound(m_scale * 100));
-    if (const std::int64_t classId = m_session->currentClassId())
-        caption += tr("   next box: %1").arg(document->className(classId));
-    if (m_boxesHidden)
-        caption += tr("   boxes hidden (H)");
-    BoxPainter::paintCaption(painter, {8, 8}, caption);
+    BoxPainter::paintCaption(painter, captionTopLeft, caption);
     emit framePainted(m_session->imageId());
 }
 

@@ -7,7 +7,13 @@
 namespace osprey::ui {
 
 namespace {
-const QColor kHalo(0, 0, 0, 170);
+constexpr int kHaloAlpha = 170;
+
+/// WCAG relative luminance of an sRGB colour.
+double relativeLuminance(const QColor& color) {
+    auto linear = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) + 0.0722 * linear(color.blueF());
+}
 } // namespace
 
 QRectF BoxPainter::snapped(const QRectF& rect, int lineWidth) {
@@ -19,9 +25,15 @@ QRectF BoxPainter::snapped(const QRectF& rect, int lineWidth) {
 }
 
 QColor BoxPainter::textOn(const QColor& background) {
-    const double luminance =
-        0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();
-    return luminance > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
+    // The WCAG contrast ratio against white is 1.05 / (L + 0.05), against black (L + 0.05) / 0.05; black
+    // wins above L = 0.179. (A threshold on perceived brightness put white on red and teal at 3.4:1.)
+    return relativeLuminance(background) > 0.179 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+QColor BoxPainter::haloFor(const QColor& color) {
+    QColor halo = textOn(color);
+    halo.setAlpha(kHaloAlpha);
+    return halo;
 }
 
 QPointF BoxPainter::handleCenter(const QRectF& r, int handle) {
@@ -56,32 +68,45 @@ void BoxPainter::paintBox(QPainter& painter, const QRectF& rectWidget, const QCo
         fill.setAlpha(state == State::Selected ? 56 : 32);
         painter.fillRect(r, fill);
     }
-    // A dark halo one pixel wider on each side keeps a pale line visible on a pale image.
+    // A halo one pixel wider on each side, dark around a pale line and light around a dark one, keeps
+    // the line visible on an image of its own brightness.
     painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(kHalo, width + 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.setPen(QPen(haloFor(color), width + 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
     painter.drawRect(r);
     painter.setPen(QPen(color, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
     painter.drawRect(r);
     painter.restore();
 }
 
+QRect BoxPainter::labelRect(const QFontMetrics& metrics, const QRectF& rectWidget, const QString& text,
+                            const QRectF& bounds, const QRectF& avoid) {
+    const QSize size(metrics.horizontalAdvance(text) + 10, metrics.height() + 4);
+    const QRectF r = snapped(rectWidget, 2);
+    QPointF topLeft(std::round(r.left() - 1), std::round(r.top() - 1 - size.height()));
+    if (topLeft.y() < bounds.top()) {
+        // No room above the box: inside its top edge, or, when that edge is out of view, at the top of the
+        // view for as long as the rest of the box shows.
+        const double inside = std::max(std::round(r.top() + 1), std::ceil(bounds.top()));
+        topLeft.setY(
+            std::min(inside, std::max(std::round(r.top() + 1), std::round(r.bottom()) - size.height())));
+    }
+    topLeft.setX(
+        std::clamp(topLeft.x(), bounds.left(), std::max(bounds.left(), bounds.right() - size.width())));
+    QRect tag(topLeft.toPoint(), size);
+    if (tag.intersects(avoid.toAlignedRect()))
+        tag.moveTop(avoid.toAlignedRect().bottom() + 3);
+    return tag;
+}
+
 void BoxPainter::paintLabel(QPainter& painter, const QRectF& rectWidget, const QColor& color,
-                            const QString& text, const QRectF& bounds) {
+                            const QString& text, const QRectF& bounds, const QRectF& avoid) {
     painter.save();
     QFont font = painter.font();
     font.setBold(true);
     font.setPixelSize(12);
     painter.setFont(font);
-    const QFontMetrics metrics(font);
-    const QSize size(metrics.horizontalAdvance(text) + 10, metrics.height() + 4);
-    const QRectF r = snapped(rectWidget, 2);
-    QPointF topLeft(std::round(r.left() - 1), std::round(r.top() - 1 - size.height()));
-    if (topLeft.y() < bounds.top())
-        topLeft.setY(std::round(r.top() + 1));
-    topLeft.setX(
-        std::clamp(topLeft.x(), bounds.left(), std::max(bounds.left(), bounds.right() - size.width())));
-    const QRect tag(topLeft.toPoint(), size);
-    painter.fillRect(tag.adjusted(-1, -1, 1, 1), kHalo);
+    const QRect tag = labelRect(QFontMetrics(font), rectWidget, text, bounds, avoid);
+    painter.fillRect(tag.adjusted(-1, -1, 1, 1), haloFor(color));
     painter.fillRect(tag, color);
     painter.setPen(textOn(color));
     painter.drawText(tag, Qt::AlignCenter, text);
@@ -128,7 +153,7 @@ void BoxPainter::paintDashedRect(QPainter& painter, const QRectF& rectWidget, co
     fill.setAlpha(40);
     painter.fillRect(r, fill);
     painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(QColor(0, 0, 0, 200), 3));
+    painter.setPen(QPen(haloFor(color), 3));
     painter.drawRect(r);
     QPen dashes(color, 1, Qt::CustomDashLine);
     dashes.setDashPattern({5, 3});
@@ -137,10 +162,13 @@ void BoxPainter::paintDashedRect(QPainter& painter, const QRectF& rectWidget, co
     painter.restore();
 }
 
+QRectF BoxPainter::captionRect(const QFontMetrics& metrics, QPointF topLeft, const QString& text) {
+    return QRectF(topLeft, QSizeF(metrics.horizontalAdvance(text) + 16, metrics.height() + 8));
+}
+
 void BoxPainter::paintCaption(QPainter& painter, QPointF topLeft, const QString& text) {
     painter.save();
-    const QFontMetrics metrics(painter.font());
-    const QRectF r(topLeft, QSizeF(metrics.horizontalAdvance(text) + 16, metrics.height() + 8));
+    const QRectF r = captionRect(QFontMetrics(painter.font()), topLeft, text);
     QPainterPath pill;
     pill.addRoundedRect(r, 6, 6);
     painter.setRenderHint(QPainter::Antialiasing);
