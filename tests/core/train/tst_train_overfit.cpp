@@ -1,6 +1,11 @@
 // Overfitting 4 images: with augmentation off and the same images as the validation set, the engine must
 // learn them to mAP50 >= 0.95. Exercises the loss, the assigner, the optimiser, the EMA, NMS and the
 // scorer end to end.
+//
+// The 4 images are the first demo images whose objects are all at least 16 px on a side at imgsz 128 (the
+// demo draws objects down to 6 % of the side, 8 px here). Measured: 8-12 px objects at a 128 px input
+// were still missed after 320 optimiser steps (recall stuck at 0.61 while the losses kept falling), so
+// they would make this a test of small-object learning speed rather than of fitting.
 #include "metrics/ultralytics_evaluator.h"
 #include "train/data_loader.h"
 #include "train/run_files.h"
@@ -47,19 +52,28 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path project = std::filesystem::path(dir.path().toStdString()) / "demo";
         demo::DemoOptions demoOptions;
-        demoOptions.images = 4;
+        demoOptions.images = 16;
         demoOptions.imageSizePx = 128;
         demoOptions.trainFraction = 1.0;
         QVERIFY(demo::createDemoProject(project, demoOptions));
         auto data = train::readProjectData(project);
         QVERIFY(data);
-        QCOMPARE(data->train.samples.size(), size_t(4));
+        QCOMPARE(data->train.samples.size(), size_t(16));
+        std::vector<train::Sample> four;
+        for (const auto& sample : data->train.samples) {
+            bool large = !sample.boxes.empty();
+            for (const auto& box : sample.boxes)
+                large = large && box.x2 - box.x1 >= 16 && box.y2 - box.y1 >= 16;
+            if (large && four.size() < 4)
+                four.push_back(sample);
+        }
+        QCOMPARE(four.size(), size_t(4));
 
         train::TrainConfig config;
-        config.epochs = 40;
+        config.epochs = 24;
         config.imgsz = 128;
-        config.batch = 8;
-        config.nominalBatch = 8;
+        config.batch = 4;
+        config.nominalBatch = 4;
         config.workers = 1;
         config.optimizer = train::OptimizerKind::AdamW;
         config.lr0 = 0.002;
@@ -72,14 +86,13 @@ private slots:
         config.hsvH = config.hsvS = config.hsvV = 0;
         config.patience = 1000;
         auto options = train::LoaderOptions::fromConfig(config, train::LoaderMode::Train);
-        // The 4 images repeated 8 times: 4 optimiser steps per epoch, so validation and checkpoints (once per
+        // The 4 images repeated 8 times: 8 optimiser steps per epoch, so validation and checkpoints (once per
         // epoch) stay a small part of the test's time.
         std::vector<train::Sample> repeated;
         for (int copy = 0; copy < 8; ++copy)
-            repeated.insert(repeated.end(), data->train.samples.begin(), data->train.samples.end());
+            repeated.insert(repeated.end(), four.begin(), four.end());
         train::DataLoader trainLoader(repeated, options);
-        train::DataLoader valLoader(data->train.samples,
-                                    train::LoaderOptions::fromConfig(config, train::LoaderMode::Val));
+        train::DataLoader valLoader(four, train::LoaderOptions::fromConfig(config, train::LoaderMode::Val));
         Scorer scorer(static_cast<int>(data->classNames.size()));
         test::CollectingSink sink;
         train::TrainInputs inputs;
@@ -94,8 +107,13 @@ private slots:
         QVERIFY2(result, result ? "" : result.message().c_str());
         const auto csv = test::readCsv(inputs.runDir / "results.csv");
         double best = 0;
-        for (size_t row = 0; row < csv.rows.size(); ++row)
+        for (size_t row = 0; row < csv.rows.size(); ++row) {
             best = std::max(best, csv.at(row, "metrics/mAP50(B)"));
+            qInfo("epoch %zu: box %.3f cls %.3f dfl %.3f  P %.3f R %.3f mAP50 %.3f mAP50-95 %.3f", row + 1,
+                  csv.at(row, "train/box_loss"), csv.at(row, "train/cls_loss"), csv.at(row, "train/dfl_loss"),
+                  csv.at(row, "metrics/precision(B)"), csv.at(row, "metrics/recall(B)"),
+                  csv.at(row, "metrics/mAP50(B)"), csv.at(row, "metrics/mAP50-95(B)"));
+        }
         qInfo("final mAP50 %.3f, mAP50-95 %.3f, best mAP50 %.3f", result->last.map50, result->last.map50to95,
               best);
         QVERIFY2(result->last.map50 >= 0.95, qPrintable(QString::number(result->last.map50)));
