@@ -8,6 +8,7 @@
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/thumbnail_cache.h"
+#include "ui/remote/platform_settings_dialog.h"
 #include "ui/train/train_actions.h"
 
 #include <QAction>
@@ -111,6 +112,12 @@ void MainWindow::createMenus() {
     menuBar()->addMenu(m_actions->classMenu());
     menuBar()->addMenu(m_dataset->menu());
     menuBar()->addMenu(m_train->menu());
+
+    QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    settingsMenu->addAction(tr("&Platform…"), this, [this] {
+        PlatformSettingsDialog dialog(remote::CredentialStore(), this);
+        dialog.exec();
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->cheatSheetAction());
