@@ -1,7 +1,8 @@
 #pragma once
 // TrainActions: the Train menu (Dashboard, Start, Stop) and the training dock that holds the TrainPanel.
-// A controller, so MainWindow only adds the menu and forwards the open document. It also asks before
-// the window closes while a run is in progress.
+// A controller, so MainWindow only adds the menu and forwards the open document. When the window is
+// closed while a run is in progress it asks: keep the run going in the background (the trainer is
+// detached and outlives the GUI), stop it (waiting while it saves), or cancel the close.
 
 #include <QObject>
 
@@ -29,11 +30,18 @@ public:
     TrainPanel* panel() const { return m_panel; }
     QDockWidget* dock() const { return m_dock; }
 
+    /// Asks what to do with a run in progress before the window closes (the dialog is named
+    /// "closeWhileTraining", its buttons "keepRunning", "stopRun" and "cancel"). True when the window
+    /// may close: the run was detached or has stopped. True at once when no run is in progress.
+    bool confirmClose();
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void updateActions();
+    /// Stops the run and waits, with a progress dialog whose button ends the trainer at once.
+    bool stopAndWait();
 
     QMainWindow* m_window;
     ProjectDocument* m_document = nullptr;

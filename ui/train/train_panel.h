@@ -1,23 +1,33 @@
 #pragma once
 // TrainPanel: the training dashboard. The run form (TrainForm) with Start, Stop and Resume, the
-// project's runs table, and the live view (TrainingView). Start runs `osprey-cli train ... events=jsonl`
-// as a child process and feeds its stdout lines to a TrainingRunModel; Stop sends SIGTERM so the trainer
-// finishes the batch and saves. Opening a past run replays its events.jsonl or results.csv.
-// GUI thread only; owns the QProcess.
+// project's runs table, and the live view (TrainingView). Start first runs the dataset health check
+// (TrainPreflight: errors block, warnings ask), then runs `osprey-cli train ... events=jsonl` as a child
+// process (TrainerProcess) and feeds its stdout lines to a TrainingRunModel; Stop sends SIGTERM so the
+// trainer finishes the batch and saves. Opening a past run replays its events.jsonl or results.csv;
+// selecting several runs overlays them. The device field lists the GPUs GpuProbe finds.
+// GUI thread only; owns the trainer process.
 
+#include <QList>
 #include <QProcess>
 #include <QWidget>
 
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QTableWidget;
+class QTimer;
 
 namespace osprey::ui {
 
+class GpuProbe;
 class ProjectDocument;
 class TrainForm;
+class TrainPreflight;
+class TrainerProcess;
 class TrainingRunModel;
 class TrainingView;
+struct GpuDevice;
+struct PreflightResult;
 
 class TrainPanel : public QWidget {
     Q_OBJECT
@@ -30,24 +40,47 @@ public:
     void setTrainerPath(const QString& path) { m_trainerPath = path; }
     QString trainerPath() const { return m_trainerPath; }
 
-    /// Starts a run with the form's settings; false with `error` when one is running or it cannot start.
+    /// Checks the dataset on a worker thread, then starts: errors show a dialog and block, warnings show
+    /// a dialog whose "Start Anyway" starts. `preflightFinished` fires when the check is done. False
+    /// with `error` when the form is incomplete or a run or a check is already in progress.
+    bool requestStart(QString* error = nullptr);
+    /// Starts a run with the form's settings at once (no dataset check); false with `error` when one is
+    /// running, the form is incomplete or the trainer cannot be found. With "Stream to platform" on, the
+    /// platform project is remembered as the project's `remote.project` setting.
     bool start(QString* error = nullptr);
     /// Resumes the stopped run `name` from its last.pt.
     bool resume(const QString& name, QString* error = nullptr);
     /// Asks the running trainer to finish the batch, save and exit (SIGTERM).
     void stop();
+    /// Ends the trainer at once (SIGKILL); the weights up to the last checkpoint stay.
+    void kill();
     bool isRunning() const;
+    /// The trainer's process id, 0 when none runs.
+    qint64 trainerProcessId() const;
+    /// Lets the running trainer go on without the GUI; it keeps writing its run folder, so the run
+    /// can be opened later from the runs table. Returns its process id (0 when none ran).
+    qint64 detachRun();
 
     /// Re-reads the project's runs table.
     void reloadRuns();
     /// Shows a run's charts: the live model for the run in progress, otherwise a replay of its files,
-    /// read on a worker thread; `runOpened` fires when the charts show it.
+    /// read on a worker thread; `runOpened` fires when the charts show it. A run another process is
+    /// still training (e.g. one kept going in the background) is followed: new lines of its
+    /// events.jsonl keep arriving in the charts until it ends.
     void openRun(const QString& name);
+    /// Overlays the charts of several runs (read on a worker thread); `runsCompared` fires when shown.
+    void compareRuns(const QStringList& names);
+    /// The runs selected in the table, in table order.
+    QStringList selectedRuns() const;
 
     TrainForm* form() const { return m_form; }
     TrainingView* view() const { return m_view; }
     TrainingRunModel* liveModel() const { return m_live; }
     TrainingRunModel* replayModel() const { return m_replay; }
+    /// The models of the comparison shown, parallel to the names given to compareRuns().
+    const QList<TrainingRunModel*>& comparedModels() const { return m_compared; }
+    GpuProbe* gpuProbe() const { return m_gpuProbe; }
+    TrainPreflight* preflight() const { return m_preflight; }
     QTableWidget* runsTable() const { return m_runs; }
     /// The arguments of the last started process (tests and the console show them).
     QStringList lastArguments() const { return m_lastArguments; }
@@ -67,20 +100,29 @@ signals:
     void runEnded();
     /// openRun() finished; the view shows the run (a failed read shows its reason as the status).
     void runOpened(const QString& name);
+    /// compareRuns() finished; the charts overlay these runs.
+    void runsCompared(const QStringList& names);
+    /// The dataset check before a start ended (its dialog, if any, is open now).
+    void preflightFinished(const osprey::ui::PreflightResult& result);
 
 private:
+    bool validateForm(QString* error) const;
     bool launch(const QStringList& arguments, QString* error);
-    void readOutput();
-    void readErrors();
+    void onLine(const QByteArray& line);
+    void onErrorLine(const QString& line);
+    void onPreflight(const PreflightResult& result);
+    void onGpus(const QList<GpuDevice>& devices, const QString& note);
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
-    void onProcessError(QProcess::ProcessError error);
+    void onFailedToStart(const QString& message);
+    void follow();
     void updateButtons();
     QString selectedRun() const;
 
     ProjectDocument* m_document;
     QString m_trainerPath;
-    QProcess* m_process = nullptr;
-    QByteArray m_pending; ///< a partial stdout line
+    TrainerProcess* m_trainer;
+    TrainPreflight* m_preflight;
+    GpuProbe* m_gpuProbe;
     QStringList m_stderrTail;
     QStringList m_lastArguments;
     QString m_liveRunName;
@@ -89,10 +131,16 @@ private:
     QPushButton* m_stop;
     QPushButton* m_resume;
     QPushButton* m_open;
+    QLabel* m_checkStatus;
+    QProgressBar* m_checkProgress;
     QTableWidget* m_runs;
     QLabel* m_runsEmpty;
     TrainingRunModel* m_live;
     TrainingRunModel* m_replay;
+    QList<TrainingRunModel*> m_compared;
+    QTimer* m_follow;          ///< reads new lines of a run trained by another process
+    QString m_followPath;      ///< its events.jsonl
+    qint64 m_followOffset = 0; ///< bytes of it already ingested
     TrainingView* m_view;
 };
 

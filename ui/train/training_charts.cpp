@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QStackedLayout>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <qcustomplot.h>
 
 namespace osprey::ui {
@@ -124,12 +126,10 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_timer(new Q
     for (int i = 0; i < specs.size(); ++i) {
         auto* plot = new QCustomPlot(m_grid);
         stylePlot(plot, translated(specs[i].title), translated(specs[i].axisLabel));
-        for (const LineSpec& line : specs[i].lines) {
-            QCPGraph* graph = plot->addGraph();
-            graph->setName(translated(line.name));
-            graph->setPen(QPen(line.color, 2, line.dashed ? Qt::DashLine : Qt::SolidLine));
-            m_graphs.append({QString::fromLatin1(line.column), graph});
-        }
+        // Losses and the LR fall over a run, mAP, precision and recall rise: keep the legend where the
+        // lines are not.
+        if (qstrcmp(specs[i].axisLabel, "mAP") == 0 || qstrcmp(specs[i].axisLabel, "fraction") == 0)
+            plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
         plot->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(plot, &QCustomPlot::customContextMenuRequested, this,
                 [this, i](const QPoint& pos) { showContextMenu(i, pos); });
@@ -141,27 +141,108 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_timer(new Q
     auto* stack = new QStackedLayout;
     stack->addWidget(m_empty);
     stack->addWidget(m_grid);
+    m_runLegend = new QLabel(this);
+    m_runLegend->setTextFormat(Qt::RichText);
+    m_runLegend->setWordWrap(true);
+    m_runLegend->hide();
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_runLegend, 1);
+    top->addWidget(m_logScale, 0, Qt::AlignRight | Qt::AlignVCenter);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_logScale, 0, Qt::AlignRight);
+    layout->addLayout(top);
     layout->addLayout(stack, 1);
     connect(m_logScale, &QCheckBox::toggled, this, &TrainingCharts::setLogScale);
     // The throttle: events only mark the charts dirty; at most one replot per 100 ms.
     m_timer->setSingleShot(true);
     m_timer->setInterval(100);
     connect(m_timer, &QTimer::timeout, this, &TrainingCharts::refresh);
+    rebuildGraphs();
     refresh();
 }
 
+QColor TrainingCharts::runColor(int index) {
+    static const QColor colors[] = {kBlue,
+                                    kOrange,
+                                    kGreen,
+                                    kPurple,
+                                    QColor(0xff, 0x5c, 0x7a),
+                                    QColor(0x2b, 0xc4, 0xd0),
+                                    QColor(0xe8, 0xd4, 0x4d),
+                                    QColor(0xa0, 0xa6, 0xb0)};
+    return colors[index % int(std::size(colors))];
+}
+
+void TrainingCharts::watch(TrainingRunModel* model) {
+    connect(model, &TrainingRunModel::changed, this, &TrainingCharts::markDirty);
+    connect(model, &QObject::destroyed, this, [this, model] {
+        QList<ChartRun> left;
+        for (const ChartRun& run : std::as_const(m_runs))
+            if (run.model != model)
+                left.append(run);
+        if (!m_comparing || left.size() < 2)
+            setModel(left.size() == 1 ? left.first().model : nullptr);
+        else
+            setRuns(left);
+    });
+}
+
 void TrainingCharts::setModel(TrainingRunModel* model) {
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    if (m_model) {
-        connect(m_model, &TrainingRunModel::changed, this, &TrainingCharts::markDirty);
-        connect(m_model, &QObject::destroyed, this, [this] { setModel(nullptr); });
-    }
+    assignRuns(model ? QList<ChartRun>{{QString(), model}} : QList<ChartRun>{}, false);
+}
+
+void TrainingCharts::setRuns(const QList<ChartRun>& runs) {
+    assignRuns(runs, true);
+}
+
+void TrainingCharts::assignRuns(const QList<ChartRun>& runs, bool comparing) {
+    for (const ChartRun& run : std::as_const(m_runs))
+        disconnect(run.model, nullptr, this, nullptr);
+    m_runs.clear();
+    for (const ChartRun& run : runs)
+        if (run.model)
+            m_runs.append(run);
+    m_model = m_runs.isEmpty() ? nullptr : m_runs.first().model;
+    for (const ChartRun& run : std::as_const(m_runs))
+        watch(run.model);
+    m_comparing = comparing;
+    QString legend;
+    for (int r = 0; r < m_runs.size(); ++r)
+        legend += QStringLiteral("<span style='color:%1; font-size:15px;'>&#9632;</span>&nbsp;<b>%2</b>"
+                                 "&nbsp;&nbsp;&nbsp;&nbsp;")
+                      .arg(runColor(r).name(), m_runs[r].name.toHtmlEscaped());
+    m_runLegend->setText(legend);
+    m_runLegend->setVisible(m_comparing);
+    rebuildGraphs();
     refresh();
+}
+
+void TrainingCharts::rebuildGraphs() {
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
+    m_graphs.clear();
+    const auto& specs = plotSpecs();
+    const int runs = m_comparing ? int(m_runs.size()) : 1;
+    for (int i = 0; i < m_plots.size(); ++i) {
+        QCustomPlot* plot = m_plots[i];
+        plot->clearGraphs();
+        for (int r = 0; r < runs; ++r) {
+            for (int l = 0; l < specs[i].lines.size(); ++l) {
+                const LineSpec& line = specs[i].lines[l];
+                QCPGraph* graph = plot->addGraph();
+                if (m_comparing) {
+                    graph->setName(QStringLiteral("%1 · %2").arg(m_runs[r].name, translated(line.name)));
+                    graph->setPen(QPen(runColor(r), 2, styles[l % 3]));
+                } else {
+                    graph->setName(translated(line.name));
+                    graph->setPen(QPen(line.color, 2, line.dashed ? Qt::DashLine : Qt::SolidLine));
+                }
+                m_graphs.append({r, QString::fromLatin1(line.column), graph});
+            }
+        }
+        // Many lines would hide the chart behind its legend; in a comparison it becomes compact.
+        plot->legend->setFont(QFont(plot->font().family(), m_comparing ? 7 : 8));
+        plot->legend->setRowSpacing(m_comparing ? -2 : 0);
+    }
 }
 
 void TrainingCharts::markDirty() {
@@ -170,19 +251,33 @@ void TrainingCharts::markDirty() {
         m_timer->start();
 }
 
-QCPGraph* TrainingCharts::graph(const QString& column) const {
-    for (const auto& [key, graph] : m_graphs)
-        if (key == column)
-            return graph;
+QCPGraph* TrainingCharts::graph(const QString& column, int run) const {
+    for (const Binding& binding : m_graphs)
+        if (binding.run == run && binding.column == column)
+            return binding.graph;
     return nullptr;
 }
 
 void TrainingCharts::refresh() {
     m_dirty = false;
     auto* stack = static_cast<QStackedLayout*>(static_cast<QVBoxLayout*>(layout())->itemAt(1)->layout());
-    const bool hasData = m_model && !m_model->epochs().isEmpty();
+    bool hasData = false, anyStarted = false;
+    qsizetype mostPoints = 0;
+    double lastEpoch = 0;
+    for (const ChartRun& run : std::as_const(m_runs)) {
+        const QVector<double>& x = run.model->epochs();
+        anyStarted = anyStarted || run.model->status() != TrainingRunModel::Status::Empty;
+        if (x.isEmpty())
+            continue;
+        hasData = true;
+        mostPoints = std::max(mostPoints, x.size());
+        // A live run's axis spans all its planned epochs; a comparison spans what the runs reached.
+        lastEpoch = std::max({lastEpoch, x.last(), m_comparing ? 0.0 : double(run.model->progress().epochs)});
+    }
     if (!hasData) {
-        if (!m_model || m_model->status() == TrainingRunModel::Status::Empty)
+        if (m_comparing && anyStarted)
+            m_empty->setText(tr("None of the selected runs has finished an epoch yet."));
+        else if (!m_model || m_model->status() == TrainingRunModel::Status::Empty)
             m_empty->setText(tr("No run to show.\nStart a training run, or open a past run from the runs "
                                 "table."));
         else
@@ -193,16 +288,19 @@ void TrainingCharts::refresh() {
         return;
     }
     stack->setCurrentWidget(m_grid);
-    const QVector<double>& x = m_model->epochs();
-    for (const auto& [column, graph] : m_graphs) {
+    for (const Binding& binding : std::as_const(m_graphs)) {
+        if (binding.run >= m_runs.size()) {
+            binding.graph->data()->clear();
+            continue;
+        }
+        const TrainingRunModel* model = m_runs[binding.run].model;
         // An old results.csv may lack a column: that chart line stays empty.
-        const QVector<double> y = m_model->series(column);
-        if (y.size() == x.size())
-            graph->setData(x, y, true);
+        const QVector<double> y = model->series(binding.column);
+        if (!model->epochs().isEmpty() && y.size() == model->epochs().size())
+            binding.graph->setData(model->epochs(), y, true);
         else
-            graph->data()->clear();
+            binding.graph->data()->clear();
     }
-    const double lastEpoch = std::max<double>(x.last(), m_model->progress().epochs);
     const auto& specs = plotSpecs();
     for (int i = 0; i < m_plots.size(); ++i) {
         QCustomPlot* plot = m_plots[i];
@@ -212,7 +310,7 @@ void TrainingCharts::refresh() {
         const bool fraction =
             qstrcmp(specs[i].axisLabel, "mAP") == 0 || qstrcmp(specs[i].axisLabel, "fraction") == 0;
         // Markers make the first few epochs visible; on long runs they would only clutter the lines.
-        const QCPScatterStyle marker(x.size() <= 40 ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssNone, 5);
+        const QCPScatterStyle marker(mostPoints <= 40 ? QCPScatterStyle::ssDisc : QCPScatterStyle::ssNone, 5);
         for (int g = 0; g < plot->graphCount(); ++g)
             plot->graph(g)->setScatterStyle(marker);
         const QCP::SignDomain domain = logScale() && specs[i].loss ? QCP::sdPositive : QCP::sdBoth;
@@ -263,21 +361,26 @@ bool TrainingCharts::logScale() const {
 }
 
 QString TrainingCharts::tooltipText(int plotIndex, double epoch) const {
-    if (!m_model || m_model->epochs().isEmpty() || plotIndex < 0 || plotIndex >= m_plots.size())
+    if (plotIndex < 0 || plotIndex >= m_plots.size())
         return {};
-    const QVector<double>& x = m_model->epochs();
-    qsizetype best = 0;
-    for (qsizetype i = 1; i < x.size(); ++i)
-        if (std::abs(x[i] - epoch) < std::abs(x[best] - epoch))
-            best = i;
+    // The nearest epoch any shown run has; then every line's value at exactly that epoch.
+    double nearest = 0;
+    bool found = false;
+    for (const ChartRun& run : m_runs)
+        for (double x : run.model->epochs())
+            if (!found || std::abs(x - epoch) < std::abs(nearest - epoch)) {
+                nearest = x;
+                found = true;
+            }
+    if (!found)
+        return {};
     QCustomPlot* plot = m_plots[plotIndex];
-    QString text = tr("epoch %1").arg(x[best]);
+    QString text = tr("epoch %1").arg(nearest);
     for (int g = 0; g < plot->graphCount(); ++g) {
         const auto data = plot->graph(g)->data();
-        if (best < data->size())
-            text += QStringLiteral("\n%1: %2")
-                        .arg(plot->graph(g)->name())
-                        .arg((data->constBegin() + best)->value, 0, 'g', 5);
+        const auto it = data->findBegin(nearest, false);
+        if (it != data->constEnd() && it->key == nearest)
+            text += QStringLiteral("\n%1: %2").arg(plot->graph(g)->name()).arg(it->value, 0, 'g', 5);
     }
     return text;
 }

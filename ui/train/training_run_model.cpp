@@ -6,6 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonValue>
+#include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -35,6 +37,7 @@ void TrainingRunModel::clear() {
     m_statusMessage.clear();
     m_progress = {};
     m_system = {};
+    m_remote = {};
     m_modelName.clear();
     m_runDir.clear();
     m_bestEpoch = 0;
@@ -85,7 +88,10 @@ void TrainingRunModel::ingestEvent(const QJsonObject& event) {
         m_progress.etaS = event.value(QLatin1String("eta_s")).toDouble(-1.0);
         if (event.value(QLatin1String("best")).toBool()) {
             m_bestEpoch = m_progress.epoch;
+            // fitness is mAP50-95 (EVENTS.md); a writer that leaves it out still has the metric itself.
             m_bestFitness = row.value(QStringLiteral("fitness"), kNaN);
+            if (std::isnan(m_bestFitness))
+                m_bestFitness = row.value(QStringLiteral("metrics/mAP50-95(B)"), kNaN);
         }
     } else if (type == QLatin1String("system")) {
         m_system.valid = true;
@@ -101,6 +107,8 @@ void TrainingRunModel::ingestEvent(const QJsonObject& event) {
         m_system.gpuMemUsedMb = g.value(QLatin1String("mem_used_mb")).toDouble();
         m_system.gpuMemTotalMb = g.value(QLatin1String("mem_total_mb")).toDouble();
         m_system.gpuTempC = g.value(QLatin1String("temp_c")).toDouble();
+    } else if (type == QLatin1String("remote")) {
+        ingestRemote(event);
     } else if (type == QLatin1String("log")) {
         appendLog(QStringLiteral("%1 %2: %3")
                       .arg(formatT(t), event.value(QLatin1String("level")).toString(),
@@ -144,6 +152,40 @@ void TrainingRunModel::ingestEvent(const QJsonObject& event) {
     notify();
     if (!m_batched && (type == QLatin1String("finished") || type == QLatin1String("failed")))
         emit ended();
+}
+
+void TrainingRunModel::ingestRemote(const QJsonObject& event) {
+    const auto count = [&event](const char* key) {
+        return qint64(std::max(0.0, event.value(QLatin1String(key)).toDouble()));
+    };
+    RemoteState next;
+    next.valid = true;
+    next.state = event.value(QLatin1String("state")).toString();
+    next.queued = count("queued");
+    next.delivered = count("delivered");
+    next.failed = count("failed");
+    next.error = event.value(QLatin1String("error")).toString();
+    // The URL becomes known once the platform registered the run; later lines may leave it out.
+    next.dashboardUrl = event.value(QLatin1String("dashboard_url")).toString(m_remote.dashboardUrl);
+    next.uploading = event.value(QLatin1String("uploading")).toBool();
+    next.uploadSentBytes = count("upload_sent");
+    next.uploadTotalBytes = count("upload_total");
+    next.cancelled = event.value(QLatin1String("cancelled")).toBool(m_remote.cancelled);
+    // Only links the browser can open safely; anything else would be a surprise in a clickable label.
+    const QUrl url(next.dashboardUrl);
+    if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
+        next.dashboardUrl.clear();
+    if (next.state != m_remote.state || next.error != m_remote.error ||
+        next.cancelled != m_remote.cancelled) {
+        QString line =
+            tr("%1 platform: %2").arg(formatT(event.value(QLatin1String("t")).toDouble()), next.state);
+        if (!next.error.isEmpty())
+            line += tr(" (%1)").arg(next.error);
+        if (next.cancelled && !m_remote.cancelled)
+            line += tr("; the run was cancelled on the platform");
+        appendLog(line);
+    }
+    m_remote = next;
 }
 
 void TrainingRunModel::addEpochRow(const QHash<QString, double>& row) {
@@ -202,6 +244,7 @@ bool TrainingRunModel::loadEventsFile(const QString& path, QString* error) {
     m_batched = true;
     clear();
     const QByteArray all = file.readAll();
+    m_eventsFileOffset = all.lastIndexOf('\n') + 1;
     qsizetype start = 0;
     while (start < all.size()) {
         qsizetype end = all.indexOf('\n', start);

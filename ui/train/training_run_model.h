@@ -39,6 +39,20 @@ public:
         double cpuPercent = 0.0, ramUsedMb = 0.0, ramTotalMb = 0.0, processRssMb = 0.0;
     };
 
+    /// The latest `remote` line: how streaming to the platform goes (`remote=user/proj` runs only).
+    struct RemoteState {
+        bool valid = false;     ///< false before the first `remote` line
+        QString state;          ///< connecting, connected, retrying, unauthorized, finished or off
+        qint64 queued = 0;      ///< events waiting in the outbox
+        qint64 delivered = 0;   ///< events the platform accepted
+        qint64 failed = 0;      ///< events the platform rejected (not retried)
+        QString error;          ///< the latest failure, e.g. "HTTP 401"; empty when none
+        QString dashboardUrl;   ///< the run's page on the platform; empty until known
+        bool uploading = false; ///< a weights upload is in progress
+        qint64 uploadSentBytes = 0, uploadTotalBytes = 0;
+        bool cancelled = false; ///< the platform asked the run to stop
+    };
+
     explicit TrainingRunModel(QObject* parent = nullptr);
 
     /// Forgets everything (status Empty).
@@ -49,6 +63,9 @@ public:
     void ingestEvent(const QJsonObject& event);
     /// Clears, then replays a run's events.jsonl. Emits `changed` once. False with `error` on IO failure.
     bool loadEventsFile(const QString& path, QString* error = nullptr);
+    /// After loadEventsFile(): the byte offset just past the last complete line read, where a reader
+    /// following a run that is still being written continues.
+    qint64 eventsFileOffset() const { return m_eventsFileOffset; }
     /// Clears, then loads the epoch rows of an Ultralytics-style results.csv.
     bool loadResultsCsv(const QString& path, QString* error = nullptr);
     /// Clears, then loads `<runDir>/events.jsonl`, or `<runDir>/results.csv` when there are no events.
@@ -73,6 +90,7 @@ public:
     QString statusMessage() const { return m_statusMessage; }
     const Progress& progress() const { return m_progress; }
     const SystemSample& system() const { return m_system; }
+    const RemoteState& remote() const { return m_remote; }
     /// `run_started` fields: the model name and the run folder.
     QString modelName() const { return m_modelName; }
     QString runDir() const { return m_runDir; }
@@ -95,6 +113,7 @@ signals:
     void ended();
 
 private:
+    void ingestRemote(const QJsonObject& event);
     void addEpochRow(const QHash<QString, double>& row);
     void notify();
 
@@ -104,6 +123,7 @@ private:
     QString m_statusMessage;
     Progress m_progress;
     SystemSample m_system;
+    RemoteState m_remote;
     QString m_modelName;
     QString m_runDir;
     int m_bestEpoch = 0;
@@ -111,6 +131,7 @@ private:
     QStringList m_log;
     qint64 m_logTotal = 0;
     bool m_batched = false;
+    qint64 m_eventsFileOffset = 0;
 };
 
 } // namespace osprey::ui

@@ -1,5 +1,6 @@
 #include "ui/train/training_view.h"
 
+#include "ui/train/remote_status_widget.h"
 #include "ui/train/training_charts.h"
 #include "ui/train/training_run_model.h"
 
@@ -18,6 +19,7 @@ TrainingView::TrainingView(QWidget* parent) : QWidget(parent), m_timer(new QTime
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_remote = new RemoteStatusWidget(this);
     m_progress = new QProgressBar(this);
     m_progress->setTextVisible(true);
     m_progressLabel = new QLabel(this);
@@ -31,7 +33,6 @@ TrainingView::TrainingView(QWidget* parent) : QWidget(parent), m_timer(new QTime
     m_console->setReadOnly(true);
     m_console->setMaximumBlockCount(TrainingRunModel::kMaxLogLines);
     m_console->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_console->setPlaceholderText(tr("The trainer's log appears here."));
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_charts, tr("Charts"));
     m_tabs->addTab(m_system, tr("System"));
@@ -39,6 +40,7 @@ TrainingView::TrainingView(QWidget* parent) : QWidget(parent), m_timer(new QTime
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_status);
+    layout->addWidget(m_remote);
     layout->addWidget(m_progress);
     layout->addWidget(m_progressLabel);
     layout->addWidget(m_tabs, 1);
@@ -52,6 +54,8 @@ void TrainingView::setModel(TrainingRunModel* model) {
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
     m_model = model;
+    m_comparing = false;
+    m_comparedNames.clear();
     m_charts->setModel(model);
     m_console->clear();
     m_logShown = 0;
@@ -59,6 +63,21 @@ void TrainingView::setModel(TrainingRunModel* model) {
         connect(m_model, &TrainingRunModel::changed, this, &TrainingView::markDirty);
         connect(m_model, &QObject::destroyed, this, [this] { setModel(nullptr); });
     }
+    refresh();
+}
+
+void TrainingView::setComparison(const QList<ChartRun>& runs) {
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = nullptr;
+    m_comparing = true;
+    m_comparedNames.clear();
+    for (const ChartRun& run : runs)
+        m_comparedNames.append(run.name);
+    m_charts->setRuns(runs);
+    m_console->clear();
+    m_logShown = 0;
+    m_tabs->setCurrentWidget(m_charts);
     refresh();
 }
 
@@ -95,6 +114,8 @@ QString TrainingView::progressText() const {
 }
 
 QString TrainingView::statusText() const {
+    if (m_comparing)
+        return tr("Comparing runs: %1.").arg(m_comparedNames.join(QStringLiteral(", ")));
     if (!m_model)
         return tr("No run selected.");
     const QString best = m_model->bestEpoch() > 0 ? tr(" Best mAP50-95 %1 at epoch %2.")
@@ -123,6 +144,8 @@ QString TrainingView::statusText() const {
 }
 
 QString TrainingView::systemText() const {
+    if (m_comparing)
+        return tr("System metrics are shown for one run at a time: open a single run.");
     if (!m_model || !m_model->system().valid)
         return tr("No system samples yet. The trainer reports GPU, CPU and memory every 2 seconds.");
     const auto& s = m_model->system();
@@ -138,7 +161,7 @@ QString TrainingView::systemText() const {
             tr("%1 / %2 MB").arg(s.gpuMemUsedMb, 0, 'f', 0).arg(s.gpuMemTotalMb, 0, 'f', 0));
         row(tr("GPU temperature"), tr("%1 °C").arg(s.gpuTempC, 0, 'f', 0));
     } else {
-        row(tr("GPU"), tr("no NVIDIA GPU (training on the CPU)"));
+        row(tr("GPU"), tr("no NVIDIA GPU found (training on the CPU)"));
     }
     row(tr("CPU load"), tr("%1 %").arg(s.cpuPercent, 0, 'f', 0));
     row(tr("RAM"), tr("%1 / %2 MB").arg(s.ramUsedMb, 0, 'f', 0).arg(s.ramTotalMb, 0, 'f', 0));
@@ -152,6 +175,11 @@ void TrainingView::refresh() {
                                     m_model->status() == TrainingRunModel::Status::Crashed);
     m_status->setStyleSheet(failed ? QStringLiteral("color: #ff6b6b; font-weight: bold;")
                                    : QStringLiteral("font-weight: bold;"));
+    m_remote->setState(m_model ? m_model->remote() : TrainingRunModel::RemoteState{});
+    m_progress->setVisible(!m_comparing);
+    m_progressLabel->setVisible(!m_comparing);
+    m_console->setPlaceholderText(m_comparing ? tr("Open a single run to see its log.")
+                                              : tr("The trainer's log appears here."));
     if (m_model && m_model->progress().epochs > 0) {
         const auto& p = m_model->progress();
         const int batches = std::max(1, p.batches);

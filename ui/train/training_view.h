@@ -3,6 +3,7 @@
 // second, ETA) above tabs for the charts, the system panel (GPU, CPU, RAM) and the log console.
 // Like the charts, it refreshes at most 10 times a second however fast events arrive. GUI thread only.
 
+#include <QStringList>
 #include <QWidget>
 
 class QLabel;
@@ -13,22 +14,30 @@ class QTimer;
 
 namespace osprey::ui {
 
+class RemoteStatusWidget;
 class TrainingCharts;
 class TrainingRunModel;
+struct ChartRun;
 
 class TrainingView : public QWidget {
     Q_OBJECT
 public:
     explicit TrainingView(QWidget* parent = nullptr);
 
-    /// The run to show (not owned; null shows the empty state).
+    /// The run to show (not owned; null shows the empty state). Ends a comparison.
     void setModel(TrainingRunModel* model);
     TrainingRunModel* model() const { return m_model; }
+    /// Overlays several finished or running runs in the charts (models not owned); the progress, system
+    /// and console parts make sense for one run only and say so. model() is then null.
+    void setComparison(const QList<ChartRun>& runs);
+    bool isComparing() const { return m_comparing; }
     /// Updates every part from the model now (the throttle timer calls this).
     void refresh();
 
     TrainingCharts* charts() const { return m_charts; }
     QProgressBar* progressBar() const { return m_progress; }
+    RemoteStatusWidget* remoteStatus() const { return m_remote; }
+    QTabWidget* tabs() const { return m_tabs; }
     /// "epoch 3/50 · batch 7/25 · 17.2 img/s · ETA 12:05"
     QString progressText() const;
     QString statusText() const;
@@ -43,6 +52,7 @@ private:
 
     TrainingRunModel* m_model = nullptr;
     QLabel* m_status;
+    RemoteStatusWidget* m_remote;
     QProgressBar* m_progress;
     QLabel* m_progressLabel;
     QTabWidget* m_tabs;
@@ -51,6 +61,8 @@ private:
     QPlainTextEdit* m_console;
     QTimer* m_timer;
     qint64 m_logShown = 0;
+    bool m_comparing = false;
+    QStringList m_comparedNames;
 };
 
 } // namespace osprey::ui

@@ -22,6 +22,7 @@ class TestTrainPanel : public QObject {
 private slots:
     void formComesFromTheFieldTable();
     void crashedTrainerGivesAClearMessage();
+    void followsARunTrainingInAnotherProcess();
 };
 
 void TestTrainPanel::formComesFromTheFieldTable() {
@@ -109,6 +110,50 @@ void TestTrainPanel::crashedTrainerGivesAClearMessage() {
     QVERIFY(opened.wait(5000));
     QCOMPARE(panel.replayModel()->status(), TrainingRunModel::Status::Crashed);
     QVERIFY(panel.replayModel()->statusMessage().contains("neither events.jsonl nor results.csv"));
+}
+
+void TestTrainPanel::followsARunTrainingInAnotherProcess() {
+    // A run kept going in the background by an earlier session: its events.jsonl is still growing.
+    QTemporaryDir dir;
+    QString error;
+    auto document = ProjectDocument::create(dir.filePath("p"), &error);
+    QVERIFY2(document, qPrintable(error));
+    QVERIFY(QDir(document->folder()).mkpath("runs/bg"));
+    QFile events(document->folder() + "/runs/bg/events.jsonl");
+    QVERIFY(events.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+    const auto epoch = [](int n) {
+        return QStringLiteral(R"({"type":"epoch","v":1,"t":%1,"epoch":%1,"epochs":3,"metrics":{"epoch":%1,)"
+                              R"("train/box_loss":%2}})"
+                              "\n")
+            .arg(n)
+            .arg(1.0 / n, 0, 'g', 17)
+            .toUtf8();
+    };
+    events.write(
+        R"({"type":"run_started","v":1,"t":0,"epochs":3,"run_dir":"runs/bg","model":{"name":"yolov8n"}})"
+        "\n");
+    events.write(epoch(1));
+    events.write(R"({"type":"epoch","v":1,"t":2,"epo)"); // a line still being written
+    QVERIFY(document->project().addRun("bg", R"({"model":"yolov8n","epochs":"3"})").hasValue());
+
+    TrainPanel panel(document.get());
+    QSignalSpy opened(&panel, &TrainPanel::runOpened);
+    panel.openRun("bg");
+    QVERIFY(opened.wait(5000));
+    QCOMPARE(panel.replayModel()->epochs(), (QVector<double>{1}));
+    QCOMPARE(panel.replayModel()->status(), TrainingRunModel::Status::Running);
+
+    // The writer finishes the line and goes on; the charts follow, then the run ends.
+    events.write(R"(ch":2,"epochs":3,"metrics":{"epoch":2,"train/box_loss":0.5}})"
+                 "\n");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.replayModel()->epochs(), (QVector<double>{1, 2}), 5000);
+    events.write(epoch(3));
+    events.write(
+        R"({"type":"finished","v":1,"t":3,"status":"finished","epochs_completed":3,"message":"done"})"
+        "\n");
+    QTRY_COMPARE_WITH_TIMEOUT(panel.replayModel()->status(), TrainingRunModel::Status::Finished, 5000);
+    QCOMPARE(panel.replayModel()->epochs(), (QVector<double>{1, 2, 3}));
+    QCOMPARE(panel.replayModel()->series("train/box_loss"), (QVector<double>{1.0, 0.5, 1.0 / 3}));
 }
 
 QTEST_MAIN(TestTrainPanel)

@@ -2,6 +2,7 @@
 // the chart data, the progress and the runs-table row, then Stop and check that the run was saved.
 
 #include "demo/demo_dataset.h"
+#include "ui/main/main_window.h"
 #include "ui/project/project_document.h"
 #include "ui/train/train_panel.h"
 #include "ui/train/train_settings.h"
@@ -39,6 +40,8 @@ void TestTrainPanelLive::trainsTwoEpochsThenStops() {
     auto document = ProjectDocument::open(folder, &error);
     QVERIFY2(document, qPrintable(error));
 
+    if (!qEnvironmentVariable("OSPREY_SCREENSHOT_DIR").isEmpty())
+        applyTheme(); // the screenshot shows the dashboard as users see it
     TrainPanel panel(document.get());
     panel.setTrainerPath(qEnvironmentVariable("OSPREY_TEST_CLI", OSPREY_CLI_PATH));
     panel.resize(1400, 800);
@@ -81,8 +84,10 @@ void TestTrainPanelLive::trainsTwoEpochsThenStops() {
     QVERIFY(panel.view()->progressText().contains("images/s"));
 
     panel.reloadRuns();
-    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(150); // a throttled refresh and the layout settle before the grab
         panel.grab().save(shots + "/dashboard-live.png");
+    }
     QTableWidget* runs = panel.runsTable();
     QCOMPARE(runs->rowCount(), 1);
     QCOMPARE(runs->item(0, TrainPanel::ColumnName)->text(), QString("gui"));

@@ -1,0 +1,69 @@
+#pragma once
+// TrainerProcess: the `osprey-cli train ... events=jsonl` child process of the dashboard. Its stdout and
+// stderr go to spool files (not pipes) that are read back every 100 ms, so the trainer never notices the
+// GUI going away: detach() lets a run outlive the window, and it keeps writing its run folder
+// (events.jsonl, results.csv, weights) where the runs table finds it later. The child runs in its own
+// session, so a terminal's hangup or Ctrl+C does not reach it either. GUI thread only.
+
+#include <QByteArray>
+#include <QFile>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+class QTimer;
+
+namespace osprey::ui {
+
+class TrainerProcess : public QObject {
+    Q_OBJECT
+public:
+    /// `spoolDir` holds the output files while the process runs (created on demand).
+    explicit TrainerProcess(const QString& spoolDir, QObject* parent = nullptr);
+    /// A running, attached trainer is asked to stop (SIGTERM) and given 15 s to save, then killed.
+    ~TrainerProcess() override;
+
+    /// Starts `program` with `arguments`; false with `error` when the spool files cannot be created.
+    /// A program that cannot be executed is reported through failedToStart.
+    bool start(const QString& program, const QStringList& arguments, QString* error = nullptr);
+    bool isRunning() const;
+    /// The child's process id, 0 when none runs.
+    qint64 processId() const;
+    /// SIGTERM: the trainer finishes the batch, saves last.pt and exits.
+    void terminate();
+    /// SIGKILL, for a trainer that does not stop.
+    void kill();
+    /// Lets the trainer run on without this object (and without the GUI): no more signals, and the
+    /// destructor leaves it alone. Returns its process id (0 when nothing ran).
+    qint64 detach();
+    bool isDetached() const { return m_detached; }
+    /// The spool files of the current process (tests).
+    QString stdoutPath() const { return m_out.fileName(); }
+
+signals:
+    /// One stdout line, without the newline.
+    void lineReceived(const QByteArray& line);
+    /// One non-empty stderr line.
+    void errorLine(const QString& line);
+    /// The process ended; every line was delivered before this.
+    void finished(int exitCode, QProcess::ExitStatus status);
+    /// The program could not be executed.
+    void failedToStart(const QString& message);
+
+private:
+    void poll();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void removeSpoolFiles();
+
+    QString m_spoolDir;
+    QProcess* m_process = nullptr;
+    QFile m_out;
+    QFile m_err;
+    QByteArray m_outPending;
+    QByteArray m_errPending;
+    QTimer* m_poll;
+    bool m_detached = false;
+};
+
+} // namespace osprey::ui
