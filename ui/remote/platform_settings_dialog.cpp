@@ -128,9 +128,8 @@ PlatformSettingsDialog::PlatformSettingsDialog(remote::CredentialStore store, QW
     layout->addWidget(m_envNote);
     layout->addLayout(actions);
     layout->addWidget(m_result);
-    layout->addStretch(1);
     layout->addWidget(close);
-    resize(560, 320);
+    setMinimumWidth(580);
 
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_test, &QPushButton::clicked, this, &PlatformSettingsDialog::testKey);
@@ -178,7 +177,7 @@ void PlatformSettingsDialog::testKey() {
     const remote::CredentialStore store = m_store;
     const std::string typed = m_keyEdit->text().trimmed().toStdString();
     const std::string url = m_urlEdit->text().trimmed().toStdString();
-    showResult(tr("Asking the platform…"), true);
+    showResult(tr("Asking the platform…"), Outcome::Pending);
     run(QStringLiteral("test"), [store, typed, url] {
         remote::PlatformSettings settings = effectiveSettings(store);
         if (!typed.empty())
@@ -219,7 +218,7 @@ void PlatformSettingsDialog::save() {
             (parsed.scheme() != QLatin1String("https") && parsed.scheme() != QLatin1String("http"))) {
             showResult(
                 tr("The platform URL must be an https:// address, e.g. %1.").arg(remote::kDefaultPlatformUrl),
-                false);
+                Outcome::Bad);
             return;
         }
     }
@@ -281,9 +280,9 @@ void PlatformSettingsDialog::onFinished(const TaskResult& result) {
         m_envNote->setVisible(!notes.isEmpty());
     } else if (operation == QLatin1String("test")) {
         if (result.ok())
-            showResult(tr("The key works: signed in as %1.").arg(result.value.toString()), true);
+            showResult(tr("The key works: signed in as %1.").arg(result.value.toString()), Outcome::Good);
         else
-            showResult(result.error, false);
+            showResult(result.error, Outcome::Bad);
     } else if (operation == QLatin1String("save")) {
         if (result.ok()) {
             const QVariantMap value = result.value.toMap();
@@ -294,13 +293,14 @@ void PlatformSettingsDialog::onFinished(const TaskResult& result) {
             if (!value.value(QStringLiteral("shaped")).toBool())
                 text += QLatin1Char(' ') + tr("It does not look like a platform key (ul_ and 40 hex digits); "
                                               "use Test to check it.");
-            showResult(text, true);
+            showResult(text, Outcome::Good);
             m_keyEdit->clear();
         } else {
-            showResult(result.error, false);
+            showResult(result.error, Outcome::Bad);
         }
     } else if (operation == QLatin1String("remove")) {
-        showResult(result.ok() ? tr("Key removed.") : result.error, result.ok());
+        showResult(result.ok() ? tr("Key removed.") : result.error,
+                   result.ok() ? Outcome::Good : Outcome::Bad);
     }
     updateButtons();
     if (operation == QLatin1String("save") || operation == QLatin1String("remove"))
@@ -308,9 +308,11 @@ void PlatformSettingsDialog::onFinished(const TaskResult& result) {
     emit operationFinished(operation);
 }
 
-void PlatformSettingsDialog::showResult(const QString& text, bool good) {
+void PlatformSettingsDialog::showResult(const QString& text, Outcome outcome) {
     m_result->setText(text);
-    m_result->setStyleSheet(good ? QStringLiteral("color: #b0b4bb;") : QStringLiteral("color: #ff6b6b;"));
+    m_result->setStyleSheet(outcome == Outcome::Good  ? QStringLiteral("color: #2eb872; font-weight: bold;")
+                            : outcome == Outcome::Bad ? QStringLiteral("color: #ff6b6b; font-weight: bold;")
+                                                      : QStringLiteral("color: #8a8f98;"));
 }
 
 void PlatformSettingsDialog::updateButtons() {

@@ -51,7 +51,8 @@ signals:
 private:
     void run(const QString& operation, const std::function<TaskResult()>& job);
     void onFinished(const TaskResult& result);
-    void showResult(const QString& text, bool good);
+    enum class Outcome { Pending, Good, Bad };
+    void showResult(const QString& text, Outcome outcome);
     void updateButtons();
 
     remote::CredentialStore m_store;

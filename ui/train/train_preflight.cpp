@@ -92,7 +92,8 @@ PreflightResult TrainPreflight::summarize(const quality::HealthReport& report) {
         if (severity == quality::Severity::Info)
             continue;
         const quality::HealthIssue& first = *issues.front();
-        QString line = tr("%1 %2").arg(issues.size()).arg(QString::fromStdString(quality::checkTitle(check)));
+        QString line =
+            tr("%1: %2").arg(QString::fromStdString(quality::checkTitle(check))).arg(issues.size());
         const QString where = QFileInfo(QString::fromStdString(first.path)).fileName();
         if (!where.isEmpty() || !first.detail.empty())
             line += tr(", e.g. %1")
@@ -108,6 +109,8 @@ PreflightResult TrainPreflight::summarize(const quality::HealthReport& report) {
 QMessageBox* TrainPreflight::createDialog(const PreflightResult& result, QWidget* parent) {
     auto* box = new QMessageBox(parent);
     box->setAttribute(Qt::WA_DeleteOnClose);
+    // Wide enough that a finding with a file name reads as one line.
+    box->setStyleSheet(QStringLiteral("QLabel#qt_msgbox_informativelabel { min-width: 460px; }"));
     box->setWindowTitle(tr("Dataset check before training"));
     box->setTextFormat(Qt::RichText);
     const QString counts = tr("%1 images, %2 boxes checked.").arg(result.images).arg(result.boxes);

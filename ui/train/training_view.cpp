@@ -118,10 +118,12 @@ QString TrainingView::statusText() const {
         return tr("Comparing runs: %1.").arg(m_comparedNames.join(QStringLiteral(", ")));
     if (!m_model)
         return tr("No run selected.");
-    const QString best = m_model->bestEpoch() > 0 ? tr(" Best mAP50-95 %1 at epoch %2.")
-                                                        .arg(m_model->bestFitness(), 0, 'f', 4)
-                                                        .arg(m_model->bestEpoch())
-                                                  : QString();
+    // A best of 0 (nothing detected yet in the first epochs) says nothing worth a line.
+    const QString best = m_model->bestEpoch() > 0 && m_model->bestFitness() > 0
+                             ? tr(" Best mAP50-95 %1 at epoch %2.")
+                                   .arg(m_model->bestFitness(), 0, 'f', 4)
+                                   .arg(m_model->bestEpoch())
+                             : QString();
     const QString model =
         m_model->modelName().isEmpty() ? QString() : m_model->modelName() + QStringLiteral(": ");
     switch (m_model->status()) {

@@ -60,6 +60,8 @@ void answer(const QString& dialog, const QString& button) {
             auto* target = box->findChild<QAbstractButton*>(button);
             QVERIFY2(target, qPrintable(button));
             timer->deleteLater();
+            if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+                box->grab().save(shots + "/close-while-training.png");
             target->click();
             return;
         }

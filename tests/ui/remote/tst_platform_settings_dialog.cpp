@@ -163,6 +163,8 @@ void TestPlatformSettingsDialog::testChecksTheKeyOffTheGuiThread() {
     QCOMPARE(dialog.resultLabel()->text(), QString("The key works: signed in as alice."));
     QCOMPARE(platform.requests.size(), 1);
     QCOMPARE(platform.requests.first(), "GET /api/account/summary|Bearer " + QString::fromStdString(kKey));
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+        dialog.grab().save(shots + "/platform-settings.png");
     assertKeyNowhere(dialog, kKey);
 
     // A typed key that the platform rejects.

@@ -116,12 +116,15 @@ void TestTrainPreflight::errorsBlockTheStart() {
     const auto result = checked.first().first().value<PreflightResult>();
     QVERIFY(result.blocksStart());
     QCOMPARE(result.errors.size(), 1);
-    QVERIFY2(result.errors.first().startsWith("1 missing image files"), qPrintable(result.errors.first()));
+    QVERIFY2(result.errors.first().startsWith("missing image files: 1, e.g. "),
+             qPrintable(result.errors.first()));
     QVERIFY(result.errors.first().contains(QFileInfo(missing).fileName()));
     QVERIFY(box->text().contains("cannot start"));
     QVERIFY(box->informativeText().contains("missing image files"));
     QVERIFY(box->informativeText().contains(QFileInfo(missing).fileName()));
     QCOMPARE(box->buttons().size(), 1); // no way around an error
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+        box->grab().save(shots + "/preflight-errors.png");
     box->button(QMessageBox::Ok)->click();
     QVERIFY(!ended.wait(500));
     QVERIFY(!panel.isRunning());
@@ -170,6 +173,8 @@ void TestTrainPreflight::warningsAskBeforeStarting() {
     QVERIFY(panel.requestStart(&error));
     box = waitForDialog(&panel, "trainPreflightWarnings");
     QVERIFY(box);
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+        box->grab().save(shots + "/preflight-warnings.png");
     box->findChild<QPushButton*>("startAnyway")->click();
     QVERIFY(ended.wait(10000));
     QVERIFY(panel.lastArguments().contains("events=jsonl"));
