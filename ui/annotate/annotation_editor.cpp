@@ -1,6 +1,10 @@
 #include "ui/annotate/annotation_editor.h"
 
 #include "ui/annotate/annotation_session.h"
+#ifdef OSPREY_HAVE_ASSIST
+#include "ui/annotate/assist_bar.h"
+#include "ui/annotate/assist_controller.h"
+#endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/class_picker_dialog.h"
 #include "ui/annotate/image_prefetcher.h"
@@ -18,7 +22,14 @@ AnnotationEditor::AnnotationEditor(QWidget* parent)
       m_prefetcher(new ImagePrefetcher(qint64(768) << 20, this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_canvas);
+    layout->setSpacing(0);
+#ifdef OSPREY_HAVE_ASSIST
+    m_assist = new AssistController(m_session, m_canvas, this);
+    m_assistBar = new AssistBar(m_assist, this);
+    layout->addWidget(m_assistBar);
+    connect(m_assist, &AssistController::message, this, &AnnotationEditor::message);
+#endif
+    layout->addWidget(m_canvas, 1);
     setFocusProxy(m_canvas);
     connect(m_prefetcher, &ImagePrefetcher::ready, this, &AnnotationEditor::onDecoded);
     connect(m_prefetcher, &ImagePrefetcher::failed, this, [this](qint64 id, const QString& error) {
@@ -30,6 +41,9 @@ AnnotationEditor::AnnotationEditor(QWidget* parent)
 }
 
 AnnotationEditor::~AnnotationEditor() {
+#ifdef OSPREY_HAVE_ASSIST
+    delete m_assist; // before the canvas it draws on; waits for a running suggestion
+#endif
     m_prefetcher->clear();
     m_prefetcher->waitForDone();
 }
@@ -41,6 +55,9 @@ void AnnotationEditor::setDocument(ProjectDocument* document, ImageListPanel* im
     m_imageList = imageList;
     m_announced = 0;
     m_session->setDocument(document);
+#ifdef OSPREY_HAVE_ASSIST
+    m_assist->loadProjectModel();
+#endif
     if (imageList)
         connect(imageList, &ImageListPanel::currentImageChanged, this, &AnnotationEditor::showImage);
 }

@@ -8,6 +8,8 @@
 namespace osprey::ui {
 
 class AnnotationSession;
+class AssistBar;
+class AssistController;
 class BoxCanvas;
 class ImageListPanel;
 class ImagePrefetcher;
@@ -24,6 +26,10 @@ public:
     AnnotationSession* session() const { return m_session; }
     BoxCanvas* canvas() const { return m_canvas; }
     ImagePrefetcher* prefetcher() const { return m_prefetcher; }
+    /// Model proposals: the predictor, its proposals on the canvas and the bar above it (null in builds
+    /// without core/assist, i.e. without torch).
+    AssistController* assist() const { return m_assist; }
+    AssistBar* assistBar() const { return m_assistBar; }
     /// How many images on each side of the current one are decoded ahead (0 turns prefetch off).
     void setPrefetchRadius(int images) { m_prefetchRadius = images; }
 
@@ -60,6 +66,8 @@ private:
     AnnotationSession* m_session;
     BoxCanvas* m_canvas;
     ImagePrefetcher* m_prefetcher;
+    AssistController* m_assist = nullptr;
+    AssistBar* m_assistBar = nullptr;
     ImageListPanel* m_imageList = nullptr;
     int m_prefetchRadius = 2;
     qint64 m_announced = 0;

@@ -231,6 +231,11 @@ void BoxCanvas::nudge(double dx, double dy) {
     m_session->setBoxGeometry(after, AnnotationSession::GeometryEdit::Move, m_nudgeSerial);
 }
 
+void BoxCanvas::setOverlay(CanvasOverlay* overlay) {
+    m_overlay = overlay;
+    update();
+}
+
 void BoxCanvas::selectNextBox() {
     const auto& boxes = m_session->boxes();
     if (boxes.empty())
@@ -259,6 +264,9 @@ void BoxCanvas::mousePressEvent(QMouseEvent* event) {
     m_lastPanWidget = pos;
     m_pressImage = toImage(pos);
     m_dragMoved = false;
+    if (event->button() == Qt::LeftButton && m_overlay && !m_drawArmed && !m_spaceHeld &&
+        m_overlay->overlayClicked(m_pressImage))
+        return;
     if (event->button() == Qt::MiddleButton || (event->button() == Qt::LeftButton && m_spaceHeld)) {
         m_drag = Drag::Pan;
         m_spacePanned = m_spaceHeld;
@@ -590,6 +598,8 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
                     BoxPainter::paintHandles(painter, r, color);
             }
     }
+    if (m_overlay && !m_boxesHidden)
+        m_overlay->paintOverlay(painter, captionArea);
     if (m_drag == Drag::Draw || m_drag == Drag::RubberBand) {
         const QRectF r(toWidget(m_dragRectImage.topLeft()), toWidget(m_dragRectImage.bottomRight()));
         const QColor color = m_drag == Drag::Draw ? document->classColor(m_session->currentClassId())

@@ -13,9 +13,22 @@
 #include <memory>
 #include <vector>
 
+class QPainter;
+
 namespace osprey::ui {
 
 class AnnotationSession;
+
+/// Something drawn over the boxes that also takes clicks (the model proposals): painted after the boxes
+/// and before the caption; offered each left click before the canvas handles it.
+class CanvasOverlay {
+public:
+    virtual ~CanvasOverlay() = default;
+    /// Paints in widget coordinates; labels keep clear of `avoid` (the caption).
+    virtual void paintOverlay(QPainter& painter, const QRectF& avoid) = 0;
+    /// A left click at image pixel `imagePx`; returns true when the overlay took it.
+    virtual bool overlayClicked(QPointF imagePx) = 0;
+};
 
 class BoxCanvas : public QWidget {
     Q_OBJECT
@@ -31,6 +44,8 @@ public:
     const std::vector<std::int64_t>& selection() const { return m_selection; }
     void setSelection(std::vector<std::int64_t> boxIds);
     bool boxesHidden() const { return m_boxesHidden; }
+    /// Draws `overlay` over the boxes (null removes it); the canvas does not own it.
+    void setOverlay(CanvasOverlay* overlay);
     double scale() const { return m_scale; }
 
     /// Where image pixel `imagePx` lands in widget coordinates, and back.
@@ -86,6 +101,7 @@ private:
     void onBoxesChanged();
 
     AnnotationSession* m_session;
+    CanvasOverlay* m_overlay = nullptr;
     std::shared_ptr<const ImagePyramid> m_pyramid;
     QString m_placeholder;
     double m_scale = 1.0;

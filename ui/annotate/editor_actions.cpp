@@ -2,6 +2,9 @@
 
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
+#ifdef OSPREY_HAVE_ASSIST
+#include "ui/annotate/assist_controller.h"
+#endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/cheat_sheet_dialog.h"
 #include "ui/annotate/shortcut_registry.h"
@@ -29,6 +32,7 @@ EditorActions::EditorActions(AnnotationEditor* editor, QWidget* window)
     createViewMenu();
     createImageMenu();
     createClassMenu();
+    createAssistMenu();
     m_cheatSheet = add(nullptr, "help.cheatSheet", tr("Keyboard &Cheat Sheet"),
                        {QKeySequence(Qt::Key_F1), QKeySequence(QStringLiteral("?"))}, Scope::Window);
     connect(m_cheatSheet, &QAction::triggered, this, &EditorActions::showCheatSheet);
@@ -92,7 +96,16 @@ void EditorActions::createEditMenu() {
             &QAction::triggered, editor->canvas(), &BoxCanvas::selectAll);
     connect(
         add(m_edit, "edit.selectNext", tr("Select &Next Box"), {QKeySequence(Qt::Key_Tab)}, Scope::Canvas),
-        &QAction::triggered, editor->canvas(), &BoxCanvas::selectNextBox);
+        &QAction::triggered, editor, [editor] {
+#ifdef OSPREY_HAVE_ASSIST
+            // While model proposals are shown, Tab walks through them instead.
+            if (!editor->assist()->visible().empty()) {
+                editor->assist()->selectNext();
+                return;
+            }
+#endif
+            editor->canvas()->selectNextBox();
+        });
     QMenu* nudge = m_edit->addMenu(tr("N&udge"));
     struct Step {
         const char* id;
@@ -173,6 +186,43 @@ void EditorActions::createClassMenu() {
         m_classActions.append(action);
     }
     connect(m_class, &QMenu::aboutToShow, this, &EditorActions::updateClassActions);
+}
+
+void EditorActions::createAssistMenu() {
+#ifdef OSPREY_HAVE_ASSIST
+    AssistController* assist = m_editor->assist();
+    QMenu* menu = m_edit->addMenu(tr("Model &Proposals"));
+    connect(add(menu, "assist.suggest", tr("&Suggest Boxes"), {QKeySequence(Qt::Key_I)}, Scope::Window),
+            &QAction::triggered, assist, &AssistController::suggest);
+    QAction* every = add(menu, "assist.everyImage", tr("Suggest on &Every Image"), {}, Scope::Window);
+    every->setCheckable(true);
+    connect(every, &QAction::toggled, assist, &AssistController::setAutoSuggest);
+    connect(assist, &AssistController::autoSuggestChanged, every, &QAction::setChecked);
+    connect(add(menu, "assist.chooseModel", tr("Choose &Model…"), {}, Scope::Window), &QAction::triggered,
+            assist, [this] { m_editor->assist()->chooseModel(m_window); });
+    menu->addSeparator();
+    // Enabled only while proposals are shown, so that Enter and Esc keep their usual meaning otherwise.
+    QList<QAction*> whileShown;
+    whileShown << add(menu, "assist.accept", tr("&Accept Proposal"),
+                      {QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}, Scope::Canvas);
+    connect(whileShown.back(), &QAction::triggered, assist, &AssistController::acceptSelected);
+    whileShown << add(menu, "assist.reject", tr("&Reject Proposal"), {QKeySequence(Qt::Key_X)},
+                      Scope::Canvas);
+    connect(whileShown.back(), &QAction::triggered, assist, &AssistController::rejectSelected);
+    whileShown << add(menu, "assist.acceptAll", tr("Accept A&ll Proposals"),
+                      {QKeySequence(Qt::SHIFT | Qt::Key_Return), QKeySequence(Qt::SHIFT | Qt::Key_Enter)},
+                      Scope::Canvas);
+    connect(whileShown.back(), &QAction::triggered, assist, &AssistController::acceptAll);
+    whileShown << add(menu, "assist.clear", tr("&Clear Proposals"), {QKeySequence(Qt::Key_Escape)},
+                      Scope::Canvas);
+    connect(whileShown.back(), &QAction::triggered, assist, &AssistController::clear);
+    const auto update = [assist, whileShown] {
+        for (QAction* action : whileShown)
+            action->setEnabled(!assist->visible().empty());
+    };
+    connect(assist, &AssistController::proposalsChanged, this, update);
+    update();
+#endif
 }
 
 void EditorActions::updateClassActions() {

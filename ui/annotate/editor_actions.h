@@ -42,6 +42,7 @@ private:
     void createViewMenu();
     void createImageMenu();
     void createClassMenu();
+    void createAssistMenu();
     void updateClassActions();
 
     AnnotationEditor* m_editor;

@@ -1,0 +1,117 @@
+#include "ui/annotate/assist_bar.h"
+
+#include "ui/annotate/assist_controller.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSlider>
+#include <QToolButton>
+
+namespace osprey::ui {
+
+namespace {
+
+/// A slider over hundredths, from `min` to `max`, starting at `value`.
+QSlider* percentSlider(const QString& name, int min, int max, float value, QWidget* parent) {
+    auto* slider = new QSlider(Qt::Horizontal, parent);
+    slider->setObjectName(name);
+    slider->setRange(min, max);
+    slider->setSingleStep(1);
+    slider->setPageStep(5);
+    slider->setValue(qRound(value * 100));
+    slider->setFixedWidth(110);
+    slider->setFocusPolicy(Qt::StrongFocus);
+    return slider;
+}
+
+QString twoDecimals(int hundredths) {
+    return QString::number(hundredths / 100.0, 'f', 2);
+}
+
+} // namespace
+
+AssistBar::AssistBar(AssistController* assist, QWidget* parent)
+    : QWidget(parent), m_assist(assist), m_model(new QToolButton(this)), m_suggest(new QToolButton(this)),
+      m_every(new QToolButton(this)),
+      m_conf(percentSlider(QStringLiteral("assist.confidence"),
+                           qRound(AssistController::kRawConfidence * 100), 95, assist->confidence(), this)),
+      m_confValue(new QLabel(this)),
+      m_iou(percentSlider(QStringLiteral("assist.iou"), 5, 95, assist->iou(), this)),
+      m_iouValue(new QLabel(this)), m_count(new QLabel(this)), m_busy(new QProgressBar(this)) {
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    layout->setSpacing(6);
+    m_model->setObjectName(QStringLiteral("assist.model"));
+    m_model->setToolTip(tr("The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a "
+                           "Darknet .cfg with its .weights and names"));
+    m_suggest->setText(tr("Suggest (I)"));
+    m_suggest->setToolTip(tr("Run the model on this image"));
+    m_every->setText(tr("Every image"));
+    m_every->setCheckable(true);
+    m_every->setToolTip(tr("Suggest boxes on every image as it opens"));
+    m_confValue->setMinimumWidth(m_confValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
+    m_iouValue->setMinimumWidth(m_iouValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
+    m_conf->setToolTip(tr("Confidence: proposals scoring below it are hidden"));
+    m_iou->setToolTip(
+        tr("IoU: a proposal overlapping a better one of its class by more than this is hidden"));
+    m_busy->setObjectName(QStringLiteral("assist.busy"));
+    m_busy->setRange(0, 0); // indeterminate
+    m_busy->setTextVisible(false);
+    m_busy->setFixedSize(60, 10);
+    m_busy->setVisible(false);
+    m_count->setObjectName(QStringLiteral("assist.count"));
+
+    layout->addWidget(new QLabel(tr("Model:"), this));
+    layout->addWidget(m_model);
+    layout->addWidget(m_suggest);
+    layout->addWidget(m_every);
+    layout->addSpacing(8);
+    layout->addWidget(new QLabel(tr("Confidence"), this));
+    layout->addWidget(m_conf);
+    layout->addWidget(m_confValue);
+    layout->addWidget(new QLabel(tr("IoU"), this));
+    layout->addWidget(m_iou);
+    layout->addWidget(m_iouValue);
+    layout->addSpacing(8);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_count);
+    layout->addStretch(1);
+
+    connect(m_model, &QToolButton::clicked, this, [this] { m_assist->chooseModel(window()); });
+    connect(m_suggest, &QToolButton::clicked, assist, &AssistController::suggest);
+    connect(m_every, &QToolButton::toggled, assist, &AssistController::setAutoSuggest);
+    connect(assist, &AssistController::autoSuggestChanged, m_every, &QToolButton::setChecked);
+    connect(m_conf, &QSlider::valueChanged, this, [this](int value) {
+        m_confValue->setText(twoDecimals(value));
+        m_assist->setConfidence(float(value) / 100.0f);
+    });
+    connect(m_iou, &QSlider::valueChanged, this, [this](int value) {
+        m_iouValue->setText(twoDecimals(value));
+        m_assist->setIou(float(value) / 100.0f);
+    });
+    connect(assist, &AssistController::busyChanged, this, [this](bool busy) {
+        m_busy->setVisible(busy);
+        updateCount();
+    });
+    connect(assist, &AssistController::modelChanged, this, &AssistBar::updateModel);
+    connect(assist, &AssistController::proposalsChanged, this, &AssistBar::updateCount);
+    m_confValue->setText(twoDecimals(m_conf->value()));
+    m_iouValue->setText(twoDecimals(m_iou->value()));
+    updateModel();
+    updateCount();
+}
+
+void AssistBar::updateModel() {
+    m_model->setText(m_assist->hasModel() ? m_assist->modelName() : tr("Choose…"));
+}
+
+void AssistBar::updateCount() {
+    const auto shown = static_cast<int>(m_assist->visible().size());
+    m_count->setText(m_assist->busy() ? tr("suggesting…")
+                     : shown == 0     ? QString()
+                     : shown == 1     ? tr("1 proposal")
+                                      : tr("%1 proposals").arg(shown));
+}
+
+} // namespace osprey::ui

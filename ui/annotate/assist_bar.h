@@ -1,0 +1,42 @@
+#pragma once
+// AssistBar: the strip above the canvas for model proposals: the active model (click to choose another),
+// Suggest, "every image", the confidence and IoU sliders that re-filter the proposals live, the proposal
+// count and a busy indicator while the model runs. GUI thread only.
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QSlider;
+class QToolButton;
+
+namespace osprey::ui {
+
+class AssistController;
+
+class AssistBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit AssistBar(AssistController* assist, QWidget* parent = nullptr);
+
+    QSlider* confidenceSlider() const { return m_conf; }
+    QSlider* iouSlider() const { return m_iou; }
+    QProgressBar* busyIndicator() const { return m_busy; }
+
+private:
+    void updateModel();
+    void updateCount();
+
+    AssistController* m_assist;
+    QToolButton* m_model;
+    QToolButton* m_suggest;
+    QToolButton* m_every;
+    QSlider* m_conf;
+    QLabel* m_confValue;
+    QSlider* m_iou;
+    QLabel* m_iouValue;
+    QLabel* m_count;
+    QProgressBar* m_busy;
+};
+
+} // namespace osprey::ui

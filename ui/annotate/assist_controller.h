@@ -1,0 +1,124 @@
+#pragma once
+// AssistController: model proposals in the editor. Holds the active predictor (an Osprey checkpoint, an
+// ONNX model or a Darknet cfg + weights, remembered per project), runs it on the current image off the GUI
+// thread, keeps the raw candidates (scores above kRawConfidence, no NMS) and re-filters them live by the
+// confidence and IoU thresholds (class-aware greedy NMS here, without running the model again). Draws the
+// proposals on the canvas (dashed, with scores) and turns accepted ones into boxes through an undoable
+// command. Results for an image that is no longer shown are discarded. GUI thread only.
+
+#include "assist/box_predictor.h"
+#include "ui/annotate/box_canvas.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QRectF>
+#include <memory>
+#include <vector>
+
+class QWidget;
+
+namespace osprey::ui {
+
+class AnnotationSession;
+
+class AssistController : public QObject, public CanvasOverlay {
+    Q_OBJECT
+public:
+    /// Candidates below this score are dropped by the predictor; the confidence slider starts here.
+    static constexpr float kRawConfidence = 0.01f;
+
+    /// One raw candidate, mapped to a project class.
+    struct Candidate {
+        QRectF rect; ///< image pixels
+        float score = 0;
+        std::int64_t classId = 0;
+        bool dismissed = false; ///< accepted or rejected
+    };
+
+    AssistController(AnnotationSession* session, BoxCanvas* canvas, QObject* parent = nullptr);
+    ~AssistController() override;
+
+    // ---- model ---------------------------------------------------------------------------------
+    /// Makes `source` the active model (loaded on first use, off the GUI thread) and remembers it in the
+    /// project's settings.
+    void setModel(const assist::ModelSource& source);
+    bool hasModel() const { return !m_source.model.empty(); }
+    /// The model's file name ("" when none).
+    QString modelName() const;
+    /// Asks for a model file (.pt, .onnx, or .cfg with its .weights and a names file).
+    void chooseModel(QWidget* parent);
+    /// Reads the project's remembered model (after the session's document changed).
+    void loadProjectModel();
+
+    // ---- proposals -----------------------------------------------------------------------------
+    bool busy() const { return m_running; }
+    /// How many times the predictor ran (suggestions made), for tests and the status line.
+    int predictionCount() const { return m_predictions; }
+    const std::vector<Candidate>& candidates() const { return m_candidates; }
+    /// Indices into candidates() shown now (by descending score).
+    const std::vector<int>& visible() const { return m_visible; }
+    /// The selected candidate (index into candidates()), -1 when none.
+    int selected() const { return m_selected; }
+    float confidence() const { return m_conf; }
+    float iou() const { return m_iou; }
+    bool autoSuggest() const { return m_autoSuggest; }
+
+    void paintOverlay(QPainter& painter, const QRectF& avoid) override;
+    bool overlayClicked(QPointF imagePx) override;
+
+public slots:
+    /// Runs the predictor on the current image (asks for a model first when none is set).
+    void suggest();
+    void setAutoSuggest(bool on);
+    void setConfidence(float threshold);
+    void setIou(float threshold);
+    void selectNext();
+    void acceptSelected();
+    void rejectSelected();
+    void acceptAll();
+    void clear();
+
+signals:
+    void proposalsChanged();
+    void busyChanged(bool busy);
+    void modelChanged();
+    void autoSuggestChanged(bool on);
+    void message(const QString& text);
+
+private:
+    struct Engine;
+    struct Result {
+        std::int64_t imageId = 0;
+        std::int64_t generation = 0;
+        QString error;
+        std::vector<assist::Proposal> proposals;
+        std::vector<std::string> names;
+    };
+
+    void start();
+    void onFinished();
+    void onImageChanged();
+    void refilter();
+    void accept(const std::vector<int>& indices);
+    void dismiss(int index);
+    void selectAfter(int position);
+
+    AnnotationSession* m_session;
+    BoxCanvas* m_canvas;
+    std::shared_ptr<Engine> m_engine;
+    assist::ModelSource m_source;
+    QFutureWatcher<Result> m_watcher;
+    bool m_running = false;
+    bool m_pending = false;
+    std::int64_t m_generation = 0;
+    int m_predictions = 0;
+    std::int64_t m_imageId = 0; ///< the image the candidates belong to
+    std::vector<Candidate> m_candidates;
+    std::vector<int> m_visible;
+    int m_selected = -1;
+    float m_conf = 0.25f;
+    float m_iou = 0.7f;
+    bool m_autoSuggest = false;
+};
+
+} // namespace osprey::ui
