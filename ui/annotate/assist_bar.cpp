@@ -3,6 +3,7 @@
 #include "ui/annotate/assist_controller.h"
 
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QProgressBar>
 #include <QSlider>
@@ -96,10 +97,34 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     });
     connect(assist, &AssistController::modelChanged, this, &AssistBar::updateModel);
     connect(assist, &AssistController::proposalsChanged, this, &AssistBar::updateCount);
+    m_conf->installEventFilter(this);
+    m_iou->installEventFilter(this);
     m_confValue->setText(twoDecimals(m_conf->value()));
     m_iouValue->setText(twoDecimals(m_iou->value()));
     updateModel();
     updateCount();
+}
+
+bool AssistBar::eventFilter(QObject* watched, QEvent* event) {
+    // The editor's canvas shortcuts (arrows nudge boxes) cover its children; a focused slider keeps its
+    // own keys.
+    if (event->type() == QEvent::ShortcutOverride && (watched == m_conf || watched == m_iou)) {
+        switch (static_cast<QKeyEvent*>(event)->key()) {
+        case Qt::Key_Left:
+        case Qt::Key_Right:
+        case Qt::Key_Up:
+        case Qt::Key_Down:
+        case Qt::Key_Home:
+        case Qt::Key_End:
+        case Qt::Key_PageUp:
+        case Qt::Key_PageDown:
+            event->accept();
+            return true;
+        default:
+            break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void AssistBar::updateModel() {

@@ -23,6 +23,9 @@ public:
     QSlider* iouSlider() const { return m_iou; }
     QProgressBar* busyIndicator() const { return m_busy; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void updateModel();
     void updateCount();
