@@ -49,8 +49,8 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     m_suggest->setText(tr("Suggest (I)"));
     m_suggest->setToolTip(tr("Run the model on this image"));
     m_every->setText(tr("Every image"));
+    m_every->setToolTip(tr("Suggest boxes on every image as it opens (Shift+I)"));
     m_every->setCheckable(true);
-    m_every->setToolTip(tr("Suggest boxes on every image as it opens"));
     m_confValue->setMinimumWidth(m_confValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
     m_iouValue->setMinimumWidth(m_iouValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")));
     m_conf->setToolTip(tr("Confidence: proposals scoring below it are hidden"));

@@ -194,12 +194,14 @@ void EditorActions::createAssistMenu() {
     QMenu* menu = m_edit->addMenu(tr("Model &Proposals"));
     connect(add(menu, "assist.suggest", tr("&Suggest Boxes"), {QKeySequence(Qt::Key_I)}, Scope::Window),
             &QAction::triggered, assist, &AssistController::suggest);
-    QAction* every = add(menu, "assist.everyImage", tr("Suggest on &Every Image"), {}, Scope::Window);
+    QAction* every = add(menu, "assist.everyImage", tr("Suggest on &Every Image"),
+                         {QKeySequence(Qt::SHIFT | Qt::Key_I)}, Scope::Window);
     every->setCheckable(true);
     connect(every, &QAction::toggled, assist, &AssistController::setAutoSuggest);
     connect(assist, &AssistController::autoSuggestChanged, every, &QAction::setChecked);
-    connect(add(menu, "assist.chooseModel", tr("Choose &Model…"), {}, Scope::Window), &QAction::triggered,
-            assist, [this] { m_editor->assist()->chooseModel(m_window); });
+    connect(add(menu, "assist.chooseModel", tr("Choose &Model…"),
+                {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)}, Scope::Window),
+            &QAction::triggered, assist, [this] { m_editor->assist()->chooseModel(m_window); });
     menu->addSeparator();
     // Enabled only while proposals are shown, so that Enter and Esc keep their usual meaning otherwise.
     QList<QAction*> whileShown;

@@ -231,6 +231,17 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy(), 60000);
         QCOMPARE(m_assist->predictionCount(), 3);
         QCOMPARE(shown(), 0);
+
+        // Shift+I: suggest on every image, this one at once and the photo when D opens it.
+        key(Qt::Key_I, Qt::ShiftModifier);
+        QVERIFY(actions->action("assist.everyImage")->isChecked());
+        QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy(), 60000);
+        QCOMPARE(m_assist->predictionCount(), 4);
+        key(Qt::Key_D);
+        QVERIFY(waitForImage(photoId));
+        QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy() && shown() > 0, 60000);
+        QCOMPARE(m_assist->predictionCount(), 5);
+        QCOMPARE(shown(), atDefault);
     }
 };
 
