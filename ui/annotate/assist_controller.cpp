@@ -222,8 +222,21 @@ void AssistController::onFinished() {
         emit message(tr("Suggestion failed: %1").arg(result.error));
         return;
     }
-    auto mapping = assist::mapClassesByName(document->project(), result.names, assist::AddClasses::No,
-                                            m_source.model.filename().string());
+    // Model classes map to project classes by name (or by the mapping saved for this model). A project
+    // without classes takes the model's classes.
+    const std::string modelKey = m_source.model.filename().string();
+    Expected<assist::ClassMapping> mapping = fail("no mapping");
+    if (document->classes().empty()) {
+        const Status added = document->editClasses([&](project::Project& project) -> Status {
+            mapping = assist::mapClassesByName(project, result.names, assist::AddClasses::Yes, modelKey);
+            return mapping ? Status{} : fail(mapping.message());
+        });
+        if (added && mapping)
+            emit message(tr("Added the model's %1 classes to the project").arg(result.names.size()));
+    } else {
+        mapping =
+            assist::mapClassesByName(document->project(), result.names, assist::AddClasses::No, modelKey);
+    }
     if (!mapping) {
         emit message(tr("Suggestion failed: %1").arg(QString::fromStdString(mapping.message())));
         return;

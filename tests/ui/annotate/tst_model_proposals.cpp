@@ -161,6 +161,10 @@ private slots:
 
         // Tab selects the next proposal; Enter accepts it as a model box with its score.
         m_canvas->setFocus();
+        if (const QString png = qEnvironmentVariable("OSPREY_PROPOSALS_PNG"); !png.isEmpty()) {
+            QTest::qWait(100);
+            QVERIFY(window.grab().save(png)); // for a look under xvfb-run
+        }
         QCOMPARE(m_assist->selected(), m_assist->visible()[0]);
         key(Qt::Key_Tab);
         const int second = m_assist->visible()[1];
@@ -242,6 +246,54 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy() && shown() > 0, 60000);
         QCOMPARE(m_assist->predictionCount(), 5);
         QCOMPARE(shown(), atDefault);
+    }
+
+    void projectWithoutClassesTakesTheModelClasses() {
+        OSPREY_REQUIRE_FIXTURE("models/yolo-fastest-1.1/yolo-fastest-1.1.weights");
+        OSPREY_REQUIRE_FIXTURE("models/fastestdet/images/2.jpg");
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("empty"));
+        qint64 photoId = 0;
+        {
+            auto project = project::Project::create(folder.toStdString());
+            QVERIFY(project);
+            const QString photo = QDir(folder).filePath(QStringLiteral("persons.jpg"));
+            QVERIFY(QFile::copy(
+                QString::fromStdString(test::fixture("models/fastestdet/images/2.jpg").string()), photo));
+            const auto size = imaging::readImageSize(photo.toStdString());
+            QVERIFY(size);
+            project::NewImage image;
+            image.path = "persons.jpg";
+            image.width = size->width;
+            image.height = size->height;
+            image.hash = "persons";
+            auto id = (*project)->addImage(image);
+            QVERIFY(id);
+            photoId = *id;
+        }
+        ui::MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(window.openProject(folder, true));
+        m_editor = window.editor();
+        m_canvas = m_editor->canvas();
+        m_assist = m_editor->assist();
+        QVERIFY(window.document()->classes().empty());
+        QVERIFY(QTest::qWaitFor([&] { return m_editor->session()->imageId() == photoId; }, 5000));
+        const auto dirModel = test::fixture("models/yolo-fastest-1.1");
+        m_assist->setModel({dirModel / "yolo-fastest-1.1.cfg", dirModel / "yolo-fastest-1.1.weights",
+                            dirModel / "coco.names", "cpu"});
+        m_canvas->setFocus();
+        key(Qt::Key_I);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy(), 60000);
+        QCOMPARE(window.document()->classes().size(), size_t(80));
+        QCOMPARE(window.document()->classes()[0].name, std::string("person"));
+        const int proposals = shown();
+        QVERIFY(proposals >= 3);
+        key(Qt::Key_Return, Qt::ShiftModifier);
+        QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), static_cast<size_t>(proposals));
     }
 };
 
