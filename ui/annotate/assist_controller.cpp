@@ -10,8 +10,8 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QPainter>
+#include <QPointer>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -242,6 +242,7 @@ void AssistController::onFinished() {
         return;
     }
     m_imageId = result.imageId;
+    ++m_batch;
     m_candidates.clear();
     for (const auto& p : result.proposals) {
         const auto index = static_cast<size_t>(p.classIndex);
@@ -266,6 +267,7 @@ void AssistController::onFinished() {
 
 void AssistController::onImageChanged() {
     ++m_generation;
+    ++m_batch;
     m_candidates.clear();
     m_visible.clear();
     m_selected = -1;
@@ -375,9 +377,19 @@ void AssistController::accept(const std::vector<int>& indices) {
         box.score = c.score;
         boxes.push_back(box);
     }
+    // Undo shows the proposals again (while they are still the ones on screen); redo hides them.
+    const auto applied = [self = QPointer<AssistController>(this), batch = m_batch, indices](bool accepted) {
+        if (!self || self->m_batch != batch)
+            return;
+        for (const int index : indices)
+            self->m_candidates[static_cast<size_t>(index)].dismissed = accepted;
+        if (!accepted)
+            self->m_selected = indices.front();
+        self->refilter();
+    };
     if (!boxes.empty())
         m_session->undoStack()->push(
-            new AcceptProposalsCommand(document, m_session->ids(), m_imageId, std::move(boxes)));
+            new AcceptProposalsCommand(document, m_session->ids(), m_imageId, std::move(boxes), applied));
     selectAfter(static_cast<int>(position));
 }
 
@@ -390,6 +402,7 @@ void AssistController::rejectSelected() {
 }
 
 void AssistController::clear() {
+    ++m_batch;
     m_candidates.clear();
     m_visible.clear();
     m_selected = -1;

@@ -113,6 +113,7 @@ private:
     std::int64_t m_generation = 0;
     int m_predictions = 0;
     std::int64_t m_imageId = 0; ///< the image the candidates belong to
+    std::int64_t m_batch = 0;   ///< changes whenever the candidates are replaced or cleared
     std::vector<Candidate> m_candidates;
     std::vector<int> m_visible;
     int m_selected = -1;

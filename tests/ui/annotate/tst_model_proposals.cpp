@@ -211,11 +211,20 @@ private slots:
                 QVERIFY(b.score && *b.score >= 0.25);
         QCOMPARE(m_editor->session()->undoStack()->count(), undoBefore + 1);
 
-        // Undo takes back the accept-all in one step, then the single accept.
+        // Undo takes back the accept-all in one step (its proposals show again), then the single accept;
+        // the rejected proposal stays hidden. Redo hides them again.
         key(Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), size_t(1));
+        QCOMPARE(shown(), rest);
         key(Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(storedBoxes(folder, photoId).size(), before);
+        QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), size_t(0));
+        QCOMPARE(shown(), atDefault - 1);
+        QCOMPARE(m_assist->selected(), second);
+        key(Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), size_t(1));
+        QCOMPARE(shown(), atDefault - 2);
+        key(Qt::Key_Z, Qt::ControlModifier);
         QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), size_t(0));
 
         // Suggest again, Esc clears the proposals without storing anything.
