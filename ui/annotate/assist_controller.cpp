@@ -416,8 +416,8 @@ void AssistController::paintOverlay(QPainter& painter, const QRectF& avoid) {
     ProjectDocument* document = m_session->document();
     if (!document || m_visible.empty() || m_imageId != m_session->imageId())
         return;
-    // The selected proposal last, so that it is drawn on top.
-    std::vector<int> order = m_visible;
+    // Lowest scores first and the selected proposal last, so that the labels that matter stay on top.
+    std::vector<int> order(m_visible.rbegin(), m_visible.rend());
     std::stable_partition(order.begin(), order.end(), [this](int i) { return i != m_selected; });
     for (const int index : order) {
         const Candidate& c = m_candidates[static_cast<size_t>(index)];
