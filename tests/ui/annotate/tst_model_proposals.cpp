@@ -303,6 +303,18 @@ private slots:
         QVERIFY(proposals >= 3);
         key(Qt::Key_Return, Qt::ShiftModifier);
         QCOMPARE(modelBoxes(storedBoxes(folder, photoId)), static_cast<size_t>(proposals));
+
+        // The project remembers its model: opened again, the editor suggests with it at once.
+        QVERIFY(window.openProject(folder, true));
+        m_editor = window.editor();
+        m_canvas = m_editor->canvas();
+        m_assist = m_editor->assist();
+        QCOMPARE(m_assist->modelName(), QStringLiteral("yolo-fastest-1.1.cfg"));
+        QVERIFY(QTest::qWaitFor([&] { return m_editor->session()->imageId() == photoId; }, 5000));
+        m_canvas->setFocus();
+        key(Qt::Key_I);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy(), 60000);
+        QCOMPARE(shown(), proposals);
     }
 };
 
