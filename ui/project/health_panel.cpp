@@ -83,17 +83,7 @@ void HealthPanel::run() {
     m_cancel->setEnabled(true);
     m_progress->setRange(0, 0);
     m_summary->setText(tr("Checking…"));
-    m_task->start([options, folder](TaskContext& context) mutable {
-        options.progress = formatsProgress(context);
-        auto project = project::Project::open(folder);
-        if (!project)
-            return TaskResult{{}, QString::fromStdString(project.message())};
-        auto report = quality::checkProject(**project, options);
-        if (!report)
-            return TaskResult{{}, QString::fromStdString(report.message())};
-        return TaskResult{
-            QVariant::fromValue(std::make_shared<quality::HealthReport>(std::move(report.value()))), {}};
-    });
+    m_task->start(healthCheckJob(folder, options));
 }
 
 void HealthPanel::onFinished(const TaskResult& result) {
@@ -138,5 +128,3 @@ void HealthPanel::onFinished(const TaskResult& result) {
 }
 
 } // namespace osprey::ui
-
-Q_DECLARE_METATYPE(std::shared_ptr<osprey::quality::HealthReport>)

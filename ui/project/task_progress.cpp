@@ -1,5 +1,7 @@
 #include "ui/project/task_progress.h"
 
+#include "project/project.h"
+
 #include <QLabel>
 #include <QProgressBar>
 
@@ -24,6 +26,20 @@ void showTaskProgress(BackgroundTask* task, QProgressBar* bar, QLabel* label) {
                          if (label)
                              label->setText(QObject::tr("%1: %2 of %3").arg(stage).arg(done).arg(total));
                      });
+}
+
+BackgroundTask::Job healthCheckJob(std::string folder, quality::HealthOptions options) {
+    return [folder = std::move(folder), options = std::move(options)](TaskContext& context) mutable {
+        options.progress = formatsProgress(context);
+        auto project = project::Project::open(folder);
+        if (!project)
+            return TaskResult{{}, QString::fromStdString(project.message())};
+        auto report = quality::checkProject(**project, options);
+        if (!report)
+            return TaskResult{{}, QString::fromStdString(report.message())};
+        return TaskResult{
+            QVariant::fromValue(std::make_shared<quality::HealthReport>(std::move(report.value()))), {}};
+    };
 }
 
 } // namespace osprey::ui

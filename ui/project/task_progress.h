@@ -3,7 +3,13 @@
 // for every dataset dialog and panel.
 
 #include "formats/format.h"
+#include "quality/health_check.h"
 #include "ui/project/background_task.h"
+
+#include <QMetaType>
+
+#include <memory>
+#include <string>
 
 class QLabel;
 class QProgressBar;
@@ -18,4 +24,11 @@ formats::Progress formatsProgress(TaskContext& context);
 /// with counts in `label`.
 void showTaskProgress(BackgroundTask* task, QProgressBar* bar, QLabel* label = nullptr);
 
+/// The dataset health check as a BackgroundTask job. It opens its own connection to the project in
+/// `folder` (the GUI's Project belongs to the GUI thread); the result's value is a
+/// std::shared_ptr<quality::HealthReport>.
+BackgroundTask::Job healthCheckJob(std::string folder, quality::HealthOptions options);
+
 } // namespace osprey::ui
+
+Q_DECLARE_METATYPE(std::shared_ptr<osprey::quality::HealthReport>)

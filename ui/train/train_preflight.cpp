@@ -10,8 +10,6 @@
 #include <map>
 #include <memory>
 
-Q_DECLARE_METATYPE(std::shared_ptr<osprey::quality::HealthReport>)
-
 namespace osprey::ui {
 
 namespace {
@@ -53,18 +51,7 @@ bool TrainPreflight::start(const QString& projectFolder, int imgsz) {
     options.imgsz = imgsz;
     options.decode = false;
     const std::string folder = projectFolder.toStdString();
-    return m_task->start([options, folder](TaskContext& context) mutable {
-        options.progress = formatsProgress(context);
-        // The GUI's Project belongs to the GUI thread: the worker reads through its own connection.
-        auto project = project::Project::open(folder);
-        if (!project)
-            return TaskResult{{}, QString::fromStdString(project.message())};
-        auto report = quality::checkProject(**project, options);
-        if (!report)
-            return TaskResult{{}, QString::fromStdString(report.message())};
-        return TaskResult{
-            QVariant::fromValue(std::make_shared<quality::HealthReport>(std::move(report.value()))), {}};
-    });
+    return m_task->start(healthCheckJob(folder, options));
 }
 
 void TrainPreflight::cancel() {
