@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AcceptProposalsCommand</name>
+    <message>
+        <source>Accept Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept %1 Proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>AddBoxCommand</name>
     <message>
         <source>Add Box</source>
@@ -186,6 +197,120 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>Copied %1 boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AssistBar</name>
+    <message>
+        <source>The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a Darknet .cfg with its .weights and names</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggest (I)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the model on this image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggest boxes on every image as it opens (Shift+I)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence: proposals scoring below it are hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IoU: a proposal overlapping a better one of its class by more than this is hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IoU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suggesting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AssistController</name>
+    <message>
+        <source>Could not remember the model: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a Model for Suggestions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet Weights for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet weights (*.weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class Names for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names files (*.names *.txt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggesting boxes with %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggestion failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added the model&apos;s %1 classes to the project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None of the model&apos;s %1 classes is a class of this project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 proposal: Enter accepts, X rejects, Shift+Enter accepts all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 proposals: Enter accepts, X rejects, Shift+Enter accepts all</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -569,6 +694,38 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Class %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Model &amp;Proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Suggest Boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suggest on &amp;Every Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose &amp;Model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accept Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reject Proposal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accept A&amp;ll Proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Clear Proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ExportDialog</name>
@@ -646,6 +803,17 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Export failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::GpuProbe</name>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found (nvidia-smi did not answer)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1005,11 +1173,262 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Osprey</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Platform…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::PlatformSettingsDialog</name>
+    <message>
+        <source>from the ULTRALYTICS_API_KEY environment variable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored in the OS keychain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored in the settings file (readable only by you)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stream training runs to a platform dashboard (Ultralytics Platform or a compatible server) and upload the trained weights there. Create an API key in the platform&apos;s settings and paste it here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform&apos;s address. Empty uses %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the stored key…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paste a new key (ul_…) to replace the stored one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is stored in the OS keychain where one runs, otherwise in a settings file only you can read. It is never shown or logged in clear.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform URL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ask the platform whose key this is (the typed key, or else the stored one).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the stored key from this computer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asking the platform…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is no key to test: paste one above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key rejected (%1): the platform does not accept this key. Check that the whole key was copied, or create a new one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform at %1 could not check the key: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform at %1 answered, but not with an account; is this the right URL?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform URL must be an https:// address, e.g. %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The settings could not be saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the stored platform key from this computer? Runs can no longer stream until a key is stored again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key could not be removed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no key stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ULTRALYTICS_API_KEY is set in the environment; it takes precedence over a stored key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ULTRALYTICS_PLATFORM_URL is set in the environment; it takes precedence over the URL saved here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key works: signed in as %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key saved, %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform URL saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>It does not look like a platform key (ul_ and 40 hex digits); use Test to check it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key removed.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ProjectDocument</name>
     <message>
         <source>unknown class %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::RemoteStatusWidget</name>
+    <message>
+        <source>Platform: connecting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: connected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: unreachable, retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: unreachable (%1), retrying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: key rejected (401) · reporting stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: off (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · cancelled on the platform</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Last error: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Events are kept in the project&apos;s outbox and sent, in order, when the platform answers again. Nothing is lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run was cancelled on the platform: training stops at the end of the epoch, then uploads its weights.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform rejected some events; they are not retried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the run on the platform ↗</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uploading weights: %1 / %2 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Upload interrupted at %1 / %2 MB; it is retried</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights uploaded: %1 MB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Uploading weights…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform did not accept the API key. Training goes on locally; check or replace the key in Settings → Platform, then send the queued events with: osprey-cli remote sync project=&lt;project folder&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The queued events stay in the project&apos;s outbox; send them later with: osprey-cli remote sync project=&lt;project folder&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: done · %1 still queued</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform: done · %1 delivered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 rejected</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1193,7 +1612,31 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A training run is in progress. Stop it now? The trainer finishes the current batch and saves last.pt, so the run can be resumed later.</source>
+        <source>&lt;b&gt;A training run is in progress.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Keep training in the background&lt;/b&gt;: the run goes on after Osprey closes and writes its charts and weights to the run folder; open it later from the runs table.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Stop and save&lt;/b&gt;: the trainer finishes the current batch and saves last.pt, so the run can be resumed.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep Training in Background</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop and Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping the run: the trainer finishes its batch and saves last.pt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End Now Without Saving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping training</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1249,10 +1692,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cpu, or the index of a CUDA GPU.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1339,6 +1778,30 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>automatic</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Where to train: the CPU, or one of the NVIDIA GPUs that nvidia-smi finds. A GPU needs an osprey-cli built with CUDA LibTorch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stream to platform</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send live metrics to the platform dashboard and upload the weights at the end. Needs an API key (Settings → Platform). Events wait in the project&apos;s outbox while the platform cannot be reached; training never waits for them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Platform project</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The platform project to stream to, as user/project. Remembered for this project.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>user/project</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
@@ -1360,10 +1823,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Start Training</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Train a detector on this project&apos;s train split, validating on the val split.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1404,10 +1863,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Show Charts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the selected run&apos;s charts (double-click a row does the same).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1476,6 +1931,132 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>–</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>looking for NVIDIA GPUs…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the dataset, then train a detector on this project&apos;s train split, validating on the val split.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select one run to see its charts, or several (Ctrl+click) to compare them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s charts (double-click a row does the same); with several runs selected, overlay their charts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run goes on in the background (process %1). Open it from the runs table to see its progress.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stream to platform is on, but the platform project is missing. Enter it as user/project, or turn streaming off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The dataset check is still running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the dataset before training…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2 (%3 GB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>warning: could not remember the platform project for this project: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ending the trainer without waiting for it to save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel Dataset Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainPreflight</name>
+    <message>
+        <source>, e.g. %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dataset check before training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images, %2 boxes checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Training cannot start: the dataset has errors.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warnings:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix them (Dataset → Health Check lists every finding and opens the image), then start again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The dataset has warnings.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The dataset check could not run.&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training can go on, but these may cost accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start Anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::TrainerProcess</name>
+    <message>
+        <source>A trainer is already running.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1 for the trainer&apos;s output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot create %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1599,6 +2180,10 @@ The charts appear after the first validation.</source>
         <source>Could not write %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>None of the selected runs has finished an epoch yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainingRunModel</name>
@@ -1620,6 +2205,18 @@ The charts appear after the first validation.</source>
     </message>
     <message>
         <source>The run folder %1 has neither events.jsonl nor results.csv.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 platform: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; the run was cancelled on the platform</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1726,10 +2323,6 @@ The charts appear after the first validation.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no NVIDIA GPU (training on the CPU)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>CPU load</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1751,6 +2344,22 @@ The charts appear after the first validation.</source>
     </message>
     <message>
         <source>no run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System metrics are shown for one run at a time: open a single run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found (training on the CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a single run to see its log.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Comparing runs: %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
