@@ -77,7 +77,10 @@ int runAutolabel(const Args& args) {
                 report->images, report->labeled, report->boxes,
                 report->seconds > 0 ? report->images / report->seconds : 0.0,
                 report->cancelled ? "; interrupted, the stored batches are kept" : "");
-    std::printf("review: the new boxes carry source=model and their scores\n");
+    std::printf(
+        "review: the new boxes carry source=model and their scores; `osprey-cli review project=%s` lists "
+        "the images to check\n",
+        args.str("project").c_str());
     return report->cancelled ? 130 : 0;
 }
 

@@ -64,6 +64,7 @@ private:
 struct Labelled {
     std::int64_t imageId = 0;
     std::vector<project::NewBox> boxes;
+    bool reopen = false; ///< a reviewed image that gets model boxes goes back to labeled (needs review)
 };
 
 Status store(project::Project& project, const std::vector<Labelled>& batch, WriteMode mode) {
@@ -81,6 +82,10 @@ Status store(project::Project& project, const std::vector<Labelled>& batch, Writ
             if (!item.boxes.empty())
                 if (auto added = project.addBoxes(item.boxes); !added)
                     return fail(added.error());
+            if (item.reopen)
+                if (auto reopened = project.setImageStatus(item.imageId, project::ImageStatus::Labeled);
+                    !reopened)
+                    return reopened;
         }
         return {};
     });
@@ -144,7 +149,7 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
             auto proposals = predictor.predict(*image, options.suggest);
             if (!proposals)
                 return fail(record.path + ": " + proposals.message());
-            Labelled item{record.id, {}};
+            Labelled item{record.id, {}, false};
             for (const auto& p : *proposals) {
                 if (p.classIndex < 0 || static_cast<size_t>(p.classIndex) >= mapping->projectClassIds.size())
                     continue;
@@ -159,6 +164,8 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
                 box.score = p.score;
                 item.boxes.push_back(box);
             }
+            item.reopen = !item.boxes.empty() && record.status == project::ImageStatus::Reviewed;
+            report.reopened += item.reopen ? 1 : 0;
             report.boxes += static_cast<int>(item.boxes.size());
             report.labeled += item.boxes.empty() ? 0 : 1;
             batch.push_back(std::move(item));

@@ -1,7 +1,9 @@
 #pragma once
 // Batch auto-label: runs a BoxPredictor over a project's images and stores the proposals as boxes with
-// source=model and their scores. Decoding runs ahead on a worker thread while the calling thread infers
-// and stores; each batch of images is one transaction, so a cancel or a crash loses at most one batch.
+// source=model and their scores. An image that receives boxes ends up `labeled` (a `reviewed` one is set
+// back to `labeled`), which together with its model boxes marks it as needing review (review_queue.h).
+// Decoding runs ahead on a worker thread while the calling thread infers and stores; each batch of images is
+// one transaction, so a cancel or a crash loses at most one batch.
 //
 // Thread affinity: runs on the calling thread (plus one decode thread it owns); the Project and the
 // predictor must belong to the calling thread.
@@ -61,10 +63,11 @@ struct AutoLabelOptions {
 };
 
 struct AutoLabelReport {
-    int images = 0;  ///< images processed
-    int labeled = 0; ///< images that received at least one box
-    int boxes = 0;   ///< boxes stored
-    int failed = 0;  ///< images that could not be decoded (skipped)
+    int images = 0;   ///< images processed
+    int labeled = 0;  ///< images that received at least one box
+    int boxes = 0;    ///< boxes stored
+    int failed = 0;   ///< images that could not be decoded (skipped)
+    int reopened = 0; ///< reviewed images that received model boxes and were set back to labeled
     bool cancelled = false;
     double seconds = 0;
     std::vector<std::string> warnings; ///< one line per skipped image

@@ -1,5 +1,6 @@
 // Class mapping by name and batch auto-label into a project database, with the Darknet fixture.
 #include "assist/auto_labeler.h"
+#include "assist/review_queue.h"
 #include "fixtures.h"
 
 #include <QProcess>
@@ -157,6 +158,67 @@ private slots:
         auto unlabeled = autoLabel(**project, **predictor, options);
         QVERIFY(unlabeled);
         QCOMPARE(unlabeled->images, 6 - report->labeled);
+    }
+
+    void autoLabeledImagesNeedReview() {
+        // A reviewed image that gets model boxes goes back to labeled and into the review queue; marking
+        // it reviewed takes it out again.
+        OSPREY_REQUIRE_FIXTURE("models/yolo-fastest-1.1/yolo-fastest-1.1.weights");
+        OSPREY_REQUIRE_FIXTURE("models/fastestdet/images");
+        const auto modelDir = test::fixture("models/yolo-fastest-1.1");
+        auto predictor =
+            BoxPredictor::open({modelDir / "yolo-fastest-1.1.cfg", modelDir / "yolo-fastest-1.1.weights",
+                                modelDir / "coco.names", "cpu"});
+        QVERIFY(predictor);
+        QTemporaryDir dir;
+        auto project = project::Project::create(dir.path().toStdString());
+        QVERIFY(project);
+        const auto bus = *(*project)->addClass("bus");
+        const auto busImage = *(*project)->addImage({test::fixture("models/fastestdet/images/1.jpg").string(),
+                                                     0,
+                                                     0,
+                                                     {},
+                                                     {},
+                                                     project::Split::None,
+                                                     false});
+        const auto personImage =
+            *(*project)->addImage({test::fixture("models/fastestdet/images/2.jpg").string(),
+                                   0,
+                                   0,
+                                   {},
+                                   {},
+                                   project::Split::None,
+                                   false});
+        // The bus was labelled by hand where the model puts it, and the image reviewed.
+        auto decoded = imaging::decodeImage(test::fixture("models/fastestdet/images/1.jpg"));
+        QVERIFY(decoded);
+        auto proposals = (*predictor)->predict(*decoded, {});
+        QVERIFY(proposals && !proposals->empty());
+        const auto& found = (*proposals)[0];
+        project::NewBox manual;
+        manual.imageId = busImage, manual.classId = bus;
+        manual.x1 = found.x1, manual.y1 = found.y1, manual.x2 = found.x2, manual.y2 = found.y2;
+        QVERIFY((*project)->addBox(manual));
+        QVERIFY((*project)->setImageStatus(busImage, project::ImageStatus::Reviewed));
+        QVERIFY((*project)->setImageStatus(personImage, project::ImageStatus::Reviewed));
+
+        AutoLabelOptions options;
+        options.images = ImageSelection::All;
+        auto report = autoLabel(**project, **predictor, options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        // Only "bus" is mapped: the bus image gets a model box, the person image nothing.
+        QCOMPARE(report->labeled, 1);
+        QCOMPARE(report->reopened, 1);
+        QVERIFY((*project)->image(busImage)->status == project::ImageStatus::Labeled);
+        QVERIFY((*project)->image(personImage)->status == project::ImageStatus::Reviewed);
+        auto queue = reviewQueue(**project, {ReviewOrder::Disagreement, 0.5, 0});
+        QVERIFY(queue);
+        QCOMPARE(queue->items.size(), size_t(1));
+        QCOMPARE(queue->items[0].imageId, busImage);
+        QCOMPARE(queue->items[0].agreement.matched, 1);
+        QCOMPARE(queue->items[0].disagreement(), 0);
+        QVERIFY((*project)->setImageStatus(busImage, project::ImageStatus::Reviewed));
+        QCOMPARE(reviewQueue(**project)->needingReview, 0);
     }
 
     void cliAutolabelStoresModelBoxes() {
