@@ -1,65 +1,11 @@
 #include "assist/auto_labeler.h"
 
+#include "assist/label_pipeline_impl.h"
+
 #include <chrono>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-#include <thread>
 
 namespace osprey::assist {
 namespace {
-
-struct Decoded {
-    size_t index = 0;
-    Expected<imaging::Image> image = fail("not decoded");
-};
-
-// A bounded queue filled by one decode thread, drained in order by the calling thread.
-class DecodeAhead {
-public:
-    DecodeAhead(const project::Project& project, const std::vector<project::ImageRecord>& images,
-                size_t depth)
-        : m_depth(depth) {
-        std::vector<std::filesystem::path> paths;
-        for (const auto& record : images)
-            paths.push_back(project.resolve(record.path));
-        m_thread = std::thread([this, paths = std::move(paths)] {
-            for (size_t i = 0; i < paths.size(); ++i) {
-                Decoded item{i, imaging::decodeImage(paths[i])};
-                std::unique_lock lock(m_mutex);
-                m_changed.wait(lock, [&] { return m_stop || m_queue.size() < m_depth; });
-                if (m_stop)
-                    return;
-                m_queue.push_back(std::move(item));
-                m_changed.notify_all();
-            }
-        });
-    }
-    ~DecodeAhead() {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_changed.notify_all();
-        m_thread.join();
-    }
-    Decoded next() {
-        std::unique_lock lock(m_mutex);
-        m_changed.wait(lock, [&] { return !m_queue.empty(); });
-        Decoded item = std::move(m_queue.front());
-        m_queue.pop_front();
-        m_changed.notify_all();
-        return item;
-    }
-
-private:
-    size_t m_depth;
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::deque<Decoded> m_queue;
-    bool m_stop = false;
-    std::thread m_thread;
-};
 
 struct Labelled {
     std::int64_t imageId = 0;
@@ -133,20 +79,44 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
 
     AutoLabelReport report;
     const int total = static_cast<int>(images->size());
-    std::unique_ptr<DecodeAhead> ahead;
-    if (options.pipelining == Pipelining::Pipelined)
-        ahead = std::make_unique<DecodeAhead>(project, *images,
-                                              static_cast<size_t>(std::max(2, options.batchSize)));
+    std::vector<std::filesystem::path> paths;
+    paths.reserve(images->size());
+    for (const auto& record : *images)
+        paths.push_back(project.resolve(record.path));
+    // The extra predictors outlive the pipeline whose workers use them.
+    std::vector<std::unique_ptr<BoxPredictor>> extraPredictors;
+    std::unique_ptr<detail::LabelPipeline> pipeline;
+    if (options.pipelining == Pipelining::Sequential) {
+        pipeline = detail::makeSequentialPipeline(std::move(paths), predictor, options.suggest);
+    } else if (options.workers > 1) {
+        if (!options.openPredictor)
+            return fail("autolabel: workers=" + std::to_string(options.workers) +
+                            " needs a way to open one predictor per worker",
+                        "invalid");
+        std::vector<BoxPredictor*> predictors{&predictor};
+        for (int i = 1; i < options.workers; ++i) {
+            auto another = options.openPredictor();
+            if (!another)
+                return fail(another.error());
+            predictors.push_back(another->get());
+            extraPredictors.push_back(std::move(*another));
+        }
+        pipeline = detail::makeParallelPipeline(std::move(paths), std::move(predictors), options.suggest,
+                                                static_cast<size_t>(options.workers) * 2);
+    } else {
+        pipeline = detail::makeDecodeAheadPipeline(std::move(paths), predictor, options.suggest,
+                                                   static_cast<size_t>(std::max(2, options.batchSize)));
+    }
     std::vector<Labelled> batch;
     for (size_t i = 0; i < images->size(); ++i) {
         const auto& record = (*images)[i];
-        auto image = ahead ? ahead->next().image : imaging::decodeImage(project.resolve(record.path));
+        auto outcome = pipeline->next();
         ++report.images;
-        if (!image) {
+        if (outcome.decodeFailed) {
             ++report.failed;
-            report.warnings.push_back("skipped " + image.message());
+            report.warnings.push_back("skipped " + outcome.proposals.message());
         } else {
-            auto proposals = predictor.predict(*image, options.suggest);
+            const auto& proposals = outcome.proposals;
             if (!proposals)
                 return fail(record.path + ": " + proposals.message());
             Labelled item{record.id, {}, false};

@@ -2,11 +2,15 @@
 // Batch auto-label: runs a BoxPredictor over a project's images and stores the proposals as boxes with
 // source=model and their scores. An image that receives boxes ends up `labeled` (a `reviewed` one is set
 // back to `labeled`), which together with its model boxes marks it as needing review (review_queue.h).
-// Decoding runs ahead on a worker thread while the calling thread infers and stores; each batch of images is
-// one transaction, so a cancel or a crash loses at most one batch.
+// Each batch of images is one transaction, so a cancel or a crash loses at most one batch.
 //
-// Thread affinity: runs on the calling thread (plus one decode thread it owns); the Project and the
-// predictor must belong to the calling thread.
+// Pipelining: by default one thread decodes ahead while the calling thread infers and stores. With
+// workers = N > 1, N threads each decode and infer whole images on their own predictor (opened with
+// openPredictor) and the calling thread stores the results in order; give each worker one compute thread
+// (model::setComputeThreads(1) for checkpoints) so that N images run on N cores.
+//
+// Thread affinity: runs on the calling thread (plus the threads it owns and joins before returning); the
+// Project must belong to the calling thread; the predictor is used by one thread at a time.
 
 #include "assist/box_predictor.h"
 #include "common/expected.h"
@@ -59,6 +63,9 @@ struct AutoLabelOptions {
     AddClasses addClasses = AddClasses::Auto;
     int batchSize = 16; ///< images per transaction
     Pipelining pipelining = Pipelining::Pipelined;
+    int workers = 1; ///< images decoded and inferred at once (Pipelined only); > 1 needs openPredictor
+    /// Opens another predictor like the one passed to autoLabel, one per extra worker.
+    std::function<Expected<std::unique_ptr<BoxPredictor>>()> openPredictor;
     std::string mappingKey; ///< model key of a saved class mapping (see mapClassesByName); empty: by name
 };
 

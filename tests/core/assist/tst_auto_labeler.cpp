@@ -1,11 +1,17 @@
 // Class mapping by name and batch auto-label into a project database, with the Darknet fixture.
 #include "assist/auto_labeler.h"
+#include "assist/inference_threads.h"
 #include "assist/review_queue.h"
+#include "demo/demo_dataset.h"
 #include "fixtures.h"
+#include "model/detector.h"
+#include "model/weights.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <map>
 
 using namespace osprey;
 using namespace osprey::assist;
@@ -219,6 +225,77 @@ private slots:
         QCOMPARE(queue->items[0].disagreement(), 0);
         QVERIFY((*project)->setImageStatus(busImage, project::ImageStatus::Reviewed));
         QCOMPARE(reviewQueue(**project)->needingReview, 0);
+    }
+
+    void parallelWorkersStoreWhatTheSequentialLoopStores() {
+        // An untrained yolov8n at conf 0 proposes its 5 best boxes on every image; two workers (each with
+        // its own predictor, one compute thread each) must store exactly what the sequential loop stores.
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        demo::DemoOptions demoOptions;
+        demoOptions.images = 9;
+        demoOptions.imageSizePx = 96;
+        QVERIFY(demo::createDemoProject(folder / "a", demoOptions));
+        QVERIFY(demo::createDemoProject(folder / "b", demoOptions));
+        auto spec = model::parseModelName("yolov8n", 4);
+        QVERIFY(spec);
+        auto detector = model::Detector::create(*spec);
+        QVERIFY(detector);
+        model::CheckpointMeta meta;
+        meta.names = demo::demoClassNames();
+        meta.imgsz = 96;
+        QVERIFY(model::saveWeights(*detector, meta, folder / "best.pt"));
+        const ModelSource source{folder / "best.pt", {}, {}, "cpu"};
+        setInferenceThreads(1);
+
+        std::map<std::string, std::vector<std::string>> stored[2];
+        for (int run = 0; run < 2; ++run) {
+            auto project = project::Project::open(folder / (run == 0 ? "a" : "b"));
+            QVERIFY(project);
+            auto predictor = BoxPredictor::open(source);
+            QVERIFY(predictor);
+            AutoLabelOptions options;
+            options.images = ImageSelection::All;
+            options.batchSize = 4;
+            options.suggest.confThreshold = 0.0f;
+            options.suggest.maxDetections = 5;
+            if (run == 0) {
+                options.pipelining = Pipelining::Sequential;
+            } else {
+                options.workers = 2;
+                options.openPredictor = [&] { return BoxPredictor::open(source); };
+            }
+            auto report = autoLabel(**project, **predictor, options);
+            QVERIFY2(report, report ? "" : report.message().c_str());
+            QCOMPARE(report->images, 9);
+            QCOMPARE(report->boxes, 45);
+            const auto images = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+            for (const auto& image : *images) {
+                const auto boxes = (*project)->boxes(image.id);
+                QVERIFY(boxes);
+                for (const auto& box : *boxes)
+                    if (box.source == project::BoxSource::Model)
+                        stored[run][image.path].push_back(QString("%1 %2 %3 %4 %5 %6")
+                                                              .arg(box.classId)
+                                                              .arg(box.x1)
+                                                              .arg(box.y1)
+                                                              .arg(box.x2)
+                                                              .arg(box.y2)
+                                                              .arg(*box.score)
+                                                              .toStdString());
+            }
+        }
+        QCOMPARE(stored[1].size(), size_t(9));
+        QVERIFY(stored[0] == stored[1]);
+
+        // More than one worker needs a way to open the others.
+        auto project = project::Project::open(folder / "a");
+        auto predictor = BoxPredictor::open(source);
+        AutoLabelOptions options;
+        options.workers = 2;
+        auto refused = autoLabel(**project, **predictor, options);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, std::string("invalid"));
     }
 
     void cliAutolabelStoresModelBoxes() {
