@@ -208,9 +208,12 @@ Expected<SnapBox> snapBox(const imaging::Image& image, const SnapBox& rough, con
             object = removeThinParts(object);
 
         const cv::Rect found = cv::boundingRect(object);
-        const SnapBox snapped{static_cast<double>(roi.x + found.x), static_cast<double>(roi.y + found.y),
-                              static_cast<double>(roi.x + found.x + found.width),
-                              static_cast<double>(roi.y + found.y + found.height)};
+        // Whole pixels can reach past a fractional rough box by under a pixel; the contract is "never
+        // larger".
+        const SnapBox snapped{std::max(rough.x1, static_cast<double>(roi.x + found.x)),
+                              std::max(rough.y1, static_cast<double>(roi.y + found.y)),
+                              std::min(rough.x2, static_cast<double>(roi.x + found.x + found.width)),
+                              std::min(rough.y2, static_cast<double>(roi.y + found.y + found.height))};
         const double roughArea = (rough.x2 - rough.x1) * (rough.y2 - rough.y1);
         if ((snapped.x2 - snapped.x1) * (snapped.y2 - snapped.y1) < options.minAreaFraction * roughArea)
             return fail("snap: the object found covers less than " +
