@@ -43,6 +43,8 @@ public:
     /// project's settings.
     void setModel(const assist::ModelSource& source);
     bool hasModel() const { return !m_source.model.empty(); }
+    /// The active model ("" paths when none).
+    const assist::ModelSource& source() const { return m_source; }
     /// The model's file name ("" when none).
     QString modelName() const;
     /// Asks for a model file (.pt, .onnx, or .cfg with its .weights and a names file).
