@@ -4,6 +4,7 @@
 #ifdef OSPREY_HAVE_ASSIST
 #include "ui/annotate/assist_bar.h"
 #include "ui/annotate/assist_controller.h"
+#include "ui/annotate/review_queue_actions.h"
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/class_picker_dialog.h"
@@ -25,9 +26,12 @@ AnnotationEditor::AnnotationEditor(QWidget* parent)
     layout->setSpacing(0);
 #ifdef OSPREY_HAVE_ASSIST
     m_assist = new AssistController(m_session, m_canvas, this);
+    m_review = new ReviewQueueActions(this);
     m_assistBar = new AssistBar(m_assist, this);
+    m_assistBar->addReviewActions({m_review->confidenceAction(), m_review->disagreementAction()});
     layout->addWidget(m_assistBar);
     connect(m_assist, &AssistController::message, this, &AnnotationEditor::message);
+    connect(m_review, &ReviewQueueActions::message, this, &AnnotationEditor::message);
 #endif
     layout->addWidget(m_canvas, 1);
     setFocusProxy(m_canvas);
@@ -43,6 +47,7 @@ AnnotationEditor::AnnotationEditor(QWidget* parent)
 AnnotationEditor::~AnnotationEditor() {
 #ifdef OSPREY_HAVE_ASSIST
     delete m_assist; // before the canvas it draws on; waits for a running suggestion
+    delete m_review; // waits for a queue being built
 #endif
     m_prefetcher->clear();
     m_prefetcher->waitForDone();
@@ -57,6 +62,7 @@ void AnnotationEditor::setDocument(ProjectDocument* document, ImageListPanel* im
     m_session->setDocument(document);
 #ifdef OSPREY_HAVE_ASSIST
     m_assist->loadProjectModel();
+    m_review->setDocument(document, imageList);
 #endif
     if (imageList)
         connect(imageList, &ImageListPanel::currentImageChanged, this, &AnnotationEditor::showImage);

@@ -14,6 +14,7 @@ class BoxCanvas;
 class ImageListPanel;
 class ImagePrefetcher;
 class ProjectDocument;
+class ReviewQueueActions;
 
 class AnnotationEditor : public QWidget {
     Q_OBJECT
@@ -30,6 +31,8 @@ public:
     /// without core/assist, i.e. without torch).
     AssistController* assist() const { return m_assist; }
     AssistBar* assistBar() const { return m_assistBar; }
+    /// The review queue of auto-labelled images (null without core/assist).
+    ReviewQueueActions* reviewQueue() const { return m_review; }
     /// How many images on each side of the current one are decoded ahead (0 turns prefetch off).
     void setPrefetchRadius(int images) { m_prefetchRadius = images; }
 
@@ -68,6 +71,7 @@ private:
     ImagePrefetcher* m_prefetcher;
     AssistController* m_assist = nullptr;
     AssistBar* m_assistBar = nullptr;
+    ReviewQueueActions* m_review = nullptr;
     ImageListPanel* m_imageList = nullptr;
     int m_prefetchRadius = 2;
     qint64 m_announced = 0;

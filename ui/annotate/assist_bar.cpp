@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QSlider>
 #include <QToolButton>
@@ -45,7 +46,17 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     layout->setSpacing(6);
     m_model->setObjectName(QStringLiteral("assist.model"));
     m_model->setToolTip(tr("The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a "
-                           "Darknet .cfg with its .weights and names"));
+                           "Darknet .cfg with its .weights and names. The arrow offers to follow the "
+                           "training runs instead."));
+    m_model->setPopupMode(QToolButton::MenuButtonPopup);
+    auto* modelMenu = new QMenu(m_model);
+    modelMenu->addAction(tr("Choose Model File…"), this, [this] { m_assist->chooseModel(window()); });
+    m_follow = modelMenu->addAction(tr("Follow the Active Training Run"));
+    m_follow->setObjectName(QStringLiteral("assist.followRun"));
+    m_follow->setCheckable(true);
+    m_follow->setToolTip(tr("Use the best.pt written last under this project's runs, and reload it each time "
+                            "training saves a better one"));
+    m_model->setMenu(modelMenu);
     m_suggest->setText(tr("Suggest (I)"));
     m_suggest->setToolTip(tr("Run the model on this image"));
     m_every->setText(tr("Every image"));
@@ -80,6 +91,8 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     layout->addStretch(1);
 
     connect(m_model, &QToolButton::clicked, this, [this] { m_assist->chooseModel(window()); });
+    connect(m_follow, &QAction::toggled, assist, &AssistController::setFollowRun);
+    connect(assist, &AssistController::followRunChanged, m_follow, &QAction::setChecked);
     connect(m_suggest, &QToolButton::clicked, assist, &AssistController::suggest);
     connect(m_every, &QToolButton::toggled, assist, &AssistController::setAutoSuggest);
     connect(assist, &AssistController::autoSuggestChanged, m_every, &QToolButton::setChecked);
@@ -96,6 +109,7 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
         updateCount();
     });
     connect(assist, &AssistController::modelChanged, this, &AssistBar::updateModel);
+    connect(assist, &AssistController::followRunChanged, this, &AssistBar::updateModel);
     connect(assist, &AssistController::proposalsChanged, this, &AssistBar::updateCount);
     m_conf->installEventFilter(this);
     m_iou->installEventFilter(this);
@@ -127,8 +141,25 @@ bool AssistBar::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void AssistBar::addReviewActions(const QList<QAction*>& actions) {
+    auto* review = new QToolButton(this);
+    review->setObjectName(QStringLiteral("assist.review"));
+    review->setText(tr("Review Queue"));
+    review->setToolTip(tr("Walk the images whose model boxes nobody has checked yet, likeliest mistakes "
+                          "first"));
+    review->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(review);
+    menu->addActions(actions);
+    review->setMenu(menu);
+    auto* row = qobject_cast<QHBoxLayout*>(layout());
+    row->insertWidget(row->count() - 1, review); // before the stretch
+}
+
 void AssistBar::updateModel() {
-    m_model->setText(m_assist->hasModel() ? m_assist->modelName() : tr("Choose…"));
+    const bool waiting = m_assist->followRun() && !m_assist->hasModel();
+    m_model->setText(m_assist->hasModel() ? m_assist->modelName()
+                     : waiting            ? tr("Waiting for a run…")
+                                          : tr("Choose…"));
 }
 
 void AssistBar::updateCount() {

@@ -1,10 +1,11 @@
 #pragma once
 // AssistBar: the strip above the canvas for model proposals: the active model (click to choose another),
-// Suggest, "every image", the confidence and IoU sliders that re-filter the proposals live, the proposal
+// Suggest, "every image", following the latest training run's best checkpoint, the review queue, the confidence and IoU sliders that re-filter the proposals live, the proposal
 // count and a busy indicator while the model runs. GUI thread only.
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QProgressBar;
 class QSlider;
@@ -22,6 +23,8 @@ public:
     QSlider* confidenceSlider() const { return m_conf; }
     QSlider* iouSlider() const { return m_iou; }
     QProgressBar* busyIndicator() const { return m_busy; }
+    /// Adds a "Review" button whose menu holds these actions (the review queue orders).
+    void addReviewActions(const QList<QAction*>& actions);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -32,6 +35,7 @@ private:
 
     AssistController* m_assist;
     QToolButton* m_model;
+    QAction* m_follow;
     QToolButton* m_suggest;
     QToolButton* m_every;
     QSlider* m_conf;

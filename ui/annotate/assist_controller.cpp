@@ -5,6 +5,7 @@
 #include "ui/annotate/accept_proposals_command.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_painter.h"
+#include "ui/annotate/run_follower.h"
 #include "ui/project/project_document.h"
 
 #include <QDir>
@@ -22,6 +23,7 @@ namespace osprey::ui {
 namespace {
 
 constexpr char kModelSetting[] = "assist.model";
+constexpr char kFollowSetting[] = "assist.follow_run";
 constexpr int kRawMaxDetections = 1000;
 
 double iouOf(const QRectF& a, const QRectF& b) {
@@ -56,11 +58,14 @@ std::filesystem::path findNamesFile(const QString& cfg) {
 struct AssistController::Engine {
     std::mutex mutex;
     assist::ModelSource loaded;
+    std::int64_t revision = 0;
     std::unique_ptr<assist::BoxPredictor> predictor;
 };
 
 AssistController::AssistController(AnnotationSession* session, BoxCanvas* canvas, QObject* parent)
-    : QObject(parent), m_session(session), m_canvas(canvas), m_engine(std::make_shared<Engine>()) {
+    : QObject(parent), m_session(session), m_canvas(canvas), m_engine(std::make_shared<Engine>()),
+      m_follower(new RunFollower(this)) {
+    connect(m_follower, &RunFollower::checkpointChanged, this, &AssistController::onFollowedCheckpoint);
     connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &AssistController::onFinished);
     connect(session, &AnnotationSession::imageChanged, this, &AssistController::onImageChanged);
     canvas->setOverlay(this);
@@ -74,6 +79,7 @@ AssistController::~AssistController() {
 // ---- model ---------------------------------------------------------------------------------------
 
 void AssistController::setModel(const assist::ModelSource& source) {
+    setFollowRun(false);
     m_source = source;
     ++m_generation;
     clear();
@@ -87,7 +93,10 @@ void AssistController::setModel(const assist::ModelSource& source) {
 }
 
 QString AssistController::modelName() const {
-    return hasModel() ? QString::fromStdString(m_source.model.filename().string()) : QString();
+    if (!hasModel())
+        return {};
+    const QString file = QString::fromStdString(m_source.model.filename().string());
+    return followRun() ? tr("%1 of run %2").arg(file, m_follower->runName()) : file;
 }
 
 void AssistController::loadProjectModel() {
@@ -104,7 +113,57 @@ void AssistController::loadProjectModel() {
             m_source.names = parts[2].toStdString();
         }
     }
+    ProjectDocument* document = m_session->document();
+    const auto followSetting =
+        document ? document->project().setting(kFollowSetting) : Expected<std::string>(std::string());
+    const bool follow = followSetting && *followSetting == "1";
+    m_follower->setEnabled(false);
+    m_follower->setProjectFolder(document ? document->folder() : QString());
+    m_follower->setEnabled(follow); // loads the newest best.pt now when there is one
+    emit followRunChanged(follow);
     emit modelChanged();
+}
+
+// ---- following a training run --------------------------------------------------------------------
+
+bool AssistController::followRun() const {
+    return m_follower->isEnabled();
+}
+
+void AssistController::setFollowRun(bool on) {
+    if (on == m_follower->isEnabled())
+        return;
+    ProjectDocument* document = m_session->document();
+    if (document)
+        if (Status saved = document->project().setSetting(kFollowSetting, on ? "1" : "0"); !saved)
+            emit message(
+                tr("Could not remember the setting: %1").arg(QString::fromStdString(saved.message())));
+    m_follower->setProjectFolder(document ? document->folder() : QString());
+    m_follower->setEnabled(on);
+    if (on && m_follower->checkpoint().isEmpty())
+        emit message(tr("Following the training runs: no run has saved a best.pt yet; the first one will be "
+                        "loaded when it is written"));
+    emit followRunChanged(on);
+    emit modelChanged();
+}
+
+void AssistController::onFollowedCheckpoint(const QString& path, const QString& runName) {
+    const bool showing = !m_candidates.empty();
+    m_source =
+        assist::ModelSource{path.toStdString(), {}, {}, m_source.device.empty() ? "cpu" : m_source.device};
+    ++m_revision; // the same path may hold a new checkpoint: load it again
+    ++m_generation;
+    clear();
+    emit modelChanged();
+    emit message(tr("Following run %1: loaded its new best.pt (%2)")
+                     .arg(runName, QFileInfo(path).lastModified().toString(QStringLiteral("HH:mm:ss"))));
+    // Proposals on screen came from the old checkpoint: ask the new one.
+    if ((showing || m_autoSuggest) && m_session->imageId() != 0) {
+        if (m_running)
+            m_pending = true;
+        else
+            start();
+    }
 }
 
 void AssistController::chooseModel(QWidget* parent) {
@@ -167,41 +226,42 @@ void AssistController::start() {
     ++m_predictions;
     emit busyChanged(true);
     emit message(tr("Suggesting boxes with %1…").arg(modelName()));
-    m_watcher.setFuture(
-        QtConcurrent::run([engine = m_engine, source = m_source, path, imageId, generation = m_generation] {
-            Result result;
-            result.imageId = imageId;
-            result.generation = generation;
-            const std::lock_guard lock(engine->mutex);
-            if (!engine->predictor || engine->loaded.model != source.model ||
-                engine->loaded.weights != source.weights || engine->loaded.names != source.names) {
-                engine->predictor.reset();
-                auto opened = assist::BoxPredictor::open(source);
-                if (!opened) {
-                    result.error = QString::fromStdString(opened.message());
-                    return result;
-                }
-                engine->predictor = std::move(*opened);
-                engine->loaded = source;
-            }
-            auto image = imaging::decodeImage(path);
-            if (!image) {
-                result.error = QString::fromStdString(image.message());
+    m_watcher.setFuture(QtConcurrent::run([engine = m_engine, source = m_source, revision = m_revision, path,
+                                           imageId, generation = m_generation] {
+        Result result;
+        result.imageId = imageId;
+        result.generation = generation;
+        const std::lock_guard lock(engine->mutex);
+        if (!engine->predictor || engine->revision != revision || engine->loaded.model != source.model ||
+            engine->loaded.weights != source.weights || engine->loaded.names != source.names) {
+            engine->predictor.reset();
+            auto opened = assist::BoxPredictor::open(source);
+            if (!opened) {
+                result.error = QString::fromStdString(opened.message());
                 return result;
             }
-            assist::SuggestOptions options;
-            options.confThreshold = kRawConfidence;
-            options.iouThreshold = 1.0f; // no suppression here: the sliders apply NMS on the cached set
-            options.maxDetections = kRawMaxDetections;
-            auto proposals = engine->predictor->predict(*image, options);
-            if (!proposals) {
-                result.error = QString::fromStdString(proposals.message());
-                return result;
-            }
-            result.proposals = std::move(*proposals);
-            result.names = engine->predictor->names();
+            engine->predictor = std::move(*opened);
+            engine->loaded = source;
+            engine->revision = revision;
+        }
+        auto image = imaging::decodeImage(path);
+        if (!image) {
+            result.error = QString::fromStdString(image.message());
             return result;
-        }));
+        }
+        assist::SuggestOptions options;
+        options.confThreshold = kRawConfidence;
+        options.iouThreshold = 1.0f; // no suppression here: the sliders apply NMS on the cached set
+        options.maxDetections = kRawMaxDetections;
+        auto proposals = engine->predictor->predict(*image, options);
+        if (!proposals) {
+            result.error = QString::fromStdString(proposals.message());
+            return result;
+        }
+        result.proposals = std::move(*proposals);
+        result.names = engine->predictor->names();
+        return result;
+    }));
 }
 
 void AssistController::onFinished() {

@@ -20,6 +20,7 @@ class QWidget;
 namespace osprey::ui {
 
 class AnnotationSession;
+class RunFollower;
 
 class AssistController : public QObject, public CanvasOverlay {
     Q_OBJECT
@@ -49,8 +50,16 @@ public:
     QString modelName() const;
     /// Asks for a model file (.pt, .onnx, or .cfg with its .weights and a names file).
     void chooseModel(QWidget* parent);
-    /// Reads the project's remembered model (after the session's document changed).
+    /// Reads the project's remembered model and follow setting (after the session's document changed).
     void loadProjectModel();
+
+    // ---- following a training run ----------------------------------------------------------------
+    /// "Follow the active training run": the model becomes the best.pt written last under the project's
+    /// runs/ and is reloaded each time the trainer writes a new best (remembered per project). Choosing a
+    /// model file turns it off.
+    void setFollowRun(bool on);
+    bool followRun() const;
+    RunFollower* runFollower() const { return m_follower; }
 
     // ---- proposals -----------------------------------------------------------------------------
     bool busy() const { return m_running; }
@@ -85,6 +94,7 @@ signals:
     void busyChanged(bool busy);
     void modelChanged();
     void autoSuggestChanged(bool on);
+    void followRunChanged(bool on);
     void message(const QString& text);
 
 private:
@@ -100,6 +110,7 @@ private:
     void start();
     void onFinished();
     void onImageChanged();
+    void onFollowedCheckpoint(const QString& path, const QString& runName);
     void refilter();
     void accept(const std::vector<int>& indices);
     void dismiss(int index);
@@ -109,6 +120,8 @@ private:
     BoxCanvas* m_canvas;
     std::shared_ptr<Engine> m_engine;
     assist::ModelSource m_source;
+    RunFollower* m_follower;
+    std::int64_t m_revision = 0; ///< bumped when the followed file is rewritten in place
     QFutureWatcher<Result> m_watcher;
     bool m_running = false;
     bool m_pending = false;

@@ -190,6 +190,13 @@ void MainWindow::closeProject() {
 void MainWindow::showImage(qint64 imageId) {
     if (!m_document)
         return;
+    if (m_imageModel->hasImageOrder()) {
+        if (const int ordered = m_imageModel->rowOfImage(imageId); ordered >= 0) {
+            m_imageList->selectRow(ordered);
+            return;
+        }
+        m_imageModel->clearImageOrder();
+    }
     auto row = m_document->project().imageRow(imageId, m_imageModel->filter());
     if (!row) {
         m_imageModel->setFilter({});

@@ -4,6 +4,8 @@
 #include "ui/project/thumbnail_cache.h"
 
 #include <QFileInfo>
+#include <algorithm>
+#include <utility>
 
 namespace osprey::ui {
 
@@ -21,8 +23,12 @@ void ImageListModel::reload() {
     beginResetModel();
     m_pages.clear();
     m_rowsWaitingForThumbnail.clear();
-    auto count = m_document->project().countImages(m_filter);
-    m_count = count ? static_cast<int>(*count) : 0;
+    if (m_ordered) {
+        m_count = static_cast<int>(m_order.size());
+    } else {
+        auto count = m_document->project().countImages(m_filter);
+        m_count = count ? static_cast<int>(*count) : 0;
+    }
     endResetModel();
 }
 
@@ -30,7 +36,50 @@ void ImageListModel::setFilter(const project::ImageQuery& filter) {
     m_filter = filter;
     m_filter.offset = 0;
     m_filter.limit = kPageSize;
+    const bool wasOrdered = std::exchange(m_ordered, false);
+    m_order.clear();
+    m_orderTitle.clear();
     reload();
+    if (wasOrdered)
+        emit imageOrderChanged();
+}
+
+void ImageListModel::setImageOrder(std::vector<std::int64_t> imageIds, const QString& title) {
+    m_ordered = true;
+    m_order = std::move(imageIds);
+    m_orderTitle = title;
+    reload();
+    emit imageOrderChanged();
+}
+
+void ImageListModel::clearImageOrder() {
+    if (m_ordered)
+        setFilter(m_filter);
+}
+
+std::vector<project::ImageRecord> ImageListModel::loadPage(int page) const {
+    if (!m_ordered) {
+        project::ImageQuery query = m_filter;
+        query.offset = static_cast<std::int64_t>(page) * kPageSize;
+        query.limit = kPageSize;
+        auto images = m_document->project().listImages(query);
+        return images ? std::move(images.value()) : std::vector<project::ImageRecord>{};
+    }
+    std::vector<project::ImageRecord> images;
+    const size_t first = static_cast<size_t>(page) * kPageSize;
+    const size_t last = std::min(m_order.size(), first + kPageSize);
+    images.reserve(last - first);
+    for (size_t i = first; i < last; ++i) {
+        auto image = m_document->project().image(m_order[i]);
+        if (image) {
+            images.push_back(std::move(image.value()));
+        } else { // deleted since the order was made: keep the row, marked by its id alone
+            project::ImageRecord gone;
+            gone.id = m_order[i];
+            images.push_back(std::move(gone));
+        }
+    }
+    return images;
 }
 
 int ImageListModel::rowCount(const QModelIndex& parent) const {
@@ -45,11 +94,7 @@ const project::ImageRecord* ImageListModel::record(int row) const {
     if (it == m_pages.end()) {
         if (m_pages.size() >= kMaxPages)
             m_pages.clear(); // crude but bounded: views only ever need the pages on screen
-        project::ImageQuery query = m_filter;
-        query.offset = static_cast<std::int64_t>(page) * kPageSize;
-        query.limit = kPageSize;
-        auto images = m_document->project().listImages(query);
-        it = m_pages.insert(page, images ? std::move(images.value()) : std::vector<project::ImageRecord>{});
+        it = m_pages.insert(page, loadPage(page));
     }
     const size_t index = static_cast<size_t>(row % kPageSize);
     return index < it->size() ? &(*it)[index] : nullptr;
@@ -63,6 +108,11 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const {
     const project::ImageRecord* image = record(index.row());
     if (!image)
         return {};
+    if (image->path.empty()) { // an ordered row whose image was deleted
+        if (role == Qt::DisplayRole)
+            return tr("(image %1 was deleted)").arg(image->id);
+        return role == ImageIdRole ? QVariant::fromValue<qint64>(image->id) : QVariant();
+    }
     switch (role) {
     case Qt::DisplayRole:
         return QFileInfo(QString::fromStdString(image->path)).fileName();
@@ -97,6 +147,10 @@ QVariant ImageListModel::data(const QModelIndex& index, int role) const {
 }
 
 int ImageListModel::rowOfImage(std::int64_t imageId) const {
+    if (m_ordered) {
+        const auto it = std::find(m_order.begin(), m_order.end(), imageId);
+        return it == m_order.end() ? -1 : static_cast<int>(it - m_order.begin());
+    }
     for (auto it = m_pages.cbegin(); it != m_pages.cend(); ++it)
         for (size_t i = 0; i < it->size(); ++i)
             if ((*it)[i].id == imageId)
@@ -113,10 +167,14 @@ void ImageListModel::onImageChanged(qint64 imageId) {
     const int row = rowOfImage(imageId);
     if (row < 0)
         return;
+    const auto page = m_pages.find(row / kPageSize);
+    const size_t offset = static_cast<size_t>(row % kPageSize);
+    if (page == m_pages.end() || offset >= page->size())
+        return; // not fetched yet: it is read fresh when a view asks for it
     auto updated = m_document->project().image(imageId);
     if (!updated)
         return;
-    m_pages[row / kPageSize][static_cast<size_t>(row % kPageSize)] = updated.value();
+    (*page)[offset] = updated.value();
     emit dataChanged(index(row), index(row));
 }
 

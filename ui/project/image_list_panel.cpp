@@ -6,8 +6,10 @@
 #include "ui/project/project_document.h"
 
 #include <QComboBox>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace osprey::ui {
@@ -38,6 +40,29 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
     m_count = new QLabel(this);
     m_count->setObjectName("imageCount");
 
+    m_orderBar = new QFrame(this);
+    m_orderBar->setObjectName("imageOrderBar");
+    m_orderBar->setFrameShape(QFrame::StyledPanel);
+    m_orderBar->setAutoFillBackground(true);
+    QPalette barPalette = m_orderBar->palette();
+    barPalette.setColor(QPalette::Window, barPalette.color(QPalette::Highlight).darker(130));
+    m_orderBar->setPalette(barPalette);
+    m_orderTitle = new QLabel(m_orderBar);
+    m_orderTitle->setWordWrap(true);
+    auto* leave = new QToolButton(m_orderBar);
+    leave->setObjectName("leaveImageOrder");
+    leave->setText(tr("Show All"));
+    leave->setToolTip(tr("Leave this order and show the filtered image list again"));
+    connect(leave, &QToolButton::clicked, this, [this] {
+        m_model->clearImageOrder();
+        if (m_model->rowCount() > 0)
+            selectRow(0);
+    });
+    auto* barLayout = new QHBoxLayout(m_orderBar);
+    barLayout->setContentsMargins(6, 4, 4, 4);
+    barLayout->addWidget(m_orderTitle, 1);
+    barLayout->addWidget(leave, 0, Qt::AlignTop);
+
     auto* filters = new QHBoxLayout;
     filters->setSpacing(4);
     filters->addWidget(m_statusFilter, 1);
@@ -46,6 +71,7 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(filters);
+    layout->addWidget(m_orderBar);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_count);
 
@@ -57,7 +83,19 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
                     emit currentImageChanged(current.data(ImageListModel::ImageIdRole).toLongLong());
             });
     connect(model, &QAbstractItemModel::modelReset, this, &ImageListPanel::updateCount);
+    connect(model, &ImageListModel::imageOrderChanged, this, &ImageListPanel::updateOrderBar);
     connect(document, &ProjectDocument::classesChanged, this, &ImageListPanel::refillClassFilter);
+    updateCount();
+    updateOrderBar();
+}
+
+void ImageListPanel::updateOrderBar() {
+    const bool ordered = m_model->hasImageOrder();
+    m_orderBar->setVisible(ordered);
+    m_orderTitle->setText(m_model->imageOrderTitle());
+    // The filters do not apply to an order; they come back with "Show All".
+    for (QComboBox* box : {m_statusFilter, m_splitFilter, m_classFilter})
+        box->setEnabled(!ordered);
     updateCount();
 }
 
@@ -91,7 +129,12 @@ void ImageListPanel::applyFilter() {
 
 void ImageListPanel::updateCount() {
     const auto total = m_document->project().countImages();
-    m_count->setText(tr("%1 of %2 images").arg(m_model->rowCount()).arg(total ? *total : 0));
+    if (m_model->hasImageOrder())
+        m_count->setText(tr("%1 images in this order (%2 in the project)")
+                             .arg(m_model->rowCount())
+                             .arg(total ? *total : 0));
+    else
+        m_count->setText(tr("%1 of %2 images").arg(m_model->rowCount()).arg(total ? *total : 0));
 }
 
 void ImageListPanel::selectRow(int row) {

@@ -1,9 +1,12 @@
 #pragma once
 // ImageListPanel: the filter bar and the virtualised image list (thumbnail, name, status, box count).
+// While the model shows an image order (a review queue), a bar above the list names it and leads back to
+// the filtered list.
 
 #include <QWidget>
 
 class QComboBox;
+class QFrame;
 class QLabel;
 class QListView;
 
@@ -29,6 +32,7 @@ private:
     void applyFilter();
     void refillClassFilter();
     void updateCount();
+    void updateOrderBar();
 
     ProjectDocument* m_document;
     ImageListModel* m_model;
@@ -37,6 +41,8 @@ private:
     QComboBox* m_classFilter;
     QListView* m_view;
     QLabel* m_count;
+    QFrame* m_orderBar;
+    QLabel* m_orderTitle;
 };
 
 } // namespace osprey::ui
