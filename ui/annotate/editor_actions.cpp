@@ -4,6 +4,8 @@
 #include "ui/annotate/annotation_session.h"
 #ifdef OSPREY_HAVE_ASSIST
 #include "ui/annotate/assist_controller.h"
+#include "ui/annotate/auto_label_dialog.h"
+#include "ui/annotate/class_mapping_dialog.h"
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/cheat_sheet_dialog.h"
@@ -202,6 +204,42 @@ void EditorActions::createAssistMenu() {
     connect(add(menu, "assist.chooseModel", tr("Choose &Model…"),
                 {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)}, Scope::Window),
             &QAction::triggered, assist, [this] { m_editor->assist()->chooseModel(m_window); });
+    menu->addSeparator();
+    // Batch auto-label and the model-to-project class mapping it uses; both need an open project.
+    AnnotationSession* session = m_editor->session();
+    QAction* autoLabel = add(menu, "assist.autoLabel", tr("Auto-Label &Images…"), {}, Scope::Window);
+    connect(autoLabel, &QAction::triggered, this, [this, session] {
+        if (!session->document())
+            return;
+        auto* dialog = new AutoLabelDialog(session->document(), m_editor->assist()->source(), m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &AutoLabelDialog::projectChanged, this, [session](bool replaced) {
+            // Undo steps may refer to model boxes that Replace deleted.
+            if (replaced)
+                session->undoStack()->clear();
+            if (ProjectDocument* document = session->document(); document && session->imageId() != 0)
+                emit document->imageChanged(session->imageId());
+        });
+        dialog->open();
+    });
+    QAction* mapping = add(menu, "assist.classMapping", tr("Class Ma&pping…"), {}, Scope::Window);
+    connect(mapping, &QAction::triggered, this, [this, session] {
+        if (!session->document())
+            return;
+        if (!m_editor->assist()->hasModel())
+            m_editor->assist()->chooseModel(m_window);
+        if (!m_editor->assist()->hasModel())
+            return;
+        auto* dialog = new ClassMappingDialog(session->document(), m_editor->assist()->source(), m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    const auto updateProjectActions = [session, autoLabel, mapping] {
+        autoLabel->setEnabled(session->document() != nullptr);
+        mapping->setEnabled(session->document() != nullptr);
+    };
+    connect(session, &AnnotationSession::imageChanged, this, updateProjectActions);
+    updateProjectActions();
     menu->addSeparator();
     // Enabled only while proposals are shown, so that Enter and Esc keep their usual meaning otherwise.
     QList<QAction*> whileShown;
