@@ -203,10 +203,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
 <context>
     <name>osprey::ui::AssistBar</name>
     <message>
-        <source>The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a Darknet .cfg with its .weights and names</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Suggest (I)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -256,6 +252,34 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>%1 proposals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a Darknet .cfg with its .weights and names. The arrow offers to follow the training runs instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose Model File…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the Active Training Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the best.pt written last under this project&apos;s runs, and reload it each time training saves a better one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review Queue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Walk the images whose model boxes nobody has checked yet, likeliest mistakes first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Waiting for a run…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -311,6 +335,292 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>%1 proposals: Enter accepts, X rejects, Shift+Enter accepts all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of run %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not remember the setting: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Following the training runs: no run has saved a best.pt yet; the first one will be loaded when it is written</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Following run %1: loaded its new best.pt (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AutoLabelDialog</name>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-Label Images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model yet: choose an Osprey checkpoint, ONNX or Darknet model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class &amp;Mapping…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which project class each model class becomes, or ignore it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unlabeled images (status new)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes scoring at or below this are not stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Non-maximum suppression: a box overlapping a better one of its class above this IoU is dropped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add to the existing boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace earlier model boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace deletes the image&apos;s earlier boxes from a model first; manual and imported boxes always stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic: only when the project has no classes yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Yes: add the model classes the project lacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No: ignore the model classes the project lacks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>M&amp;odel:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Images:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;nfidence:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Io&amp;U threshold:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mo&amp;de:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add missing &amp;classes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose the images and thresholds, then Start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The summary of the run appears here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after the current batch; the images labelled so far keep their boxes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weights: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class names: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot count the images: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No image matches: nothing to do.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images to process: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot open the project: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot load the model.
+%1
+Pick another model with the Choose… button.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 / %2 images, %3 images/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, under a second left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the current batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-label failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images processed before the error keep their boxes: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images that received boxes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes stored (source: model, with their scores): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images skipped because they could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  … and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop Auto-Label?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-label is still running. Stop it after the current batch and close?
+The images processed so far keep their boxes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a Model for Auto-Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet Weights for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet weights (*.weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class Names for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names files (*.names *.txt)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -424,6 +734,77 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Mouse</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ClassMappingDialog</name>
+    <message>
+        <source>Class Mapping for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the classes of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes of ignored classes are not stored. The mapping is saved in the project for this model file and used by every later auto-label run, in the application and in osprey-cli.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Match by Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map every model class to the project class of the same name, ignoring the saved mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the classes of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the saved class mapping: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Project class for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(ignore)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(add as new class)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot add the new classes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot save the class mapping: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mapped: %1 of %2 model classes; the others are ignored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classes to add to the project on Save: %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -726,6 +1107,14 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>&amp;Clear Proposals</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Auto-Label &amp;Images…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class Ma&amp;pping…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ExportDialog</name>
@@ -932,6 +1321,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>(image %1 was deleted)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ImageListPanel</name>
@@ -961,6 +1354,18 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>%1 of %2 images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave this order and show the filtered image list again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images in this order (%2 in the project)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1429,6 +1834,71 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source> · %1 rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ReviewQueueActions</name>
+    <message>
+        <source>Review Queue: &amp;Lowest Confidence First</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Walk the images with unchecked model boxes, the least confident first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review Queue: Most &amp;Disagreement First</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Walk the images where the model boxes and the existing labels disagree most (false positives and missed boxes at IoU 0.5) first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot build the review queue: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing to compare: the %n image(s) that need review have no manual or imported labels; use the confidence order</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No image needs review: every image with model boxes has been reviewed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Review queue&lt;/b&gt;, most disagreement with the labels first: %n image(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Review queue&lt;/b&gt;, lowest model confidence first: %n image(s).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s) without labels to compare are left out.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>D/A walk it, Space marks an image reviewed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Review queue: %n image(s) to check</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Building the review queue…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -38,6 +38,8 @@ QString toText(const std::filesystem::path& path) {
 }
 
 QString duration(double seconds) {
+    if (seconds < 10)
+        return AutoLabelDialog::tr("%1 s").arg(seconds, 0, 'f', 1);
     const int total = static_cast<int>(seconds + 0.5);
     if (total < 60)
         return AutoLabelDialog::tr("%1 s").arg(total);
@@ -85,7 +87,7 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
     : QDialog(parent), m_document(document), m_task(new BackgroundTask(this)) {
     qRegisterMetaType<std::shared_ptr<assist::AutoLabelReport>>();
     setWindowTitle(tr("Auto-Label Images"));
-    resize(660, 600);
+    resize(640, 540);
 
     m_modelPath = new QLineEdit(this);
     m_modelPath->setReadOnly(true);
@@ -147,7 +149,7 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setTextVisible(false);
+    m_progress->setVisible(false); // until the first run: an empty bar looks like a text field
     m_status = new QLabel(tr("Choose the images and thresholds, then Start."), this);
     m_status->setWordWrap(true);
     m_summary = new QPlainTextEdit(this);
@@ -273,6 +275,7 @@ void AutoLabelDialog::setRunning(bool running) {
     if (running) {
         m_progress->setRange(0, 0);
         m_progress->setTextVisible(false);
+        m_progress->setVisible(true);
         m_cancelButton->setFocus();
     } else {
         m_closeButton->setFocus();
@@ -312,9 +315,15 @@ void AutoLabelDialog::start() {
             return TaskResult{
                 0, tr("Cannot open the project: %1").arg(QString::fromStdString(project.message()))};
         auto predictor = assist::BoxPredictor::open(model);
-        if (!predictor)
-            return TaskResult{0, tr("Cannot load the model %1:\n%2")
-                                     .arg(modelFile, QString::fromStdString(predictor.message()))};
+        if (!predictor) {
+            // Core's message names the file; say which one when it does not.
+            QString message = QString::fromStdString(predictor.message());
+            if (!message.contains(QFileInfo(modelFile).fileName()))
+                message = modelFile + ": " + message;
+            return TaskResult{
+                0,
+                tr("Cannot load the model.\n%1\nPick another model with the Choose… button.").arg(message)};
+        }
         // As osprey-cli autolabel: on the CPU one image per core with one compute thread each; a checkpoint
         // on a GPU runs one image at a time. The editor's suggestions get all cores back afterwards.
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -357,7 +366,8 @@ void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
     const double rate = elapsedSeconds > 0 ? done / elapsedSeconds : 0.0;
     QString text = tr("%1 / %2 images, %3 images/s").arg(done).arg(total).arg(rate, 0, 'f', 1);
     if (rate > 0 && done < total)
-        text += tr(", about %1 left").arg(duration((total - done) / rate));
+        text += (total - done) / rate < 1 ? tr(", under a second left")
+                                          : tr(", about %1 left").arg(duration((total - done) / rate));
     if (m_handshake && m_handshake->cancel.load())
         text += QLatin1Char('\n') + tr("Stopping after the current batch…");
     m_status->setText(text);
@@ -378,6 +388,7 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
     bool stored = false;
     if (!result.ok()) {
         m_error = result.error;
+        m_progress->setVisible(false);
         const int done = result.value.toInt();
         m_status->setText(tr("Auto-label failed."));
         QString text = m_error;
@@ -406,16 +417,15 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
 QString AutoLabelDialog::describe(const assist::AutoLabelReport& report, int total) const {
     QStringList lines;
     const double rate = report.seconds > 0 ? report.images / report.seconds : 0.0;
-    lines << tr("Processed %1 of %2 images in %3 (%4 images/s).")
+    lines << tr("Processed: %1 of %2 images in %3 (%4 images/s)")
                  .arg(report.images)
                  .arg(total)
                  .arg(duration(report.seconds))
                  .arg(rate, 0, 'f', 1);
-    lines << tr("%1 images received boxes; %2 boxes were stored as model boxes with their scores.")
-                 .arg(report.labeled)
-                 .arg(report.boxes);
+    lines << tr("Images that received boxes: %1").arg(report.labeled);
+    lines << tr("Boxes stored (source: model, with their scores): %1").arg(report.boxes);
     if (report.reopened > 0)
-        lines << tr("Reviewed images that received boxes and went back to labeled, for review: %1.")
+        lines << tr("Reviewed images that received boxes and went back to labeled, for review: %1")
                      .arg(report.reopened);
     if (report.failed > 0) {
         lines << tr("Images skipped because they could not be read: %1").arg(report.failed);
@@ -426,14 +436,15 @@ QString AutoLabelDialog::describe(const assist::AutoLabelReport& report, int tot
             lines << tr("  … and %1 more").arg(static_cast<int>(report.warnings.size()) - shown);
     }
     if (report.cancelled)
-        lines << tr("Stopped: the %1 images processed keep their boxes; the other %2 were not changed.")
-                     .arg(report.images)
+        lines << tr("Stopped early: the processed images keep their boxes. Images left unchanged: %1")
                      .arg(std::max(0, total - report.images));
     lines << QString();
     lines << tr("Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with "
                 "\"Replace earlier model boxes\".");
     if (m_runMode == assist::WriteMode::Replace)
-        lines << tr("The editor's undo history was cleared: it may refer to the replaced model boxes.");
+        lines << tr(
+            "Replace mode: the editor's undo history is cleared, since it may refer to replaced model "
+            "boxes.");
     return lines.join(QLatin1Char('\n'));
 }
 

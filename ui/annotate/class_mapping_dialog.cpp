@@ -27,9 +27,10 @@ ClassMappingDialog::ClassMappingDialog(ProjectDocument* document, const assist::
                                        QWidget* parent)
     : QDialog(parent), m_document(document), m_model(model), m_task(new BackgroundTask(this)) {
     setWindowTitle(tr("Class Mapping for %1").arg(fileName(model)));
-    resize(560, 600);
+    resize(600, 640);
     m_status = new QLabel(tr("Reading the classes of %1…").arg(fileName(model)), this);
     m_status->setWordWrap(true);
+    m_status->setMinimumHeight(2 * m_status->fontMetrics().lineSpacing() + 4); // room for two lines
     m_table = new QTableWidget(0, 2, this);
     m_table->setHorizontalHeaderLabels({tr("Model class"), tr("Project class")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -163,9 +164,9 @@ void ClassMappingDialog::updateSummary() {
         added += value == kAddClass ? 1 : 0;
     }
     QString text =
-        tr("%1 of %2 model classes are mapped; the others are ignored.").arg(mapped).arg(m_names.size());
+        tr("Mapped: %1 of %2 model classes; the others are ignored.").arg(mapped).arg(m_names.size());
     if (added > 0)
-        text += QLatin1Char(' ') + tr("Classes to add to the project: %1.").arg(added);
+        text += QLatin1Char('\n') + tr("Classes to add to the project on Save: %1.").arg(added);
     m_status->setText(text);
 }
 

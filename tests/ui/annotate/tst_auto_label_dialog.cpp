@@ -105,6 +105,13 @@ QPushButton* button(QWidget* dialog, const char* name) {
     return dialog->findChild<QPushButton*>(QString::fromLatin1(name));
 }
 
+/// With OSPREY_SCREENSHOT_DIR set, saves `widget` there as NAME.png for a person to look at.
+void shoot(QWidget* widget, const QString& name) {
+    const QString folder = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        widget->grab().save(QDir(folder).filePath(name + ".png"));
+}
+
 bool waitForRun(ui::AutoLabelDialog& dialog) {
     return QTest::qWaitFor([&] { return !dialog.isRunning(); }, 120000);
 }
@@ -146,6 +153,7 @@ private slots:
         conf->selectAll();
         QTest::keyClicks(conf, "0.30");
         QCOMPARE(conf->value(), 0.30);
+        shoot(&dialog, "auto_label_ready");
 
         QList<int> progress;
         connect(&dialog, &ui::AutoLabelDialog::progressed, this, [&](int done, int) { progress << done; });
@@ -179,8 +187,10 @@ private slots:
                                 boxes.empty() ? project::ImageStatus::New : project::ImageStatus::Labeled);
         }
         QVERIFY(stored.count(stored.images.front().id, "person") >= 2);
-        QVERIFY(dialog.summaryText().contains("Processed 5 of 5 images"));
-        QVERIFY(dialog.summaryText().contains(QString("%1 boxes were stored").arg(report.boxes)));
+        shoot(&dialog, "auto_label_done");
+        QVERIFY(dialog.summaryText().contains("Processed: 5 of 5 images"));
+        QVERIFY(dialog.summaryText().contains(
+            QString("Boxes stored (source: model, with their scores): %1").arg(report.boxes)));
         // What stays unlabeled is what a second run would process.
         QCOMPARE(dialog.imageCount(), 5 - report.labeled);
     }
@@ -203,8 +213,10 @@ private slots:
         connect(&dialog, &ui::AutoLabelDialog::progressed, this, [&](int done, int total) {
             progress << done;
             QCOMPARE(total, 5);
-            if (done == 1)
+            if (done == 1) {
+                shoot(&dialog, "auto_label_running");
                 QTest::mouseClick(button(&dialog, "stop"), Qt::LeftButton);
+            }
         });
         QTest::mouseClick(button(&dialog, "start"), Qt::LeftButton);
         QVERIFY(waitForRun(dialog));
@@ -214,8 +226,9 @@ private slots:
         QVERIFY(report.cancelled);
         QCOMPARE(report.images, 1);
         QCOMPARE(report.labeled, 1);
-        QVERIFY(dialog.summaryText().contains("the other 4 were not changed"));
+        QVERIFY(dialog.summaryText().contains("Images left unchanged: 4"));
         QCOMPARE(dialog.findChild<QLabel*>("status")->text(), QString("Stopped."));
+        shoot(&dialog, "auto_label_stopped");
 
         const Stored stored(folder);
         const auto first = stored.images.front().id;
@@ -268,6 +281,7 @@ private slots:
         QVERIFY(bicycle->findData(ui::ClassMappingDialog::kAddClass) >= 0);
         QCOMPARE(person->findData(ui::ClassMappingDialog::kAddClass), -1); // "Person" exists
         bicycle->setCurrentIndex(bicycle->findData(ui::ClassMappingDialog::kAddClass));
+        shoot(mapping, "class_mapping");
         QPointer<ui::ClassMappingDialog> guard(mapping);
         QTest::keyClick(mapping, Qt::Key_Return); // Save is the default button
         QVERIFY(QTest::qWaitFor([&] { return guard.isNull(); }, 5000));
@@ -327,6 +341,7 @@ private slots:
         QVERIFY(!dialog.report().has_value());
         QVERIFY2(dialog.errorText().contains("broken-detector.onnx"), qPrintable(dialog.errorText()));
         QVERIFY(dialog.summaryText().contains("broken-detector.onnx"));
+        shoot(&dialog, "auto_label_error");
         QCOMPARE(dialog.findChild<QLabel*>("status")->text(), QString("Auto-label failed."));
         QVERIFY(button(&dialog, "start")->isEnabled()); // ready to try another model
         QCOMPARE(Stored(folder).totalBoxes, 0);
