@@ -428,4 +428,29 @@ Expected<PretrainedReport> loadPretrained(Detector& detector, const std::filesys
     return report;
 }
 
+Expected<StripReport> stripWeights(const std::filesystem::path& source,
+                                   const std::filesystem::path& destination, bool half) {
+    StripReport report;
+    std::error_code error;
+    report.bytesBefore = std::filesystem::file_size(source, error);
+    auto loaded = loadCheckpoint(source);
+    if (!loaded)
+        return fail(loaded.message(), loaded.error().code);
+    Checkpoint stripped;
+    stripped.meta = loaded->meta;
+    report.usedEma = !loaded->ema.empty();
+    TensorList& weights = report.usedEma ? loaded->ema : loaded->model;
+    for (auto& [name, tensor] : weights) {
+        torch::Tensor stored = tensor.detach().to(torch::kCPU);
+        if (stored.is_floating_point())
+            stored = stored.to(half ? torch::kHalf : torch::kFloat);
+        stripped.model.emplace_back(name, stored.contiguous());
+    }
+    report.tensors = static_cast<int>(stripped.model.size());
+    if (Status saved = saveCheckpoint(stripped, destination); !saved)
+        return fail(saved.message(), saved.error().code);
+    report.bytesAfter = std::filesystem::file_size(destination, error);
+    return report;
+}
+
 } // namespace osprey::model

@@ -71,6 +71,22 @@ Status saveWeights(const Detector& detector, const CheckpointMeta& meta, const s
 /// receives the file's metadata when not null.
 Expected<Detector> loadDetector(const std::filesystem::path& path, CheckpointMeta* meta = nullptr);
 
+/// What stripWeights did.
+struct StripReport {
+    std::uintmax_t bytesBefore = 0;
+    std::uintmax_t bytesAfter = 0;
+    bool usedEma = false; ///< the EMA weights became the model's
+    int tensors = 0;
+};
+
+/// Writes an inference copy of a weights file, like Ultralytics' strip_optimizer: the EMA weights when
+/// present (else the model's) as `model`; no EMA copy, optimizer, RNG or other training state; floating
+/// tensors stored as float16 when `half` (about 1/8 of a training checkpoint; loading converts back to
+/// float32), else as float32. The metadata (classes, epoch, metrics, train args) is kept. `destination` may be `source`;
+/// the write is atomic either way.
+Expected<StripReport> stripWeights(const std::filesystem::path& source,
+                                   const std::filesystem::path& destination, bool half = true);
+
 /// The result of starting from pretrained weights.
 struct PretrainedReport {
     int loaded = 0;                   ///< tensors copied

@@ -113,6 +113,90 @@ private slots:
         QCOMPARE(readBytes(path).size(), std::filesystem::file_size(path));
     }
 
+    void stripKeepsTheEmaWeightsInHalf() {
+        QTemporaryDir dir;
+        torch::manual_seed(5);
+        auto model = std::make_shared<DetectionModel>(parseModelName("yolov8n", 3).value());
+        CheckpointMeta meta;
+        meta.names = {"a", "b", "c"};
+        meta.epoch = 41;
+        meta.metrics = {{"metrics/mAP50(B)", 0.9}};
+        auto checkpoint = makeCheckpoint(*model, meta);
+        for (const auto& [name, tensor] : checkpoint.model)
+            checkpoint.ema.emplace_back(name, tensor.is_floating_point() ? tensor * 0.9 : tensor);
+        checkpoint.groups["rng"] = {{"cpu", torch::randint(0, 255, {816}, torch::kUInt8)}};
+        checkpoint.blobs["optimizer"] = std::string(1 << 20, 'x');
+        const auto last = tempPath(dir, "last.pt");
+        QVERIFY(saveCheckpoint(checkpoint, last));
+
+        const auto stripped = tempPath(dir, "best.pt");
+        const auto report = stripWeights(last, stripped, true);
+        QVERIFY2(report, qPrintable(QString::fromStdString(report ? "" : report.message())));
+        QVERIFY(report->usedEma);
+        QCOMPARE(report->tensors, static_cast<int>(checkpoint.ema.size()));
+        QCOMPARE(report->bytesBefore, std::filesystem::file_size(last));
+        QCOMPARE(report->bytesAfter, std::filesystem::file_size(stripped));
+        // Two float32 copies and a 1 MB blob before; one float16 copy after.
+        QVERIFY2(report->bytesAfter * 4 < report->bytesBefore,
+                 qPrintable(QString("%1 -> %2 bytes").arg(report->bytesBefore).arg(report->bytesAfter)));
+
+        const auto loaded = loadCheckpoint(stripped);
+        QVERIFY(loaded);
+        QVERIFY(loaded->ema.empty());
+        QVERIFY(loaded->groups.empty());
+        QVERIFY(loaded->blobs.empty());
+        QVERIFY(!loaded->meta.hasEma);
+        QCOMPARE(loaded->meta.names, meta.names);
+        QCOMPARE(loaded->meta.epoch, 41);
+        QCOMPARE(loaded->meta.metrics, meta.metrics);
+        QCOMPARE(loaded->model.size(), checkpoint.ema.size());
+        for (size_t i = 0; i < loaded->model.size(); ++i) {
+            const auto& [name, tensor] = loaded->model[i];
+            const auto& ema = checkpoint.ema[i].second;
+            QCOMPARE(name, checkpoint.ema[i].first);
+            if (!ema.is_floating_point()) {
+                QVERIFY(torch::equal(tensor, ema)); // BatchNorm counters stay integers
+                continue;
+            }
+            QCOMPARE(tensor.scalar_type(), torch::kHalf);
+            // float16 keeps 11 significant bits.
+            QVERIFY(torch::allclose(tensor.to(torch::kFloat), ema, 1e-3, 1e-4));
+        }
+        // It loads into a float32 network whose outputs match the EMA network's.
+        const auto half = modelFromCheckpoint(*loaded, true);
+        const auto full = modelFromCheckpoint(checkpoint, true);
+        QVERIFY(half && full);
+        (*half)->eval();
+        (*full)->eval();
+        torch::NoGradGuard noGrad;
+        const auto input = torch::rand({1, 3, 64, 64});
+        const auto a = (*half)->forwardDecoded(input);
+        const auto b = (*full)->forwardDecoded(input);
+        QCOMPARE(a.scalar_type(), torch::kFloat);
+        const double worst = (a - b).abs().max().item<double>();
+        QVERIFY2(worst < 0.05, qPrintable(QString("largest output difference %1").arg(worst)));
+        QVERIFY(!torch::equal(a, b)); // really the float16 copy
+
+        // In place, without half: float32 model weights (from a file without EMA: the model's own).
+        QVERIFY(stripWeights(stripped, stripped, false));
+        QCOMPARE(loadCheckpoint(stripped)->model.front().second.scalar_type(), torch::kFloat);
+        QVERIFY(!std::filesystem::exists(stripped.string() + ".tmp"));
+        // The CLI verb, in place by default.
+        QProcess cli;
+        cli.start(OSPREY_CLI_PATH, {"model", "strip", QString("weights=%1").arg(last.c_str())});
+        QVERIFY(cli.waitForFinished(120000));
+        const QString output = cli.readAllStandardOutput() + cli.readAllStandardError();
+        QVERIFY2(cli.exitCode() == 0, qPrintable(output));
+        QVERIFY2(output.contains("EMA weights in float16"), qPrintable(output));
+        QCOMPARE(std::filesystem::file_size(last), report->bytesAfter);
+        // A broken source names the file and writes nothing.
+        writeBytes(tempPath(dir, "broken.pt"), "not a zip");
+        const auto broken = stripWeights(tempPath(dir, "broken.pt"), tempPath(dir, "out.pt"));
+        QVERIFY(!broken);
+        QVERIFY(QString::fromStdString(broken.message()).contains("broken.pt"));
+        QVERIFY(!std::filesystem::exists(tempPath(dir, "out.pt")));
+    }
+
     void brokenFilesGiveClearErrors() {
         QTemporaryDir dir;
         auto detector = Detector::create(parseModelName("yolov8n", 2).value());
