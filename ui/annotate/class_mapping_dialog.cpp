@@ -110,6 +110,9 @@ void ClassMappingDialog::onLoaded(const TaskResult& result) {
         return;
     }
     m_names = result.value.toStringList();
+    auto byName = assist::mapClassesByName(m_document->project(), names(), assist::AddClasses::No);
+    m_byName = byName ? byName->projectClassIds : std::vector<std::optional<std::int64_t>>{};
+    m_byName.resize(static_cast<size_t>(m_names.size()));
     auto mapping =
         assist::mapClassesByName(m_document->project(), names(), assist::AddClasses::No, modelKey(m_model));
     if (!mapping) {
@@ -130,6 +133,7 @@ void ClassMappingDialog::onLoaded(const TaskResult& result) {
 void ClassMappingDialog::fill(const std::vector<std::optional<std::int64_t>>& projectClassIds) {
     const auto& classes = m_document->classes();
     m_table->setRowCount(static_cast<int>(m_names.size()));
+    m_touched.assign(static_cast<size_t>(m_names.size()), false);
     for (int row = 0; row < m_names.size(); ++row) {
         const QString& name = m_names[row];
         auto* item = new QTableWidgetItem(name);
@@ -150,7 +154,10 @@ void ClassMappingDialog::fill(const std::vector<std::optional<std::int64_t>>& pr
         // Mirrors add_classes=auto: a project without classes takes the model's.
         const qint64 wanted = id ? *id : (classes.empty() && !nameExists ? kAddClass : kIgnore);
         box->setCurrentIndex(std::max(0, box->findData(wanted)));
-        connect(box, &QComboBox::currentIndexChanged, this, &ClassMappingDialog::updateSummary);
+        connect(box, &QComboBox::currentIndexChanged, this, [this, row] {
+            m_touched[static_cast<size_t>(row)] = true;
+            updateSummary();
+        });
         m_table->setCellWidget(row, 1, box);
     }
     updateSummary();
@@ -171,13 +178,7 @@ void ClassMappingDialog::updateSummary() {
 }
 
 void ClassMappingDialog::resetToNames() {
-    // The by-name match without the saved mapping: an empty model key skips it.
-    auto mapping = assist::mapClassesByName(m_document->project(), names(), assist::AddClasses::No);
-    if (!mapping) {
-        QMessageBox::warning(this, windowTitle(), QString::fromStdString(mapping.message()));
-        return;
-    }
-    fill(mapping->projectClassIds);
+    fill(m_byName);
 }
 
 void ClassMappingDialog::accept() {
@@ -212,7 +213,21 @@ void ClassMappingDialog::accept() {
             return;
         }
     }
-    const Status saved = assist::saveClassMapping(m_document->project(), modelKey(m_model), names(), mapping);
+    // Pin only what differs from the match by name or what the user set, so that classes left unmapped
+    // can still be added by add_classes.
+    std::vector<std::string> pinnedNames;
+    assist::ClassMapping pinned;
+    for (int row = 0; row < m_names.size(); ++row) {
+        const auto index = static_cast<size_t>(row);
+        const bool byName =
+            mapping.projectClassIds[index].value_or(kIgnore) == m_byName[index].value_or(kIgnore);
+        if (m_touched[index] || !byName) {
+            pinnedNames.push_back(m_names[row].toStdString());
+            pinned.projectClassIds.push_back(mapping.projectClassIds[index]);
+        }
+    }
+    const Status saved =
+        assist::saveClassMapping(m_document->project(), modelKey(m_model), pinnedNames, pinned);
     if (!saved) {
         QMessageBox::warning(
             this, windowTitle(),

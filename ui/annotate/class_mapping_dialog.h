@@ -3,8 +3,10 @@
 // model class with a combo box: a project class, "(ignore)", or "(add as new class)" when the project has
 // no class of that name. It starts from mapClassesByName (the mapping saved for this model, else the match
 // by name, case-insensitive) and OK saves it with saveClassMapping under the model key that
-// `osprey-cli autolabel` uses (the model's file name), so the CLI and the GUI share it. The model's class
-// names are read off the GUI thread (opening the model may take a second). GUI thread only.
+// `osprey-cli autolabel` uses (the model's file name), so the CLI and the GUI share it. Only the rows that
+// differ from the match by name, or that the user changed, are saved: a class left unmapped without a
+// choice can still be added by add_classes=true. The model's class names are read off the GUI thread
+// (opening the model may take a second). GUI thread only.
 
 #include "assist/box_predictor.h"
 
@@ -73,6 +75,9 @@ private:
     QTableWidget* m_table;
     QDialogButtonBox* m_buttons;
     QStringList m_names;
+    std::vector<std::optional<std::int64_t>> m_byName; ///< the match by name, without the saved mapping
+    std::vector<bool> m_touched;                       ///< rows the user changed since the last fill
+
     QString m_error;
 };
 

@@ -310,11 +310,22 @@ private slots:
         const Stored stored(folder);
         QCOMPARE(stored.totalBoxes, dialog.report()->boxes);
         QCOMPARE(stored.count(stored.images.front().id, "Person"), 0);
+        QCOMPARE(static_cast<int>(stored.classNames.size()), 4); // add_classes=auto adds none here
         for (const auto& [imageId, boxes] : stored.boxes)
             for (const auto& box : boxes) {
                 const std::string& name = stored.classNames.at(box.classId);
                 QVERIFY2(name == "bicycle" || name == "car" || name == "dog", name.c_str());
             }
+        // Only the choices are pinned: with add_classes=true an unmapped class the user left alone is added,
+        // the ignored one stays ignored.
+        auto project = project::Project::open(folder.toStdString());
+        QVERIFY(project);
+        auto added = assist::mapClassesByName(**project, assist::readNamesFile(fastest().names).value(),
+                                              assist::AddClasses::Yes, kModelKey);
+        QVERIFY(added);
+        QVERIFY(!added->projectClassIds[0].has_value()); // person: ignored on purpose
+        QVERIFY(added->projectClassIds[3].has_value());  // motorbike: added now
+        QCOMPARE(added->mappedCount(), 79);
     }
 
     void brokenModelIsReportedByName() {
