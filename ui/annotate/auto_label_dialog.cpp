@@ -324,6 +324,13 @@ void AutoLabelDialog::start() {
                 0,
                 tr("Cannot load the model.\n%1\nPick another model with the Choose… button.").arg(message)};
         }
+        QMetaObject::invokeMethod(
+            this,
+            [this, handshake] {
+                if (handshake == m_handshake && !handshake->cancel.load())
+                    m_status->setText(tr("Model loaded; running it on the first batch of images…"));
+            },
+            Qt::QueuedConnection);
         // As osprey-cli autolabel: on the CPU one image per core with one compute thread each; a checkpoint
         // on a GPU runs one image at a time. The editor's suggestions get all cores back afterwards.
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
