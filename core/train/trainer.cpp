@@ -54,6 +54,7 @@ public:
     Expected<TrainResult> execute();
 
 private:
+    void stripBest();
     Status setUp();
     void emitStarted(std::int64_t parameters, double gflops);
     bool trainEpoch(int epoch);
@@ -389,6 +390,23 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
     return {};
 }
 
+void Run::stripBest() {
+    // Like Ultralytics at the end of training: best.pt becomes an inference file (the EMA weights in
+    // float16, no optimizer or RNG state), about 1/8 of the size. last.pt keeps everything for resume.
+    if (!std::filesystem::exists(m_bestPath))
+        return;
+    const auto stripped = model::stripWeights(m_bestPath, m_bestPath, true);
+    if (!stripped) {
+        m_emit.log("warning: best.pt was left as a full training checkpoint: " + stripped.message());
+        return;
+    }
+    char line[200];
+    std::snprintf(line, sizeof line, "Stripped best.pt to %.1f MB (EMA weights in float16, from %.1f MB)",
+                  static_cast<double>(stripped->bytesAfter) / 1e6,
+                  static_cast<double>(stripped->bytesBefore) / 1e6);
+    m_emit.log(line);
+}
+
 Expected<TrainResult> Run::execute() {
     if (auto status = setUp(); !status)
         return fail(status.error());
@@ -431,6 +449,7 @@ Expected<TrainResult> Run::execute() {
         }
     }
     sampler.stop();
+    stripBest();
     {
         const auto& p = m_phases;
         const double train = p.dataS + p.forwardS + p.backwardS + p.optimizerS;

@@ -1,6 +1,8 @@
 // A real (tiny) training run through trainProject: 2 epochs on 32 images of 96 px. Checks that the loss
 // falls, the run folder holds every file with the documented columns and events, the runs table is
 // updated, and a stop request ends the run cleanly with last.pt saved.
+#include "model/detector.h"
+#include "model/weights.h"
 #include "project/project.h"
 #include "train/project_training.h"
 #include "train/run_files.h"
@@ -50,6 +52,15 @@ private slots:
         for (const char* file :
              {"args.yaml", "results.csv", "events.jsonl", "weights/last.pt", "weights/best.pt"})
             QVERIFY2(std::filesystem::file_size(runDir / file) > 0, file);
+        // At the end best.pt is an inference file (EMA weights in float16); last.pt keeps what resume needs.
+        const auto bestMeta = model::readCheckpointMeta(runDir / "weights/best.pt");
+        const auto lastMeta = model::readCheckpointMeta(runDir / "weights/last.pt");
+        QVERIFY(bestMeta && lastMeta);
+        QVERIFY(!bestMeta->hasEma && bestMeta->blobs.empty() && bestMeta->groups.empty());
+        QVERIFY(lastMeta->hasEma && !lastMeta->blobs.empty());
+        QVERIFY(std::filesystem::file_size(runDir / "weights/best.pt") * 6 <
+                std::filesystem::file_size(runDir / "weights/last.pt"));
+        QVERIFY(model::loadDetector(runDir / "weights/best.pt"));
 
         const auto batches = sink.ofType(TrainEvent::Type::Batch);
         QVERIFY(batches.size() >= 2);
