@@ -324,6 +324,11 @@ void AutoLabelDialog::start() {
                 0,
                 tr("Cannot load the model.\n%1\nPick another model with the Choose… button.").arg(message)};
         }
+        if (handshake->cancel.load()) { // stopped while the model loaded: nothing stored
+            assist::AutoLabelReport nothing;
+            nothing.cancelled = true;
+            return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(nothing)), {}};
+        }
         QMetaObject::invokeMethod(
             this,
             [this, handshake] {
@@ -367,6 +372,7 @@ void AutoLabelDialog::start() {
 }
 
 void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
+    m_total = total; // the run's own count, should images have changed since the dialog counted
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(done);
     m_progress->setTextVisible(true);
