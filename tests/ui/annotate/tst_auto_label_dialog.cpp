@@ -1,9 +1,10 @@
 // The auto-label dialog and the class mapping dialog with a real predictor (the shared Darknet
 // yolo-fastest-1.1 COCO model) on five shared photos, the first with three persons. Widgets are driven with
 // QTest; after each run the database is read through a second connection and checked against the report:
-// a full run, a cancel right after the first batch, an edited mapping (a class ignored, one added) that the
-// next run respects, a broken model file, and the editor's menu (the dialog defaults to the active model, the
-// current image reloads its boxes, closing or destroying the dialog mid-run stops and joins the worker).
+// a full run (plus an undecodable image: skipped and listed in the summary), a cancel right after the first
+// batch, an edited mapping (a class ignored, one added) that the next run respects, a broken model file, and
+// the editor's menu (the dialog defaults to the active model, the current image reloads its boxes, closing or
+// destroying the dialog mid-run stops and joins the worker).
 #include "assist/auto_labeler.h"
 #include "fixtures.h"
 #include "imaging/image.h"
@@ -129,6 +130,20 @@ private slots:
         QTemporaryDir dir;
         const QString folder = makeProject(dir, {});
         QVERIFY(!folder.isEmpty());
+        // A sixth image that cannot be decoded: skipped with a warning, the run goes on.
+        {
+            QFile file(QDir(folder).filePath("truncated.jpg"));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("\xff\xd8\xff not really a JPEG");
+            file.close();
+            auto project = project::Project::open(folder.toStdString());
+            QVERIFY(project);
+            project::NewImage image;
+            image.path = "truncated.jpg";
+            image.width = image.height = 100;
+            image.hash = "truncated";
+            QVERIFY((*project)->addImage(image));
+        }
         QString error;
         auto document = ui::ProjectDocument::open(folder, &error);
         QVERIFY2(document, qPrintable(error));
@@ -144,8 +159,8 @@ private slots:
         QVERIFY(defaults.mode == assist::WriteMode::Add);
         QVERIFY(defaults.addClasses == assist::AddClasses::Auto);
         QCOMPARE(defaults.mappingKey, kModelKey);
-        QCOMPARE(dialog.imageCount(), 5);
-        QVERIFY(dialog.findChild<QLabel*>("count")->text().contains("Images to process: 5"));
+        QCOMPARE(dialog.imageCount(), 6);
+        QVERIFY(dialog.findChild<QLabel*>("count")->text().contains("Images to process: 6"));
 
         // Confidence 0.30, typed.
         auto* conf = dialog.findChild<QDoubleSpinBox*>("confidence");
@@ -165,11 +180,12 @@ private slots:
         QVERIFY2(dialog.errorText().isEmpty(), qPrintable(dialog.errorText()));
         QVERIFY(dialog.report().has_value());
         const auto& report = *dialog.report();
-        QCOMPARE(report.images, 5);
-        QCOMPARE(report.failed, 0);
+        QCOMPARE(report.images, 6);
+        QCOMPARE(report.failed, 1);
+        QCOMPARE(static_cast<int>(report.warnings.size()), 1);
         QVERIFY(!report.cancelled);
-        QCOMPARE(progress, QList<int>{5}); // one batch of 16 holds all five
-        QCOMPARE(dialog.findChild<QProgressBar*>("progress")->value(), 5);
+        QCOMPARE(progress, QList<int>{6}); // one batch of 16 holds all six
+        QCOMPARE(dialog.findChild<QProgressBar*>("progress")->value(), 6);
 
         const Stored stored(folder);
         QCOMPARE(static_cast<int>(stored.classNames.size()), 80); // add_classes=auto on an empty project
@@ -188,11 +204,13 @@ private slots:
         }
         QVERIFY(stored.count(stored.images.front().id, "person") >= 2);
         shoot(&dialog, "auto_label_done");
-        QVERIFY(dialog.summaryText().contains("Processed: 5 of 5 images"));
+        QVERIFY(dialog.summaryText().contains("Processed: 6 of 6 images"));
+        QVERIFY(dialog.summaryText().contains("Images skipped because they could not be read: 1"));
+        QVERIFY(dialog.summaryText().contains("truncated.jpg"));
         QVERIFY(dialog.summaryText().contains(
             QString("Boxes stored (source: model, with their scores): %1").arg(report.boxes)));
         // What stays unlabeled is what a second run would process.
-        QCOMPARE(dialog.imageCount(), 5 - report.labeled);
+        QCOMPARE(dialog.imageCount(), 6 - report.labeled);
     }
 
     void cancelAfterFirstBatchKeepsItOnly() {
