@@ -35,29 +35,30 @@ ReviewQueueActions::ReviewQueueActions(QObject* parent) : QObject(parent), m_tas
         const int withoutLabels = queue.value(QStringLiteral("withoutLabels")).toInt();
         if (ids.isEmpty()) {
             emit message(withoutLabels > 0
-                             ? tr("Nothing to compare: the %n image(s) that need review have no manual or "
-                                  "imported labels; use the confidence order",
-                                  nullptr, withoutLabels)
+                             ? tr("Nothing to compare: the images that need review (%1) have no manual or "
+                                  "imported labels; use the confidence order")
+                                   .arg(withoutLabels)
                              : tr("No image needs review: every image with model boxes has been reviewed"));
             emit queueOpened(0);
             return;
         }
         const int count = static_cast<int>(ids.size());
+        const QString images = count == 1 ? tr("1 image") : tr("%1 images").arg(count);
         QString title =
             m_task->property("disagreement").toBool()
-                ? tr("<b>Review queue</b>, most disagreement with the labels first: %n image(s).", nullptr,
-                     count)
-                : tr("<b>Review queue</b>, lowest model confidence first: %n image(s).", nullptr, count);
+                ? tr("<b>Review queue</b>, most disagreement with the labels first: %1.").arg(images)
+                : tr("<b>Review queue</b>, lowest model confidence first: %1.").arg(images);
         if (withoutLabels > 0)
             title += QLatin1Char(' ') +
-                     tr("%n image(s) without labels to compare are left out.", nullptr, withoutLabels);
+                     tr("Left out: %1 without labels to compare.")
+                         .arg(withoutLabels == 1 ? tr("1 image") : tr("%1 images").arg(withoutLabels));
         title += QLatin1Char(' ') + tr("D/A walk it, Space marks an image reviewed.");
         auto* model = qobject_cast<ImageListModel*>(m_imageList->view()->model());
         if (!model)
             return;
         model->setImageOrder(std::vector<std::int64_t>(ids.begin(), ids.end()), title);
         m_imageList->selectRow(0);
-        emit message(tr("Review queue: %n image(s) to check", nullptr, count));
+        emit message(tr("Review queue: %1 to check").arg(images));
         emit queueOpened(count);
     });
     updateActions();

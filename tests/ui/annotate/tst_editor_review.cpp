@@ -141,6 +141,12 @@ private slots:
         for (auto* filter : window.imageList()->findChildren<QComboBox*>())
             QVERIFY(!filter->isEnabled());
         QTRY_COMPARE(current(), m_ids[1]);
+        // For a person to look at: xvfb-run -a env QT_QPA_PLATFORM=xcb OSPREY_SCREENSHOT_DIR=/tmp/shots ...
+        if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QTest::qWait(300);
+            QVERIFY(QDir().mkpath(shots));
+            QVERIFY(window.grab().save(QDir(shots).filePath("review_queue.png")));
+        }
 
         // D walks on; Space marks the image reviewed in the database and its row stays where it is.
         window.editor()->canvas()->setFocus();
