@@ -623,6 +623,10 @@ The images processed so far keep their boxes.</source>
         <source>Names files (*.names *.txt)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Model loaded; running it on the first batch of images…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::BoxCanvas</name>
@@ -1859,46 +1863,44 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Cannot build the review queue: %1</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Nothing to compare: the %n image(s) that need review have no manual or imported labels; use the confidence order</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>No image needs review: every image with model boxes has been reviewed</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Review queue&lt;/b&gt;, most disagreement with the labels first: %n image(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>&lt;b&gt;Review queue&lt;/b&gt;, lowest model confidence first: %n image(s).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n image(s) without labels to compare are left out.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
     </message>
     <message>
         <source>D/A walk it, Space marks an image reviewed.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Review queue: %n image(s) to check</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Building the review queue…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to compare: the images that need review (%1) have no manual or imported labels; use the confidence order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Review queue&lt;/b&gt;, most disagreement with the labels first: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Review queue&lt;/b&gt;, lowest model confidence first: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Left out: %1 without labels to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Review queue: %1 to check</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -16,6 +16,7 @@
 #include "ui/annotate/auto_label_dialog.h"
 #include "ui/annotate/class_mapping_dialog.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/annotate/shortcut_registry.h"
 #include "ui/main/main_window.h"
 #include "ui/project/project_document.h"
 
@@ -396,6 +397,7 @@ private slots:
         QVERIFY(autoLabel);
         QVERIFY(!autoLabel->isEnabled()); // no project yet
         QVERIFY(!actions->action("assist.classMapping")->isEnabled());
+        QVERIFY(ui::ShortcutRegistry::conflicts(actions->registry()->current()).isEmpty());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openProject(folder, true));
