@@ -82,8 +82,8 @@ struct StripReport {
 /// Writes an inference copy of a weights file, like Ultralytics' strip_optimizer: the EMA weights when
 /// present (else the model's) as `model`; no EMA copy, optimizer, RNG or other training state; floating
 /// tensors stored as float16 when `half` (about 1/8 of a training checkpoint; loading converts back to
-/// float32), else as float32. The metadata (classes, epoch, metrics, train args) is kept. `destination` may be `source`;
-/// the write is atomic either way.
+/// float32), else as float32. The metadata (classes, epoch, metrics, train args) is kept. `destination` may
+/// be `source`; the write is atomic either way.
 Expected<StripReport> stripWeights(const std::filesystem::path& source,
                                    const std::filesystem::path& destination, bool half = true);
 

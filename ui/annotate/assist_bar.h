@@ -1,7 +1,8 @@
 #pragma once
 // AssistBar: the strip above the canvas for model proposals: the active model (click to choose another),
-// Suggest, "every image", following the latest training run's best checkpoint, the review queue, the confidence and IoU sliders that re-filter the proposals live, the proposal
-// count and a busy indicator while the model runs. GUI thread only.
+// Suggest, "every image", following the latest training run's best checkpoint, the review queue, the
+// confidence and IoU sliders that re-filter the proposals live, the proposal count and a busy indicator while
+// the model runs. GUI thread only.
 
 #include <QWidget>
 
