@@ -811,6 +811,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Classes to add to the project on Save: %1.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Filter classes (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ClassPanel</name>

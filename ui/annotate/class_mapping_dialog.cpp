@@ -8,8 +8,10 @@
 #include <QDialogButtonBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QShortcut>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -31,6 +33,12 @@ ClassMappingDialog::ClassMappingDialog(ProjectDocument* document, const assist::
     m_status = new QLabel(tr("Reading the classes of %1…").arg(fileName(model)), this);
     m_status->setWordWrap(true);
     m_status->setMinimumHeight(2 * m_status->fontMetrics().lineSpacing() + 4); // room for two lines
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("filter"));
+    m_filter->setPlaceholderText(tr("Filter classes (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, m_filter, [this] { m_filter->setFocus(Qt::ShortcutFocusReason); });
     m_table = new QTableWidget(0, 2, this);
     m_table->setHorizontalHeaderLabels({tr("Model class"), tr("Project class")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
@@ -55,6 +63,7 @@ ClassMappingDialog::ClassMappingDialog(ProjectDocument* document, const assist::
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
+    layout->addWidget(m_filter);
     layout->addWidget(m_table, 1);
     layout->addWidget(note);
     layout->addWidget(m_buttons);
@@ -62,6 +71,7 @@ ClassMappingDialog::ClassMappingDialog(ProjectDocument* document, const assist::
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ClassMappingDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &ClassMappingDialog::reject);
     connect(reset, &QPushButton::clicked, this, &ClassMappingDialog::resetToNames);
+    connect(m_filter, &QLineEdit::textChanged, this, &ClassMappingDialog::applyFilter);
     connect(m_task, &BackgroundTask::finished, this, &ClassMappingDialog::onLoaded);
     m_task->start([model](TaskContext&) {
         auto predictor = assist::BoxPredictor::open(model);
@@ -161,6 +171,17 @@ void ClassMappingDialog::fill(const std::vector<std::optional<std::int64_t>>& pr
         m_table->setCellWidget(row, 1, box);
     }
     updateSummary();
+    applyFilter();
+}
+
+void ClassMappingDialog::applyFilter() {
+    const QString text = m_filter->text().trimmed();
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        const QComboBox* box = choiceBox(row);
+        const bool match = text.isEmpty() || m_names[row].contains(text, Qt::CaseInsensitive) ||
+                           (box && box->currentText().contains(text, Qt::CaseInsensitive));
+        m_table->setRowHidden(row, !match);
+    }
 }
 
 void ClassMappingDialog::updateSummary() {

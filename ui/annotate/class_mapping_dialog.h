@@ -17,6 +17,7 @@
 #include <vector>
 
 class QLabel;
+class QLineEdit;
 class QComboBox;
 class QDialogButtonBox;
 class QTableWidget;
@@ -66,12 +67,15 @@ private:
     void onLoaded(const TaskResult& result);
     void fill(const std::vector<std::optional<std::int64_t>>& projectClassIds);
     void updateSummary();
+    /// Shows only the rows whose model class or choice contains the filter text.
+    void applyFilter();
     std::vector<std::string> names() const;
 
     ProjectDocument* m_document;
     assist::ModelSource m_model;
     BackgroundTask* m_task;
     QLabel* m_status;
+    QLineEdit* m_filter;
     QTableWidget* m_table;
     QDialogButtonBox* m_buttons;
     QStringList m_names;

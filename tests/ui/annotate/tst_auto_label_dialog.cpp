@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -290,6 +291,18 @@ private slots:
         QCOMPARE(mapping->choice(0), classId("Person"));
         QCOMPARE(mapping->choice(1), ui::ClassMappingDialog::kIgnore);
         QCOMPARE(mapping->choice(2), classId("car"));
+
+        // Ctrl+F and typing filter the 80 rows.
+        QTest::keyClick(mapping, Qt::Key_F, Qt::ControlModifier);
+        auto* filter = mapping->findChild<QLineEdit*>("filter");
+        QVERIFY(filter && filter->hasFocus());
+        QTest::keyClicks(filter, "bicy");
+        // The table lays its cell widgets out on its next update.
+        QVERIFY(QTest::qWaitFor([&] { return !mapping->choiceBox(0)->isVisible(); }, 2000));
+        QVERIFY(mapping->choiceBox(1)->isVisible());
+        QVERIFY(!mapping->choiceBox(2)->isVisible());
+        filter->clear();
+        QVERIFY(QTest::qWaitFor([&] { return mapping->choiceBox(0)->isVisible(); }, 2000));
 
         // person -> (ignore) with the keyboard; bicycle -> (add as new class).
         QComboBox* person = mapping->choiceBox(0);
