@@ -8,7 +8,9 @@
 //
 // The worker waits after each stored batch until the GUI has shown it (or a cancel), so what the progress
 // bar shows is what is stored and a cancel from the progressed() signal stops right after that batch.
-// Closing while a run goes asks first; destroying the dialog cancels and joins the worker. GUI thread only.
+// Closing while a run goes asks first; destroying the dialog cancels and joins the worker. Like the CLI, a
+// run on the CPU sets the process-wide inference threads (one per worker), and gives all cores back when it
+// ends. GUI thread only.
 
 #include "assist/auto_labeler.h"
 

@@ -119,6 +119,8 @@ void ClassMappingDialog::onLoaded(const TaskResult& result) {
         emit loaded();
         return;
     }
+    if (!m_document)
+        return;
     m_names = result.value.toStringList();
     auto byName = assist::mapClassesByName(m_document->project(), names(), assist::AddClasses::No);
     m_byName = byName ? byName->projectClassIds : std::vector<std::optional<std::int64_t>>{};
@@ -199,11 +201,12 @@ void ClassMappingDialog::updateSummary() {
 }
 
 void ClassMappingDialog::resetToNames() {
-    fill(m_byName);
+    if (m_document)
+        fill(m_byName);
 }
 
 void ClassMappingDialog::accept() {
-    if (m_names.isEmpty()) {
+    if (m_names.isEmpty() || !m_document) {
         QDialog::reject();
         return;
     }

@@ -11,6 +11,7 @@
 #include "assist/box_predictor.h"
 
 #include <QDialog>
+#include <QPointer>
 #include <QStringList>
 #include <optional>
 #include <string>
@@ -71,7 +72,7 @@ private:
     void applyFilter();
     std::vector<std::string> names() const;
 
-    ProjectDocument* m_document;
+    QPointer<ProjectDocument> m_document; ///< null once the project closed
     assist::ModelSource m_model;
     BackgroundTask* m_task;
     QLabel* m_status;
