@@ -60,6 +60,29 @@
     </message>
 </context>
 <context>
+    <name>ModelFileChooser</name>
+    <message>
+        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet Weights for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Darknet weights (*.weights)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class Names for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Names files (*.names *.txt)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MoveBoxesCommand</name>
     <message>
         <source>Move Box</source>
@@ -291,26 +314,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>Choose a Model for Suggestions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Darknet Weights for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Darknet weights (*.weights)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Class Names for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Names files (*.names *.txt)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -601,26 +604,6 @@ The images processed so far keep their boxes.</source>
     </message>
     <message>
         <source>Choose a Model for Auto-Label</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Darknet Weights for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Darknet weights (*.weights)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Class Names for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Names files (*.names *.txt)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

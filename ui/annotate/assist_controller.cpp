@@ -5,11 +5,10 @@
 #include "ui/annotate/accept_proposals_command.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_painter.h"
+#include "ui/annotate/model_file_chooser.h"
 #include "ui/annotate/run_follower.h"
 #include "ui/project/project_document.h"
 
-#include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QPainter>
 #include <QPointer>
@@ -37,18 +36,6 @@ double iouOf(const QRectF& a, const QRectF& b) {
 
 QString toText(const std::filesystem::path& path) {
     return QString::fromStdString(path.string());
-}
-
-/// A Darknet model's names file: X.names beside the cfg, else the only .names file in its folder.
-std::filesystem::path findNamesFile(const QString& cfg) {
-    const QFileInfo info(cfg);
-    const QString sameName = info.dir().filePath(info.completeBaseName() + ".names");
-    if (QFileInfo::exists(sameName))
-        return sameName.toStdString();
-    const QStringList names = info.dir().entryList({QStringLiteral("*.names")}, QDir::Files);
-    if (names.size() == 1)
-        return info.dir().filePath(names.front()).toStdString();
-    return {};
 }
 
 } // namespace
@@ -170,35 +157,8 @@ void AssistController::chooseModel(QWidget* parent) {
     const QString start = hasModel()              ? toText(m_source.model.parent_path())
                           : m_session->document() ? m_session->document()->folder()
                                                   : QString();
-    const QString file = QFileDialog::getOpenFileName(
-        parent, tr("Choose a Model for Suggestions"), start,
-        tr("Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
-    if (file.isEmpty())
-        return;
-    assist::ModelSource source;
-    source.model = file.toStdString();
-    const QFileInfo info(file);
-    if (info.suffix().compare(QStringLiteral("cfg"), Qt::CaseInsensitive) == 0) {
-        QString weights = info.dir().filePath(info.completeBaseName() + ".weights");
-        if (!QFileInfo::exists(weights))
-            weights = QFileDialog::getOpenFileName(parent, tr("Darknet Weights for %1").arg(info.fileName()),
-                                                   info.path(), tr("Darknet weights (*.weights)"));
-        if (weights.isEmpty())
-            return;
-        source.weights = weights.toStdString();
-        source.names = findNamesFile(file);
-        if (source.names.empty()) {
-            const QString names =
-                QFileDialog::getOpenFileName(parent, tr("Class Names for %1").arg(info.fileName()),
-                                             info.path(), tr("Names files (*.names *.txt)"));
-            if (names.isEmpty())
-                return;
-            source.names = names.toStdString();
-        }
-    } else if (info.suffix().compare(QStringLiteral("onnx"), Qt::CaseInsensitive) == 0) {
-        source.names = findNamesFile(file); // optional: the ONNX metadata usually names the classes
-    }
-    setModel(source);
+    if (const auto source = askForModelSource(parent, tr("Choose a Model for Suggestions"), start))
+        setModel(*source);
 }
 
 // ---- running the model ---------------------------------------------------------------------------

@@ -2,13 +2,12 @@
 
 #include "assist/inference_threads.h"
 #include "ui/annotate/class_mapping_dialog.h"
+#include "ui/annotate/model_file_chooser.h"
 #include "ui/project/background_task.h"
 #include "ui/project/project_document.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -49,14 +48,6 @@ QString duration(double seconds) {
 }
 
 /// A Darknet model's names file: X.names beside the cfg, else the only .names file in its folder.
-QString namesBeside(const QFileInfo& cfg) {
-    const QString sameName = cfg.dir().filePath(cfg.completeBaseName() + ".names");
-    if (QFileInfo::exists(sameName))
-        return sameName;
-    const QStringList names = cfg.dir().entryList({QStringLiteral("*.names")}, QDir::Files);
-    return names.size() == 1 ? cfg.dir().filePath(names.front()) : QString();
-}
-
 } // namespace
 
 /// Between the worker and the dialog: the worker waits after each batch until the GUI has shown report
@@ -485,33 +476,8 @@ void AutoLabelDialog::chooseModel() {
     const QString start = !m_model.model.empty() ? toText(m_model.model.parent_path())
                           : m_document           ? m_document->folder()
                                                  : QString();
-    const QString file = QFileDialog::getOpenFileName(
-        this, tr("Choose a Model for Auto-Label"), start,
-        tr("Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
-    if (file.isEmpty())
-        return;
-    assist::ModelSource source;
-    source.model = file.toStdString();
-    const QFileInfo info(file);
-    if (info.suffix().compare(QStringLiteral("cfg"), Qt::CaseInsensitive) == 0) {
-        QString weights = info.dir().filePath(info.completeBaseName() + ".weights");
-        if (!QFileInfo::exists(weights))
-            weights = QFileDialog::getOpenFileName(this, tr("Darknet Weights for %1").arg(info.fileName()),
-                                                   info.path(), tr("Darknet weights (*.weights)"));
-        if (weights.isEmpty())
-            return;
-        QString names = namesBeside(info);
-        if (names.isEmpty())
-            names = QFileDialog::getOpenFileName(this, tr("Class Names for %1").arg(info.fileName()),
-                                                 info.path(), tr("Names files (*.names *.txt)"));
-        if (names.isEmpty())
-            return;
-        source.weights = weights.toStdString();
-        source.names = names.toStdString();
-    } else if (info.suffix().compare(QStringLiteral("onnx"), Qt::CaseInsensitive) == 0) {
-        source.names = namesBeside(info).toStdString(); // optional: ONNX metadata usually names the classes
-    }
-    setModel(source);
+    if (const auto source = askForModelSource(this, tr("Choose a Model for Auto-Label"), start))
+        setModel(*source);
 }
 
 ClassMappingDialog* AutoLabelDialog::editClassMapping() {
