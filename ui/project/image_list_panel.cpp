@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace osprey::ui {
 
@@ -79,14 +80,36 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
         connect(box, &QComboBox::currentIndexChanged, this, &ImageListPanel::applyFilter);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) {
-                if (current.isValid())
+                if (current.isValid() && !m_restoring)
                     emit currentImageChanged(current.data(ImageListModel::ImageIdRole).toLongLong());
             });
+    // A reset (after an import or an auto-label run) keeps the current image current, so that D/A go on
+    // from it, without showing it again.
+    connect(model, &QAbstractItemModel::modelAboutToBeReset, this,
+            [this] { m_currentBeforeReset = currentImageId(); });
+    connect(model, &QAbstractItemModel::modelReset, this, &ImageListPanel::restoreCurrent);
     connect(model, &QAbstractItemModel::modelReset, this, &ImageListPanel::updateCount);
     connect(model, &ImageListModel::imageOrderChanged, this, &ImageListPanel::updateOrderBar);
     connect(document, &ProjectDocument::classesChanged, this, &ImageListPanel::refillClassFilter);
     updateCount();
     updateOrderBar();
+}
+
+void ImageListPanel::restoreCurrent() {
+    const std::int64_t id = std::exchange(m_currentBeforeReset, 0);
+    if (id == 0)
+        return;
+    int row = m_model->rowOfImage(id);
+    if (row < 0 && !m_model->hasImageOrder())
+        if (const auto found = m_document->project().imageRow(id, m_model->filter()))
+            row = static_cast<int>(*found);
+    const QModelIndex index = m_model->index(row);
+    if (!index.isValid() || index.data(ImageListModel::ImageIdRole).toLongLong() != id)
+        return; // filtered out now, or gone
+    m_restoring = true;
+    m_view->setCurrentIndex(index);
+    m_restoring = false;
+    m_view->scrollTo(index);
 }
 
 void ImageListPanel::updateOrderBar() {

@@ -33,6 +33,7 @@ private:
     void refillClassFilter();
     void updateCount();
     void updateOrderBar();
+    void restoreCurrent();
 
     ProjectDocument* m_document;
     ImageListModel* m_model;
@@ -43,6 +44,8 @@ private:
     QLabel* m_count;
     QFrame* m_orderBar;
     QLabel* m_orderTitle;
+    std::int64_t m_currentBeforeReset = 0;
+    bool m_restoring = false;
 };
 
 } // namespace osprey::ui

@@ -2,8 +2,8 @@
 // listed lowest confidence first or most disagreement first, walked with D/A, marked reviewed with Space
 // without the rows moving, and "Show All" leads back to the filtered list. Also "follow the active
 // training run": RunFollower finds the newest best.pt and sees a rewrite; the assist bar's option is
-// remembered per project. Real widgets and key events (offscreen); the database is read back through a
-// second connection.
+// remembered per project. A reset of the list keeps its current image. Real widgets and key events
+// (offscreen); the database is read back through a second connection.
 #include "editor_test_util.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
@@ -15,6 +15,7 @@
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
+#include "ui/project/project_document.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -200,6 +201,28 @@ private slots:
         window.showImage(m_ids[5]);
         QVERIFY(!model()->hasImageOrder());
         QTRY_COMPARE(current(), m_ids[5]);
+        m_window = nullptr;
+    }
+
+    void listResetKeepsTheCurrentImage() {
+        // After an import or an auto-label run the list is reset; the current image stays current (D goes
+        // on from it) and is not shown again.
+        ui::MainWindow window;
+        m_window = &window;
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(window.openProject(m_folder, true));
+        window.imageList()->selectRow(3);
+        QTRY_COMPARE(current(), m_ids[3]);
+        QSignalSpy changed(window.imageList(), &ui::ImageListPanel::currentImageChanged);
+        emit window.document()->imagesReset();
+        QCOMPARE(window.imageList()->view()->currentIndex().row(), 3);
+        QCOMPARE(window.imageList()->currentImageId(), m_ids[3]);
+        QCOMPARE(changed.count(), 0);
+        window.editor()->canvas()->setFocus();
+        key(Qt::Key_D);
+        QTRY_COMPARE(current(), m_ids[4]);
         m_window = nullptr;
     }
 
