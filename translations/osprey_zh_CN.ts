@@ -1106,6 +1106,14 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Class Ma&amp;pping…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Follow the Active Training Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the best.pt written last under the project&apos;s runs, reloaded each time training saves a better one</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ExportDialog</name>

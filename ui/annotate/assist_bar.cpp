@@ -52,7 +52,7 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     auto* modelMenu = new QMenu(m_model);
     modelMenu->addAction(tr("Choose Model File…"), this, [this] { m_assist->chooseModel(window()); });
     m_follow = modelMenu->addAction(tr("Follow the Active Training Run"));
-    m_follow->setObjectName(QStringLiteral("assist.followRun"));
+    m_follow->setObjectName(QStringLiteral("assistBar.followRun"));
     m_follow->setCheckable(true);
     m_follow->setToolTip(tr("Use the best.pt written last under this project's runs, and reload it each time "
                             "training saves a better one"));

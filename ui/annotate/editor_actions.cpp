@@ -6,6 +6,7 @@
 #include "ui/annotate/assist_controller.h"
 #include "ui/annotate/auto_label_dialog.h"
 #include "ui/annotate/class_mapping_dialog.h"
+#include "ui/annotate/review_queue_actions.h"
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/cheat_sheet_dialog.h"
@@ -204,6 +205,13 @@ void EditorActions::createAssistMenu() {
     connect(add(menu, "assist.chooseModel", tr("Choose &Model…"),
                 {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)}, Scope::Window),
             &QAction::triggered, assist, [this] { m_editor->assist()->chooseModel(m_window); });
+    QAction* follow = add(menu, "assist.followRun", tr("&Follow the Active Training Run"), {}, Scope::Window);
+    follow->setCheckable(true);
+    follow->setToolTip(
+        tr("Use the best.pt written last under the project's runs, reloaded each time training "
+           "saves a better one"));
+    connect(follow, &QAction::toggled, assist, &AssistController::setFollowRun);
+    connect(assist, &AssistController::followRunChanged, follow, &QAction::setChecked);
     menu->addSeparator();
     // Batch auto-label and the model-to-project class mapping it uses; both need an open project.
     AnnotationSession* session = m_editor->session();
@@ -240,6 +248,8 @@ void EditorActions::createAssistMenu() {
     };
     connect(session, &AnnotationSession::imageChanged, this, updateProjectActions);
     updateProjectActions();
+    menu->addAction(m_editor->reviewQueue()->confidenceAction());
+    menu->addAction(m_editor->reviewQueue()->disagreementAction());
     menu->addSeparator();
     // Enabled only while proposals are shown, so that Enter and Esc keep their usual meaning otherwise.
     QList<QAction*> whileShown;

@@ -10,6 +10,7 @@
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/assist_controller.h"
 #include "ui/annotate/box_canvas.h"
+#include "ui/annotate/editor_actions.h"
 #include "ui/annotate/review_queue_actions.h"
 #include "ui/annotate/run_follower.h"
 #include "ui/main/main_window.h"
@@ -266,10 +267,12 @@ private slots:
             QVERIFY(window.openProject(m_folder, true));
             ui::AssistController* assist = window.editor()->assist();
             QVERIFY(!assist->followRun());
-            auto* follow = window.editor()->findChild<QAction*>("assist.followRun");
+            auto* follow = window.editor()->findChild<QAction*>("assistBar.followRun");
             QVERIFY(follow);
             follow->trigger();
             QVERIFY(assist->followRun());
+            // The menu's twin follows.
+            QVERIFY(window.editorActions()->action("assist.followRun")->isChecked());
             QCOMPARE(QString::fromStdString(assist->source().model.string()),
                      QString::fromStdString(std::filesystem::absolute(best).string()));
             QCOMPARE(assist->modelName(), QString("best.pt of run exp"));
@@ -290,7 +293,8 @@ private slots:
             window.show();
             QVERIFY(window.openProject(m_folder, true));
             QVERIFY(window.editor()->assist()->followRun());
-            QVERIFY(window.editor()->findChild<QAction*>("assist.followRun")->isChecked());
+            QVERIFY(window.editor()->findChild<QAction*>("assistBar.followRun")->isChecked());
+            QVERIFY(window.editorActions()->action("assist.followRun")->isChecked());
             // Choosing a model file turns following off.
             window.editor()->assist()->setModel({best, {}, {}, "cpu"});
             QVERIFY(!window.editor()->assist()->followRun());
