@@ -2460,6 +2460,18 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Compare %1 Runs</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run&apos;s trainer (process %1) is not running any more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the trainer (process %1) ended without finishing the run; resume it from last.pt</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainPreflight</name>

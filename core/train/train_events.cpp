@@ -71,6 +71,7 @@ std::string toJson(const TrainEvent& e) {
         j["run_dir"] = e.runDir;
         j["epochs"] = e.epochs;
         j["start_epoch"] = e.startEpoch;
+        j["pid"] = e.pid;
         break;
     case TrainEvent::Type::Batch:
         j["epoch"] = e.epoch;

@@ -50,7 +50,8 @@ struct TrainEvent {
     std::int64_t parameters = 0;
     double gflops = 0;
     std::string runDir;
-    int startEpoch = 1; ///< >1 when resuming
+    int startEpoch = 1;   ///< >1 when resuming
+    std::int64_t pid = 0; ///< the training process, so that a later GUI session can ask it to stop
 
     // batch / epoch
     int epoch = 0; ///< 1-based

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <thread>
 
+#include <unistd.h>
+
 namespace osprey::train {
 
 namespace {
@@ -199,6 +201,7 @@ void Run::emitStarted(std::int64_t parameters, double gflops) {
     event.runDir = m_inputs.runDir.string();
     event.epochs = m_config.epochs;
     event.startEpoch = m_state.nextEpoch + 1;
+    event.pid = static_cast<std::int64_t>(::getpid());
     m_emit.emit(std::move(event));
 }
 

@@ -334,10 +334,29 @@ bool TrainPanel::launch(const QStringList& arguments, QString* error) {
 }
 
 void TrainPanel::stop() {
-    if (!isRunning())
+    if (!isRunning()) {
+        stopFollowedRun();
         return;
+    }
     m_live->appendLog(tr("Stopping: the trainer finishes the batch and saves last.pt…"));
     m_trainer->terminate();
+    m_stop->setEnabled(false);
+}
+
+bool TrainPanel::followedRunCanStop() const {
+    return m_follow->isActive() && TrainerProcess::isTrainer(m_replay->trainerPid());
+}
+
+void TrainPanel::stopFollowedRun() {
+    if (!m_follow->isActive())
+        return;
+    const qint64 pid = m_replay->trainerPid();
+    if (TrainerProcess::terminateTrainer(pid))
+        m_replay->appendLog(
+            tr("Stopping the background trainer (process %1): it finishes the batch and saves last.pt…")
+                .arg(pid));
+    else
+        m_replay->appendLog(tr("This run's trainer (process %1) is not running any more.").arg(pid));
     m_stop->setEnabled(false);
 }
 
@@ -466,6 +485,7 @@ void TrainPanel::openRun(const QString& name) {
             m_followOffset = model->eventsFileOffset();
             m_follow->start();
         }
+        updateButtons();
         emit runOpened(name);
     });
     watcher->setFuture(QtConcurrent::run([runDir, gui] {
@@ -479,9 +499,13 @@ void TrainPanel::openRun(const QString& name) {
 }
 
 void TrainPanel::follow() {
+    // A trainer that is gone may still have written its last lines: look at the process first, then read.
+    const qint64 pid = m_replay->trainerPid();
+    const bool trainerGone = pid > 0 && !TrainerProcess::isTrainer(pid);
     QFile file(m_followPath);
     if (m_view->model() != m_replay || !file.open(QIODevice::ReadOnly) || file.size() < m_followOffset) {
         m_follow->stop();
+        updateButtons();
         return;
     }
     file.seek(m_followOffset);
@@ -491,11 +515,15 @@ void TrainPanel::follow() {
     for (qsizetype end; start < complete && (end = fresh.indexOf('\n', start)) >= 0; start = end + 1)
         m_replay->ingestLine(fresh.mid(start, end - start));
     m_followOffset += complete;
+    if (m_replay->status() == TrainingRunModel::Status::Running && trainerGone)
+        m_replay->markCrashed(
+            tr("the trainer (process %1) ended without finishing the run; resume it from last.pt").arg(pid));
     const auto status = m_replay->status();
     if (status != TrainingRunModel::Status::Running && status != TrainingRunModel::Status::Empty) {
         m_follow->stop();
         reloadRuns();
     }
+    updateButtons();
 }
 
 void TrainPanel::compareRuns(const QStringList& names) {
@@ -548,7 +576,7 @@ void TrainPanel::updateButtons() {
     const bool checking = m_preflight->isRunning();
     m_start->setEnabled(!running);
     m_start->setText(checking ? tr("Cancel Dataset Check") : tr("Start Training"));
-    m_stop->setEnabled(running);
+    m_stop->setEnabled(running || followedRunCanStop());
     m_form->setEnabled(!running && !checking);
     const auto rows = m_runs->selectionModel()->selectedRows();
     m_open->setEnabled(!rows.isEmpty());

@@ -4,7 +4,8 @@
 // (TrainPreflight: errors block, warnings ask), then runs `osprey-cli train ... events=jsonl` as a child
 // process (TrainerProcess) and feeds its stdout lines to a TrainingRunModel; Stop sends SIGTERM so the
 // trainer finishes the batch and saves. Opening a past run replays its events.jsonl or results.csv;
-// selecting several runs overlays them. The device field lists the GPUs GpuProbe finds.
+// selecting several runs overlays them. A run another process trains is followed, and Stop reaches it
+// through the process id in its run_started event. The device field lists the GPUs GpuProbe finds.
 // GUI thread only; owns the trainer process.
 
 #include <QList>
@@ -50,7 +51,8 @@ public:
     bool start(QString* error = nullptr);
     /// Resumes the stopped run `name` from its last.pt.
     bool resume(const QString& name, QString* error = nullptr);
-    /// Asks the running trainer to finish the batch, save and exit (SIGTERM).
+    /// Asks the running trainer to finish the batch, save and exit (SIGTERM). Without one, the trainer
+    /// of the run being followed (one left training in the background by an earlier session) is asked.
     void stop();
     /// Ends the trainer at once (SIGKILL); the weights up to the last checkpoint stay.
     void kill();
@@ -115,6 +117,8 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onFailedToStart(const QString& message);
     void follow();
+    bool followedRunCanStop() const;
+    void stopFollowedRun();
     void updateButtons();
     QString selectedRun() const;
 

@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QTimer>
+#include <csignal>
 #include <unistd.h>
 #include <utility>
 
@@ -172,6 +173,36 @@ void TrainerProcess::removeSpoolFiles() {
         if (!file->fileName().isEmpty())
             QFile::remove(file->fileName());
     }
+}
+
+bool TrainerProcess::isTrainer(qint64 pid) {
+#if defined(Q_OS_LINUX)
+    if (pid <= 0)
+        return false;
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (!cmdline.open(QIODevice::ReadOnly))
+        return false;
+    const QList<QByteArray> arguments = cmdline.readAll().split('\0'); // empty for a zombie
+    // The program, or a script's interpreter followed by the script (a wrapper named osprey-cli...).
+    for (int i = 0; i < 2 && i + 1 < arguments.size(); ++i) {
+        const QByteArray program = arguments[i].mid(arguments[i].lastIndexOf('/') + 1);
+        if (program.startsWith("osprey-cli"))
+            return arguments[i + 1] == "train";
+    }
+    return false;
+#else
+    Q_UNUSED(pid)
+    return false;
+#endif
+}
+
+bool TrainerProcess::terminateTrainer(qint64 pid) {
+#if defined(Q_OS_LINUX)
+    return isTrainer(pid) && ::kill(static_cast<pid_t>(pid), SIGTERM) == 0;
+#else
+    Q_UNUSED(pid)
+    return false;
+#endif
 }
 
 } // namespace osprey::ui

@@ -38,6 +38,14 @@ public:
     /// destructor leaves it alone. Returns its process id (0 when nothing ran).
     qint64 detach();
     bool isDetached() const { return m_detached; }
+    /// Whether `pid` is a running `osprey-cli train` (read from /proc on Linux: the program, or a script
+    /// run by an interpreter, named osprey-cli..., with the verb train; false elsewhere, for a process
+    /// that has ended, and for a pid reused by another program).
+    static bool isTrainer(qint64 pid);
+    /// SIGTERM to a trainer this object did not start (one an earlier session left training in the
+    /// background): it finishes the batch, saves and exits. False when `pid` is not a running trainer.
+    static bool terminateTrainer(qint64 pid);
+
     /// The spool files of the current process (tests).
     QString stdoutPath() const { return m_out.fileName(); }
 

@@ -40,6 +40,7 @@ void TrainingRunModel::clear() {
     m_remote = {};
     m_modelName.clear();
     m_runDir.clear();
+    m_trainerPid = 0;
     m_bestEpoch = 0;
     m_bestFitness = 0.0;
     m_log.clear();
@@ -118,6 +119,7 @@ void TrainingRunModel::ingestEvent(const QJsonObject& event) {
         m_statusMessage.clear();
         m_modelName = event.value(QLatin1String("model")).toObject().value(QLatin1String("name")).toString();
         m_runDir = event.value(QLatin1String("run_dir")).toString();
+        m_trainerPid = event.value(QLatin1String("pid")).toInteger();
         m_progress.epochs = event.value(QLatin1String("epochs")).toInt();
         const QJsonObject dataset = event.value(QLatin1String("dataset")).toObject();
         appendLog(tr("%1 info: run started: %2, %3 epochs, %4 train / %5 val images, run folder %6")

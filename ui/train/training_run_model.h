@@ -94,6 +94,8 @@ public:
     /// `run_started` fields: the model name and the run folder.
     QString modelName() const { return m_modelName; }
     QString runDir() const { return m_runDir; }
+    /// The training process's id from `run_started` (0 when not given).
+    qint64 trainerPid() const { return m_trainerPid; }
     int bestEpoch() const { return m_bestEpoch; }
     double bestFitness() const { return m_bestFitness; }
 
@@ -126,6 +128,7 @@ private:
     RemoteState m_remote;
     QString m_modelName;
     QString m_runDir;
+    qint64 m_trainerPid = 0;
     int m_bestEpoch = 0;
     double m_bestFitness = 0.0;
     QStringList m_log;

@@ -120,6 +120,7 @@ private slots:
                                             [](const auto& j) { return j["type"] == "run_started"; });
         QCOMPARE(started["dataset"]["names"].size(), size_t(4));
         QCOMPARE(started["model"]["name"].get<std::string>(), std::string("yolov8n"));
+        QCOMPARE(started["pid"].get<qint64>(), QCoreApplication::applicationPid()); // trained in this process
         QVERIFY(started["dataset"]["train_images"].get<int>() + started["dataset"]["val_images"].get<int>() ==
                 32);
 

@@ -12,6 +12,9 @@
 #include <QApplication>
 #include <QFile>
 #include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -69,6 +72,26 @@ void answer(const QString& dialog, const QString& button) {
     timer->start();
 }
 
+// A stand-in for a trainer an earlier session left in the background: it writes its run folder's
+// events.jsonl (run_started with its pid, then a log line every 50 ms); on SIGTERM it "saves" (writes
+// `saved`), appends `finished` (stopped) and exits.
+QByteArray backgroundTrainerScript(const QString& events, const QString& saved) {
+    // JSON double quotes are written as \042 by printf, which keeps the shell quoting simple.
+    QByteArray script =
+        "trap 'touch \"SAVED\"; printf '\\''{\\042type\\042:\\042finished\\042,\\042v\\042:1,\\042t\\042:9,"
+        "\\042status\\042:\\042stopped\\042,\\042epochs_completed\\042:1,\\042message\\042:\\042stopped\\042}"
+        "\\n'\\'' "
+        ">> \"EVENTS\"; exit 0' TERM\n"
+        "printf '{\\042type\\042:\\042run_started\\042,\\042v\\042:1,\\042t\\042:0,\\042epochs\\042:50,"
+        "\\042run_dir\\042:\\042runs/bg\\042,\\042pid\\042:%d}\\n' $$ >> \"EVENTS\"\n"
+        "while :; do\n"
+        "  printf '{\\042type\\042:\\042log\\042,\\042v\\042:1,\\042t\\042:1,\\042level\\042:\\042info\\042,"
+        "\\042message\\042:\\042working\\042}\\n' >> \"EVENTS\"\n"
+        "  sleep 0.05\n"
+        "done\n";
+    return script.replace("EVENTS", events.toUtf8()).replace("SAVED", saved.toUtf8());
+}
+
 qint64 lineCount(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -97,8 +120,13 @@ private slots:
     void cancelKeepsWindowAndRun();
     void stopWaitsForTheSave();
     void keepRunningOutlivesTheWindow();
+    void laterSessionStopsTheBackgroundRun();
+    void laterSessionSeesTheBackgroundRunDie();
 
 private:
+    /// Starts the background stand-in for run `bg` (as a session that ended would have left it) and
+    /// opens that run in a new window's dashboard; returns the trainer's pid (0 on failure).
+    qint64 openBackgroundRun(ui::MainWindow& window);
     ui::TrainPanel* startRun(ui::MainWindow& window);
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -185,6 +213,65 @@ void TestCloseWhileTraining::keepRunningOutlivesTheWindow() {
     QVERIFY(processAlive(pid));
     QVERIFY(lineCount(m_beats) > before);
     QVERIFY(!QFile::exists(m_saved));
+}
+
+qint64 TestCloseWhileTraining::openBackgroundRun(ui::MainWindow& window) {
+    const QString runDir = m_dir->filePath("demo/runs/bg");
+    if (!QDir().mkpath(runDir))
+        return 0;
+    // Named like the real tool, so that the dashboard recognises it in /proc.
+    const QString script = m_dir->filePath("osprey-cli-stand-in");
+    writeScript(script, backgroundTrainerScript(runDir + "/events.jsonl", m_saved));
+    qint64 pid = 0;
+    if (!QProcess::startDetached(script, {"train"}, m_dir->path(), &pid))
+        return 0;
+    m_strayPid = pid;
+    if (!QTest::qWaitFor([&] { return lineCount(runDir + "/events.jsonl") >= 3; }, 10000))
+        return 0;
+    window.resize(1100, 700);
+    window.show();
+    if (!window.openProject(m_dir->filePath("demo"), true))
+        return 0;
+    window.trainActions()->showDashboard();
+    ui::TrainPanel* panel = window.trainActions()->panel();
+    QSignalSpy opened(panel, &ui::TrainPanel::runOpened);
+    panel->openRun("bg");
+    if (!opened.wait(5000))
+        return 0;
+    return pid;
+}
+
+void TestCloseWhileTraining::laterSessionStopsTheBackgroundRun() {
+    ui::MainWindow window;
+    const qint64 pid = openBackgroundRun(window);
+    QVERIFY(pid > 0);
+    ui::TrainPanel* panel = window.trainActions()->panel();
+    QCOMPARE(panel->replayModel()->trainerPid(), pid);
+    QCOMPARE(panel->replayModel()->status(), ui::TrainingRunModel::Status::Running);
+    QVERIFY(!panel->isRunning()); // not this session's child
+    auto* stop = panel->findChild<QPushButton*>("stopTraining");
+    QVERIFY(stop);
+    QTRY_VERIFY(stop->isEnabled());
+    QTest::mouseClick(stop, Qt::LeftButton);
+    // SIGTERM reached it: it saved, wrote `finished` (stopped) and ended; the dashboard followed.
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_saved), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->replayModel()->status(), ui::TrainingRunModel::Status::Stopped, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!processAlive(pid), 5000);
+    QTRY_VERIFY(!stop->isEnabled());
+}
+
+void TestCloseWhileTraining::laterSessionSeesTheBackgroundRunDie() {
+    ui::MainWindow window;
+    const qint64 pid = openBackgroundRun(window);
+    QVERIFY(pid > 0);
+    ui::TrainPanel* panel = window.trainActions()->panel();
+    QCOMPARE(panel->replayModel()->status(), ui::TrainingRunModel::Status::Running);
+    // Killed without a chance to write `finished`: the dashboard says so instead of waiting forever.
+    QVERIFY(::kill(pid_t(pid), SIGKILL) == 0);
+    QTRY_COMPARE_WITH_TIMEOUT(panel->replayModel()->status(), ui::TrainingRunModel::Status::Crashed, 5000);
+    QVERIFY(panel->replayModel()->statusMessage().contains("ended without finishing"));
+    QVERIFY(!QFile::exists(m_saved));
+    QVERIFY(!panel->findChild<QPushButton*>("stopTraining")->isEnabled());
 }
 
 QTEST_MAIN(TestCloseWhileTraining)
