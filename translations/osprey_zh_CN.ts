@@ -353,7 +353,7 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Following run %1: loaded its new best.pt (%2)</source>
+        <source>Following run %1: using its best.pt saved at %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

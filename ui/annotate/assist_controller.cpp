@@ -142,7 +142,7 @@ void AssistController::onFollowedCheckpoint(const QString& path, const QString& 
     ++m_generation;
     clear();
     emit modelChanged();
-    emit message(tr("Following run %1: loaded its new best.pt (%2)")
+    emit message(tr("Following run %1: using its best.pt saved at %2")
                      .arg(runName, QFileInfo(path).lastModified().toString(QStringLiteral("HH:mm:ss"))));
     // Proposals on screen came from the old checkpoint: ask the new one.
     if ((showing || m_autoSuggest) && m_session->imageId() != 0) {
