@@ -1,5 +1,7 @@
 #include "assist/output_layout.h"
 
+#include "common/xyxy_iou.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -7,13 +9,7 @@ namespace osprey::assist {
 namespace {
 
 float iou(const Proposal& a, const Proposal& b) {
-    const float width = std::min(a.x2, b.x2) - std::max(a.x1, b.x1);
-    const float height = std::min(a.y2, b.y2) - std::max(a.y1, b.y1);
-    if (width <= 0 || height <= 0)
-        return 0.0f;
-    const float intersection = width * height;
-    const float unionArea = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - intersection;
-    return unionArea > 0 ? intersection / unionArea : 0.0f;
+    return xyxyIou<float>(a, b);
 }
 
 Proposal fromCentre(float cx, float cy, float w, float h, float score, int classIndex) {

@@ -1,5 +1,7 @@
 #include "assist/review_queue.h"
 
+#include "common/xyxy_iou.h"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -8,13 +10,7 @@ namespace osprey::assist {
 namespace {
 
 double iou(const project::BoxRecord& a, const project::BoxRecord& b) {
-    const double w = std::min(a.x2, b.x2) - std::max(a.x1, b.x1);
-    const double h = std::min(a.y2, b.y2) - std::max(a.y1, b.y1);
-    if (w <= 0 || h <= 0)
-        return 0;
-    const double inter = w * h;
-    const double uni = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
-    return uni > 0 ? inter / uni : 0;
+    return xyxyIou<double>(a, b);
 }
 
 // Lower mean score first; an unknown score counts as the lowest.

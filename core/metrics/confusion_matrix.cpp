@@ -1,5 +1,7 @@
 #include "metrics/confusion_matrix.h"
 
+#include "common/xyxy_iou.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -8,10 +10,7 @@ namespace osprey::metrics {
 namespace {
 
 double iouWithEpsilon(const BoxXyxy& a, const BoxXyxy& b) {
-    const double w = std::max(0.0, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
-    const double h = std::max(0.0, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
-    const double intersection = w * h;
-    return intersection / (a.area() + b.area() - intersection + 1e-7);
+    return xyxyIou<double>(a, b, 1e-7);
 }
 
 } // namespace

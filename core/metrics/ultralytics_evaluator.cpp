@@ -1,5 +1,7 @@
 #include "metrics/ultralytics_evaluator.h"
 
+#include "common/xyxy_iou.h"
+
 #include "metrics/box_iou.h"
 
 #include <algorithm>
@@ -20,10 +22,7 @@ std::vector<double> linspace(double start, double stop, int count) {
 
 // Ultralytics' box_iou adds 1e-7 to the union; kept so that threshold decisions agree.
 double ultralyticsIou(const BoxXyxy& a, const BoxXyxy& b) {
-    const double w = std::max(0.0, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
-    const double h = std::max(0.0, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
-    const double intersection = w * h;
-    return intersection / (a.area() + b.area() - intersection + 1e-7);
+    return xyxyIou<double>(a, b, 1e-7);
 }
 
 // AP of one PR curve: envelope, sampled at 101 recall points, trapezoid rule (Ultralytics' compute_ap).

@@ -3,6 +3,7 @@
 #include "formats/project_export.h"
 
 #include "common/hash.h"
+#include "common/xyxy_iou.h"
 #include "imaging/image.h"
 
 #include <nlohmann/json.hpp>
@@ -64,13 +65,7 @@ struct FileFacts {
 };
 
 double iou(const formats::DatasetBox& a, const formats::DatasetBox& b) {
-    const double iw = std::min(a.x2, b.x2) - std::max(a.x1, b.x1);
-    const double ih = std::min(a.y2, b.y2) - std::max(a.y1, b.y1);
-    if (iw <= 0 || ih <= 0)
-        return 0;
-    const double inter = iw * ih;
-    const double uni = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
-    return uni > 0 ? inter / uni : 0;
+    return xyxyIou<double>(a, b);
 }
 
 std::string fmt(double value) {
