@@ -205,7 +205,8 @@ void EditorActions::createAssistMenu() {
     connect(add(menu, "assist.chooseModel", tr("Choose &Model…"),
                 {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)}, Scope::Window),
             &QAction::triggered, assist, [this] { m_editor->assist()->chooseModel(m_window); });
-    QAction* follow = add(menu, "assist.followRun", tr("&Follow the Active Training Run"), {}, Scope::Window);
+    QAction* follow = add(menu, "assist.followRun", tr("&Follow the Active Training Run"),
+                          {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)}, Scope::Window);
     follow->setCheckable(true);
     follow->setToolTip(
         tr("Use the best.pt written last under the project's runs, reloaded each time training "
@@ -215,7 +216,8 @@ void EditorActions::createAssistMenu() {
     menu->addSeparator();
     // Batch auto-label and the model-to-project class mapping it uses; both need an open project.
     AnnotationSession* session = m_editor->session();
-    QAction* autoLabel = add(menu, "assist.autoLabel", tr("Auto-Label &Images…"), {}, Scope::Window);
+    QAction* autoLabel = add(menu, "assist.autoLabel", tr("Auto-Label &Images…"),
+                             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)}, Scope::Window);
     connect(autoLabel, &QAction::triggered, this, [this, session] {
         if (!session->document())
             return;
@@ -230,7 +232,8 @@ void EditorActions::createAssistMenu() {
         });
         dialog->open();
     });
-    QAction* mapping = add(menu, "assist.classMapping", tr("Class Ma&pping…"), {}, Scope::Window);
+    QAction* mapping = add(menu, "assist.classMapping", tr("Class Ma&pping…"),
+                           {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M)}, Scope::Window);
     connect(mapping, &QAction::triggered, this, [this, session] {
         if (!session->document())
             return;
