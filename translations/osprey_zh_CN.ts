@@ -305,6 +305,11 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Waiting for a run…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1
+%2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AssistController</name>

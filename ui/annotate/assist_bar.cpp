@@ -2,6 +2,7 @@
 
 #include "ui/annotate/assist_controller.h"
 
+#include <QBoxLayout>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -9,6 +10,7 @@
 #include <QProgressBar>
 #include <QSlider>
 #include <QToolButton>
+#include <algorithm>
 
 namespace osprey::ui {
 
@@ -22,7 +24,8 @@ QSlider* percentSlider(const QString& name, int min, int max, float value, QWidg
     slider->setSingleStep(1);
     slider->setPageStep(5);
     slider->setValue(qRound(value * 100));
-    slider->setFixedWidth(110);
+    slider->setMinimumWidth(56);
+    slider->setMaximumWidth(120);
     slider->setFocusPolicy(Qt::StrongFocus);
     return slider;
 }
@@ -41,13 +44,23 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
       m_confValue(new QLabel(this)),
       m_iou(percentSlider(QStringLiteral("assist.iou"), 5, 95, assist->iou(), this)),
       m_iouValue(new QLabel(this)), m_count(new QLabel(this)), m_busy(new QProgressBar(this)) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 2, 6, 2);
-    layout->setSpacing(6);
+    // Two groups side by side, or one above the other when the window is too narrow for both (a laptop
+    // screen with both docks open): the bar never makes the window wider than the screen.
+    m_rows = new QBoxLayout(QBoxLayout::LeftToRight, this);
+    m_rows->setSizeConstraint(QLayout::SetNoConstraint);
+    m_rows->setContentsMargins(6, 2, 6, 2);
+    m_rows->setSpacing(14);
+    m_modelGroup = new QWidget(this);
+    m_filterGroup = new QWidget(this);
+    for (QWidget* group : {m_modelGroup, m_filterGroup}) {
+        auto* row = new QHBoxLayout(group);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->setSpacing(6);
+    }
     m_model->setObjectName(QStringLiteral("assist.model"));
-    m_model->setToolTip(tr("The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a "
-                           "Darknet .cfg with its .weights and names. The arrow offers to follow the "
-                           "training runs instead."));
+    m_modelTip =
+        tr("The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a Darknet "
+           ".cfg with its .weights and names. The arrow offers to follow the training runs instead.");
     m_model->setPopupMode(QToolButton::MenuButtonPopup);
     auto* modelMenu = new QMenu(m_model);
     modelMenu->addAction(tr("Choose Model File…"), this, [this] { m_assist->chooseModel(window()); });
@@ -74,21 +87,25 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
     m_busy->setVisible(false);
     m_count->setObjectName(QStringLiteral("assist.count"));
 
-    layout->addWidget(new QLabel(tr("Model:"), this));
-    layout->addWidget(m_model);
-    layout->addWidget(m_suggest);
-    layout->addWidget(m_every);
-    layout->addSpacing(8);
-    layout->addWidget(new QLabel(tr("Confidence"), this));
-    layout->addWidget(m_conf);
-    layout->addWidget(m_confValue);
-    layout->addWidget(new QLabel(tr("IoU"), this));
-    layout->addWidget(m_iou);
-    layout->addWidget(m_iouValue);
-    layout->addSpacing(8);
-    layout->addWidget(m_busy);
-    layout->addWidget(m_count);
-    layout->addStretch(1);
+    auto* left = static_cast<QHBoxLayout*>(m_modelGroup->layout());
+    left->addWidget(new QLabel(tr("Model:"), m_modelGroup));
+    left->addWidget(m_model);
+    left->addWidget(m_suggest);
+    left->addWidget(m_every);
+    left->addStretch(1);
+    auto* right = static_cast<QHBoxLayout*>(m_filterGroup->layout());
+    right->addWidget(new QLabel(tr("Confidence"), m_filterGroup));
+    right->addWidget(m_conf);
+    right->addWidget(m_confValue);
+    right->addWidget(new QLabel(tr("IoU"), m_filterGroup));
+    right->addWidget(m_iou);
+    right->addWidget(m_iouValue);
+    right->addSpacing(8);
+    right->addWidget(m_busy);
+    right->addWidget(m_count);
+    right->addStretch(1);
+    m_rows->addWidget(m_modelGroup);
+    m_rows->addWidget(m_filterGroup, 1);
 
     connect(m_model, &QToolButton::clicked, this, [this] { m_assist->chooseModel(window()); });
     connect(m_follow, &QAction::toggled, assist, &AssistController::setFollowRun);
@@ -151,15 +168,56 @@ void AssistBar::addReviewActions(const QList<QAction*>& actions) {
     auto* menu = new QMenu(review);
     menu->addActions(actions);
     review->setMenu(menu);
-    auto* row = qobject_cast<QHBoxLayout*>(layout());
+    auto* row = static_cast<QHBoxLayout*>(m_filterGroup->layout());
     row->insertWidget(row->count() - 1, review); // before the stretch
+    arrangeRows();
+}
+
+QSize AssistBar::sizeHint() const {
+    const QMargins margins = m_rows->contentsMargins();
+    const QSize left = m_modelGroup->sizeHint(), right = m_filterGroup->sizeHint();
+    const bool wide = m_rows->direction() == QBoxLayout::LeftToRight;
+    return QSize(left.width() + m_rows->spacing() + right.width(),
+                 wide ? std::max(left.height(), right.height())
+                      : left.height() + m_rows->spacing() + right.height())
+        .grownBy(margins);
+}
+
+QSize AssistBar::minimumSizeHint() const {
+    // Narrow enough for the two groups one above the other.
+    const QMargins margins = m_rows->contentsMargins();
+    return QSize(std::max(m_modelGroup->minimumSizeHint().width(), m_filterGroup->minimumSizeHint().width()),
+                 sizeHint().height() - margins.top() - margins.bottom())
+        .grownBy(margins);
+}
+
+void AssistBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrangeRows();
+}
+
+void AssistBar::arrangeRows() {
+    const QMargins margins = m_rows->contentsMargins();
+    const int both = m_modelGroup->sizeHint().width() + m_rows->spacing() +
+                     m_filterGroup->sizeHint().width() + margins.left() + margins.right();
+    const auto direction = width() >= both ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (direction == m_rows->direction())
+        return;
+    m_rows->setDirection(direction);
+    updateGeometry(); // the height changes
 }
 
 void AssistBar::updateModel() {
     const bool waiting = m_assist->followRun() && !m_assist->hasModel();
-    m_model->setText(m_assist->hasModel() ? m_assist->modelName()
-                     : waiting            ? tr("Waiting for a run…")
-                                          : tr("Choose…"));
+    const QString name = m_assist->hasModel() ? m_assist->modelName()
+                         : waiting            ? tr("Waiting for a run…")
+                                              : tr("Choose…");
+    // A long file name is elided, so that the bar fits a laptop screen; the tooltip has it whole.
+    m_model->setText(m_model->fontMetrics().elidedText(name, Qt::ElideMiddle, 200));
+    m_model->setToolTip(
+        m_assist->hasModel()
+            ? tr("%1\n%2").arg(QString::fromStdString(m_assist->source().model.string()), m_modelTip)
+            : m_modelTip);
 }
 
 void AssistBar::updateCount() {

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QAction;
+class QBoxLayout;
 class QLabel;
 class QProgressBar;
 class QSlider;
@@ -27,15 +28,25 @@ public:
     /// Adds a "Review" button whose menu holds these actions (the review queue orders).
     void addReviewActions(const QList<QAction*>& actions);
 
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void updateModel();
     void updateCount();
+    /// The two groups side by side when both fit, else one above the other.
+    void arrangeRows();
 
     AssistController* m_assist;
+    QBoxLayout* m_rows = nullptr;
+    QWidget* m_modelGroup = nullptr;
+    QWidget* m_filterGroup = nullptr;
     QToolButton* m_model;
+    QString m_modelTip;
     QAction* m_follow;
     QToolButton* m_suggest;
     QToolButton* m_every;

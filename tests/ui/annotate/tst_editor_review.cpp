@@ -129,6 +129,9 @@ private slots:
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
         QVERIFY(window.openProject(m_folder, true));
+        // The window fits a 1366-pixel laptop screen with both docks (the assist bar does not widen it).
+        QVERIFY2(window.minimumSizeHint().width() <= 1366,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
         auto* bar = window.imageList()->findChild<QFrame*>("imageOrderBar");
         QVERIFY(bar);
         QVERIFY(!bar->isVisible());
