@@ -1,9 +1,7 @@
 #pragma once
-// Compute threads for inference, process-wide. LibTorch's intra-op setting (model::setComputeThreads)
-// does not reach the OpenBLAS pool that Debian's LibTorch calls for its matrix products: OpenBLAS keeps
-// its own pool, sized to all cores, so "one thread" inference still keeps two cores busy and two
-// single-threaded workers oversubscribe the machine. This sets LibTorch, OpenBLAS (when it is the BLAS
-// loaded) and OpenCV (DNN) together. Call it at startup or between runs, not while inference runs.
+// Compute threads for inference, process-wide: LibTorch's (model::setComputeThreads, which also pins the
+// OpenBLAS pool Debian's LibTorch calls to one thread, so that "one thread" means one core) and OpenCV's
+// (DNN) together. Call it at startup or between runs, not while inference runs.
 
 namespace osprey::assist {
 

@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include <dlfcn.h>
+
 namespace osprey::model {
 
 struct Predictor::Impl {
@@ -51,9 +53,27 @@ Expected<std::unique_ptr<Predictor::Impl>> prepare(std::shared_ptr<DetectionMode
 
 } // namespace
 
+namespace {
+
+using SetBlasThreads = void (*)(int);
+
+// Looked up at run time: the symbol exists only when the BLAS that LibTorch loaded is OpenBLAS.
+SetBlasThreads openBlasSetThreads() {
+    return reinterpret_cast<SetBlasThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+}
+
+} // namespace
+
 void setComputeThreads(int threads) {
-    if (threads > 0)
-        torch::set_num_threads(threads);
+    if (threads < 1)
+        return;
+    torch::set_num_threads(threads);
+    if (const auto set = openBlasSetThreads())
+        set(1);
+}
+
+bool openBlasLoaded() {
+    return openBlasSetThreads() != nullptr;
 }
 
 int computeThreads() {

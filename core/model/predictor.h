@@ -16,10 +16,15 @@ namespace osprey::model {
 
 class Detector;
 
-/// Sets the number of CPU threads torch uses for intra-op parallelism, process-wide. Debian's LibTorch
-/// starts with one; call this once at startup (not while inference runs on another thread).
+/// Sets the number of CPU threads torch uses for intra-op parallelism, process-wide, and pins OpenBLAS
+/// (when it is the BLAS LibTorch loaded) to one thread: Debian's LibTorch calls OpenBLAS inside its own
+/// parallel loops, and OpenBLAS's separate pool, sized to all cores, would oversubscribe them. Debian's
+/// LibTorch starts with one thread; call this at startup or between runs, not while a network runs on
+/// another thread. Values below 1 are ignored.
 void setComputeThreads(int threads);
 int computeThreads();
+/// Whether the loaded BLAS is OpenBLAS (its pool is then pinned by setComputeThreads).
+bool openBlasLoaded();
 
 /// How a Predictor runs.
 struct PredictorOptions {

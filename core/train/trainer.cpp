@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "model/inference_impl.h"
+#include "model/predictor.h"
 #include "model/weights_impl.h"
 #include "train/run_files.h"
 #include "train/system_sampler.h"
@@ -97,7 +98,7 @@ Status Run::setUp() {
     const int threads = m_config.threads > 0
                             ? m_config.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    torch::set_num_threads(threads);
+    model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
     auto device = model::parseDevice(m_config.device);
     if (!device)
         return fail(device.error());

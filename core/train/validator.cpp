@@ -1,6 +1,7 @@
 #include "train/trainer_impl.h"
 
 #include "model/inference_impl.h"
+#include "model/predictor.h"
 #include "model/weights_impl.h"
 #include "train/trainer.h"
 
@@ -91,7 +92,7 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
         const int threads = config.threads > 0
                                 ? config.threads
                                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        torch::set_num_threads(threads);
+        model::setComputeThreads(threads);
         auto device = model::parseDevice(config.device);
         if (!device)
             return fail(device.error());

@@ -1,12 +1,15 @@
 // Training speed on this machine: the data pipeline alone (decode + mosaic + augment on N workers) and
 // one yolov8n training step at 320 split into data conversion, forward + loss, backward and optimiser
-// (clip, step, EMA), at 1 thread and at all cores. Prints the loader/trainer ratio.
+// (clip, step, EMA), at 1 thread and at all cores, each with OpenBLAS's own pool left at all cores (as
+// before) and pinned to one thread (as the trainer runs now), side by side. Run it once plainly and once
+// with OMP_WAIT_POLICY=PASSIVE (what osprey-cli sets) to compare OpenMP's wait policies.
 //
 // Usage: bench_train [images=64] [imgsz=320] [batch=16] [steps=8]
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
 #include "model/detector_impl.h"
+#include "model/predictor.h"
 #include "train/data_loader.h"
 #include "train/detection_loss_impl.h"
 #include "train/optimizer_impl.h"
@@ -15,8 +18,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <thread>
+
+#include <dlfcn.h>
 
 using namespace osprey;
 using Clock = std::chrono::steady_clock;
@@ -46,8 +52,23 @@ double loaderImagesPerS(const std::vector<train::Sample>& samples, int imgsz, in
     return static_cast<double>(images) / since(start);
 }
 
-void trainSteps(const std::vector<train::HostBatch>& batches, int threads, int steps) {
-    torch::set_num_threads(threads);
+/// Sets OpenBLAS's own pool size, when OpenBLAS is the BLAS LibTorch loaded.
+void setBlasThreads(int threads) {
+    using SetThreads = void (*)(int);
+    if (const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+        set(threads);
+}
+
+/// Images per second of `steps` training steps at `threads` torch threads. `pinBlas`: as the trainer
+/// runs now (model::setComputeThreads pins OpenBLAS to one thread); otherwise OpenBLAS keeps its default
+/// pool of one thread per core, as before.
+double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int steps, bool pinBlas) {
+    if (pinBlas) {
+        model::setComputeThreads(threads);
+    } else {
+        torch::set_num_threads(threads);
+        setBlasThreads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    }
     torch::manual_seed(0);
     auto spec = model::parseModelName("yolov8n", 4).value();
     auto net = std::make_shared<model::DetectionModel>(spec);
@@ -81,11 +102,12 @@ void trainSteps(const std::vector<train::HostBatch>& batches, int threads, int s
         images += batch.count;
     }
     const double total = data + forward + backward + step;
-    std::printf(
-        "  threads=%d: %.2f images/s (per batch: convert %.0f ms, forward+loss %.0f ms, backward %.0f ms, "
-        "optimiser+EMA %.0f ms)\n",
-        threads, images / total, 1000 * data / steps, 1000 * forward / steps, 1000 * backward / steps,
-        1000 * step / steps);
+    std::printf("  threads=%d, OpenBLAS %s: %.2f images/s (per batch: convert %.0f ms, forward+loss %.0f ms, "
+                "backward "
+                "%.0f ms, optimiser+EMA %.0f ms)\n",
+                threads, pinBlas ? "pinned to 1 (now)" : "pool of all cores (before)", images / total,
+                1000 * data / steps, 1000 * forward / steps, 1000 * backward / steps, 1000 * step / steps);
+    return images / total;
 }
 
 } // namespace
@@ -126,8 +148,14 @@ int main(int argc, char** argv) {
     while (auto b = loader.next())
         batches.push_back(std::move(*b));
     std::printf("Training step, yolov8n nc=4, imgsz %d, batch %d, AdamW:\n", imgsz, batch);
-    trainSteps(batches, 1, steps);
-    trainSteps(batches, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())), steps);
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    for (const int threads : {1, cores}) {
+        const double before = trainSteps(batches, threads, steps, false);
+        const double now = trainSteps(batches, threads, steps, true);
+        std::printf("  threads=%d: pinned / pool = %.2fx\n", threads, now / before);
+    }
+    std::printf("(OMP_WAIT_POLICY=%s)\n",
+                std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "unset");
     std::filesystem::remove_all(folder);
     return 0;
 }
