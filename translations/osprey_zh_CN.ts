@@ -615,6 +615,14 @@ The images processed so far keep their boxes.</source>
         <source>Model loaded; running it on the first batch of images…</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Review Them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close this dialog and walk the images that got boxes, the least confident first (the review queue)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::BoxCanvas</name>

@@ -154,7 +154,12 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
         tr("Stop after the current batch; the images labelled so far keep their boxes"));
     m_cancelButton->setEnabled(false);
     m_closeButton = new QPushButton(tr("Close"), this);
+    m_reviewButton = new QPushButton(tr("&Review Them"), this);
+    m_reviewButton->setToolTip(tr("Close this dialog and walk the images that got boxes, the least confident "
+                                  "first (the review queue)"));
+    m_reviewButton->setVisible(false);
     auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_reviewButton);
     buttons->addStretch(1);
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
@@ -179,6 +184,7 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
     m_startButton->setObjectName(QStringLiteral("start"));
     m_cancelButton->setObjectName(QStringLiteral("stop"));
     m_closeButton->setObjectName(QStringLiteral("close"));
+    m_reviewButton->setObjectName(QStringLiteral("review"));
     m_mappingButton->setObjectName(QStringLiteral("classMapping"));
 
     connect(m_chooseButton, &QPushButton::clicked, this, &AutoLabelDialog::chooseModel);
@@ -187,6 +193,10 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
     connect(m_startButton, &QPushButton::clicked, this, &AutoLabelDialog::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &AutoLabelDialog::cancel);
     connect(m_closeButton, &QPushButton::clicked, this, &AutoLabelDialog::reject);
+    connect(m_reviewButton, &QPushButton::clicked, this, [this] {
+        emit reviewRequested();
+        QDialog::accept();
+    });
     connect(m_task, &BackgroundTask::finished, this, &AutoLabelDialog::onFinished);
     setModel(model);
     m_images->setFocus();
@@ -263,6 +273,8 @@ void AutoLabelDialog::setRunning(bool running) {
         input->setEnabled(!running);
     m_mappingButton->setEnabled(!running && !m_model.model.empty());
     m_cancelButton->setEnabled(running);
+    if (running)
+        m_reviewButton->setVisible(false);
     if (running) {
         m_progress->setRange(0, 0);
         m_progress->setTextVisible(false);
@@ -406,6 +418,7 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
         m_status->setText(m_report->cancelled ? tr("Stopped.") : tr("Finished."));
         m_summary->setPlainText(describe(*m_report, m_total));
         stored = m_report->images > 0;
+        m_reviewButton->setVisible(m_report->boxes > 0);
     }
     if (stored && m_document) {
         m_document->reloadClasses(); // add_classes may have added some

@@ -75,6 +75,8 @@ signals:
     /// A run stored something: the editor reloads its image and lists. `replaced`: earlier model boxes
     /// may have been deleted (Replace mode), so undo steps that refer to them no longer apply.
     void projectChanged(bool replaced);
+    /// "Review Them" was clicked after a run that stored boxes (the dialog then closes).
+    void reviewRequested();
 
 protected:
     void reject() override;
@@ -107,6 +109,7 @@ private:
     QPushButton* m_startButton;
     QPushButton* m_cancelButton;
     QPushButton* m_closeButton;
+    QPushButton* m_reviewButton = nullptr;
     std::optional<assist::AutoLabelReport> m_report;
     QString m_error;
     int m_imageCount = 0;

@@ -230,6 +230,8 @@ void EditorActions::createAssistMenu() {
             if (ProjectDocument* document = session->document(); document && session->imageId() != 0)
                 emit document->imageChanged(session->imageId());
         });
+        connect(dialog, &AutoLabelDialog::reviewRequested, this,
+                [this] { m_editor->reviewQueue()->open(assist::ReviewOrder::Confidence); });
         dialog->open();
     });
     QAction* mapping = add(menu, "assist.classMapping", tr("Class Ma&pping…"),

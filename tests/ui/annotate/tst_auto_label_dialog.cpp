@@ -18,6 +18,7 @@
 #include "ui/annotate/editor_actions.h"
 #include "ui/annotate/shortcut_registry.h"
 #include "ui/main/main_window.h"
+#include "ui/project/image_list_model.h"
 #include "ui/project/project_document.h"
 
 #include <QApplication>
@@ -435,9 +436,17 @@ private slots:
         // The editor's current image shows the stored boxes without being re-selected.
         QCOMPARE(static_cast<int>(editor->session()->boxes().size()), personBoxes);
         OSPREY_COMPARE_ENUM(editor->session()->image().status, project::ImageStatus::Labeled);
+        // "Review Them" closes the dialog and opens the review queue with the image that got boxes.
         QPointer<ui::AutoLabelDialog> closing(dialog);
-        QTest::mouseClick(button(dialog, "close"), Qt::LeftButton);
+        QVERIFY(button(dialog, "review")->isVisible());
+        QTest::mouseClick(button(dialog, "review"), Qt::LeftButton);
         QVERIFY(QTest::qWaitFor([&] { return closing.isNull(); }, 5000)); // deleted on close
+        QTRY_VERIFY(window.imageModel()->hasImageOrder());
+        QVERIFY(window.imageModel()->rowOfImage(first) >= 0);
+        QVERIFY(window.imageModel()->rowCount() >= 1);
+        window.showImage(first); // back to the first image, inside the queue
+        QVERIFY(QTest::qWaitFor([&] { return editor->session()->imageId() == first; }, 5000));
+        QVERIFY(window.imageModel()->hasImageOrder());
         // A manual box, on the undo stack.
         QVERIFY(editor->session()->addBox(QRectF(2, 2, 30, 30)) != 0);
         QCOMPARE(editor->session()->undoStack()->count(), 1);
