@@ -55,8 +55,8 @@ ImageListPanel::ImageListPanel(ProjectDocument* document, ImageListModel* model,
     leave->setText(tr("Show All"));
     leave->setToolTip(tr("Leave this order and show the filtered image list again"));
     connect(leave, &QToolButton::clicked, this, [this] {
-        m_model->clearImageOrder();
-        if (m_model->rowCount() > 0)
+        m_model->clearImageOrder(); // the image shown stays current when the list has it
+        if (!m_view->currentIndex().isValid() && m_model->rowCount() > 0)
             selectRow(0);
     });
     auto* barLayout = new QHBoxLayout(m_orderBar);

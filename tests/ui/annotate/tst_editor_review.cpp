@@ -178,8 +178,10 @@ private slots:
         // "Show All" goes back to the whole (filtered) list.
         auto* showAll = window.imageList()->findChild<QToolButton*>("leaveImageOrder");
         QVERIFY(showAll);
+        const qint64 shown = current();
         QTest::mouseClick(showAll, Qt::LeftButton);
         QVERIFY(!model()->hasImageOrder());
+        QCOMPARE(window.imageList()->currentImageId(), shown); // the image shown stays current
         QCOMPARE(model()->rowCount(), 6);
         QVERIFY(!bar->isVisible());
         for (auto* filter : window.imageList()->findChildren<QComboBox*>())
