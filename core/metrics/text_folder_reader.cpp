@@ -120,7 +120,7 @@ Expected<std::array<double, 4>> numbers(const std::vector<std::string_view>& fie
     for (size_t i = 0; i < 4; ++i) {
         const auto value = parseDouble(fields[first + i]);
         if (!value)
-            return fail("'" + std::string(fields[first + i]) + "' is not a number");
+            return fail(std::string("'").append(fields[first + i]).append("' is not a number"));
         values[i] = *value;
     }
     return values;

@@ -147,7 +147,9 @@ int DetectionModel::addConcat(std::vector<int> from) {
 
 int DetectionModel::addDetect(std::vector<int> from, std::shared_ptr<Detect> detect) {
     m_detect = detect;
-    std::string arguments = "[" + std::to_string(detect->numClasses()) + ", [";
+    std::string arguments = "[";
+    arguments += std::to_string(detect->numClasses());
+    arguments += ", [";
     for (size_t i = 0; i < detect->channels().size(); ++i)
         arguments += (i ? ", " : "") + std::to_string(detect->channels()[i]);
     LayerInfo info{0, from, 1, 0, "Detect", arguments + "]]"};

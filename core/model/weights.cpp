@@ -42,8 +42,11 @@ void writeGroup(torch::serialize::OutputArchive& parent, const std::string& key,
     torch::serialize::OutputArchive group(parent.compilation_unit());
     std::string names;
     for (size_t i = 0; i < tensors.size(); ++i) {
-        names += (i ? "\n" : "") + tensors[i].first;
-        group.write("t" + std::to_string(i), tensors[i].second.detach().to(torch::kCPU).contiguous());
+        if (i)
+            names += '\n';
+        names += tensors[i].first;
+        group.write(std::string("t").append(std::to_string(i)),
+                    tensors[i].second.detach().to(torch::kCPU).contiguous());
     }
     group.write("names", bytesToTensor(names));
     parent.write(key, group);

@@ -177,8 +177,11 @@ Status Project::transaction(const std::function<Status()>& body) {
 Expected<std::string> Project::integrityCheck() const {
     sql::Statement query(m_impl->db, "PRAGMA integrity_check");
     std::string result;
-    while (query.step())
-        result += (result.empty() ? "" : "\n") + query.text(0);
+    while (query.step()) {
+        if (!result.empty())
+            result += '\n';
+        result += query.text(0);
+    }
     if (!query.error().empty())
         return dbError(*m_impl, "integrity check failed", query.error());
     return result;

@@ -25,7 +25,7 @@ inline EvalSet oneImage(std::vector<GroundTruthBox> truths, std::vector<Detectio
                         int classes = 1) {
     EvalSet set;
     for (int k = 0; k < classes; ++k)
-        set.classNames.push_back("c" + std::to_string(k));
+        set.classNames.push_back(std::string("c").append(std::to_string(k)));
     set.images.push_back(ImageBoxes{"img", 0, 0, std::move(truths), std::move(detections)});
     return set;
 }

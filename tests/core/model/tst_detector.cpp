@@ -23,7 +23,9 @@ std::string shapeText(const std::vector<std::int64_t>& shape) {
         return "scalar";
     std::string text;
     for (size_t i = 0; i < shape.size(); ++i)
-        text += (i ? "x" : "") + std::to_string(shape[i]);
+        if (i)
+            text += 'x';
+    text += std::to_string(shape[i]);
     return text;
 }
 

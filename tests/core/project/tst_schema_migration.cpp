@@ -55,9 +55,11 @@ private slots:
             sqlite3_prepare_v2(db, (std::string("PRAGMA table_info(") + table + ")").c_str(), -1, &stmt,
                                nullptr);
             std::string columns;
-            while (sqlite3_step(stmt) == SQLITE_ROW)
-                columns += (columns.empty() ? "" : ",") +
-                           std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
+            while (sqlite3_step(stmt) == SQLITE_ROW) {
+                if (!columns.empty())
+                    columns += ',';
+                columns += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1));
+            }
             sqlite3_finalize(stmt);
             QCOMPARE(QString::fromStdString(columns), QString(expected));
         }

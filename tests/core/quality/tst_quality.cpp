@@ -129,7 +129,7 @@ private slots:
             image.path = "/nonexistent/" + image.name;
             image.width = image.height = 100;
             image.id = i + 1;
-            image.hash = "h" + std::to_string(i < 190 ? i : 190); // 190..199 are identical
+            image.hash = std::string("h").append(std::to_string(i < 190 ? i : 190)); // 190..199 are identical
             image.boxes.push_back(box(0, 1, 1, 50, 50));
             if (i % 10 == 0)
                 image.boxes.push_back(box(1, 1, 1, 20, 20)); // 20 images with the rare class
