@@ -22,10 +22,11 @@ std::string shapeText(const std::vector<std::int64_t>& shape) {
     if (shape.empty())
         return "scalar";
     std::string text;
-    for (size_t i = 0; i < shape.size(); ++i)
+    for (size_t i = 0; i < shape.size(); ++i) {
         if (i)
             text += 'x';
-    text += std::to_string(shape[i]);
+        text += std::to_string(shape[i]);
+    }
     return text;
 }
 
