@@ -6,7 +6,6 @@
 #include "ui/project/project_document.h"
 
 #include <QAction>
-#include <QCoreApplication>
 #include <QListView>
 
 namespace osprey::ui {
@@ -77,19 +76,6 @@ void ReviewQueueActions::setDocument(ProjectDocument* document, ImageListPanel* 
     m_document = document;
     m_imageList = imageList;
     updateActions();
-}
-
-bool ReviewQueueActions::busy() const {
-    return m_task->isRunning();
-}
-
-void ReviewQueueActions::waitForQueue() {
-    if (!m_task->isRunning())
-        return;
-    m_task->wait();
-    // `finished` is delivered through the event loop.
-    while (m_task->isRunning())
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
 }
 
 void ReviewQueueActions::updateActions() {

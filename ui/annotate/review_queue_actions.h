@@ -28,10 +28,6 @@ public:
 
     QAction* confidenceAction() const { return m_confidence; }
     QAction* disagreementAction() const { return m_disagreement; }
-    /// True while a queue is being built.
-    bool busy() const;
-    /// Blocks until the queue being built is shown (tests).
-    void waitForQueue();
 
 public slots:
     /// Builds the queue in this order and shows it in the image list, starting at its first image.
