@@ -214,6 +214,19 @@ private slots:
             QString("Boxes stored (source: model, with their scores): %1").arg(report.boxes)));
         // What stays unlabeled is what a second run would process.
         QCOMPARE(dialog.imageCount(), 6 - report.labeled);
+        // The next dialog in this project starts from this run's choices.
+        ui::AutoLabelDialog again(document.get(), fastest());
+        QCOMPARE(again.options().suggest.confThreshold, 0.30f);
+        QVERIFY(again.options().images == assist::ImageSelection::Unlabeled);
+        QVERIFY(again.options().mode == assist::WriteMode::Add);
+        // A damaged setting is ignored value by value: the defaults stay where it makes no sense.
+        QVERIFY(
+            document->project().setSetting("autolabel.dialog", "images=bogus;conf=7;iou=0.5;mode=x;junk"));
+        ui::AutoLabelDialog damaged(document.get(), fastest());
+        QVERIFY(damaged.options().images == assist::ImageSelection::Unlabeled);
+        QCOMPARE(damaged.options().suggest.confThreshold, 0.25f);
+        QCOMPARE(damaged.options().suggest.iouThreshold, 0.5f);
+        QVERIFY(damaged.options().mode == assist::WriteMode::Add);
     }
 
     void cancelAfterFirstBatchKeepsItOnly() {
