@@ -1,6 +1,5 @@
 // osprey: the GUI. `osprey [PROJECT]` opens the main window, and the project when one is given.
 #include "common/version.h"
-#include "openmp_wait.h"
 #include "ui/main/main_window.h"
 
 #include <QApplication>
@@ -10,8 +9,6 @@
 #include <QTranslator>
 
 int main(int argc, char** argv) {
-    // Suggestions run networks here while a trainer may be using the other cores.
-    osprey::app::ensurePassiveOpenMpWait(argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Osprey");
     QApplication::setApplicationName("Osprey");
