@@ -63,6 +63,14 @@ private:
         QTest::keyClick(m_window->editor()->canvas(), keyCode);
         QCoreApplication::processEvents();
     }
+    /// Shows `window` active (so that keys reach it) with the demo project open; it becomes m_window.
+    bool showProject(ui::MainWindow& window) {
+        m_window = &window;
+        window.resize(1200, 800);
+        window.show();
+        window.activateWindow();
+        return QTest::qWaitForWindowActive(&window) && window.openProject(m_folder, true);
+    }
     bool openQueue(assist::ReviewOrder order) {
         ui::ReviewQueueActions* review = m_window->editor()->reviewQueue();
         QSignalSpy opened(review, &ui::ReviewQueueActions::queueOpened);
@@ -123,12 +131,7 @@ private slots:
 
     void walkTheConfidenceQueue() {
         ui::MainWindow window;
-        m_window = &window;
-        window.resize(1200, 800);
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(window.openProject(m_folder, true));
+        QVERIFY(showProject(window));
         // The window fits a 1366-pixel laptop screen with both docks (the assist bar does not widen it).
         QVERIFY2(window.minimumSizeHint().width() <= 1366,
                  qPrintable(QString::number(window.minimumSizeHint().width())));
@@ -214,11 +217,7 @@ private slots:
         // After an import or an auto-label run the list is reset; the current image stays current (D goes
         // on from it) and is not shown again.
         ui::MainWindow window;
-        m_window = &window;
-        window.show();
-        window.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(window.openProject(m_folder, true));
+        QVERIFY(showProject(window));
         window.imageList()->selectRow(3);
         QTRY_COMPARE(current(), m_ids[3]);
         QSignalSpy changed(window.imageList(), &ui::ImageListPanel::currentImageChanged);
