@@ -178,6 +178,229 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
 </context>
 <context>
+    <name>osprey::run::Options</name>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network: yolov8n/s/m/l/x or yolo11n/s/m/l/x. n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pretrained weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start from this checkpoint (.pt); class outputs reset when nc differs. Empty trains from scratch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training epochs: passes over the training images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image side in pixels (a multiple of 32). Larger finds smaller objects but trains slower.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images per batch. Lower it if memory runs out.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cpu, or a CUDA device index such as 0. A GPU needs an osprey-cli built with CUDA LibTorch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimiser</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto, SGD or AdamW. auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Initial learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Initial learning rate (ignored by optimizer=auto).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Patience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many epochs without a better mAP50-95.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mosaic probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chance of combining four images into one training image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close mosaic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch mosaic off for this many final epochs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Horizontal flip probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chance of mirroring an image left to right.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loader threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data loader threads that decode and augment images.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run folder name under &lt;project&gt;/runs (default train, train2, ...); the run&apos;s name on the platform.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random seed; the same seed repeats the same run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Final learning rate as a fraction of lr0.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SGD momentum / AdamW beta1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight decay (scaled by batch x accumulate / 64).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warmup length in epochs (at least 100 iterations).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cosine learning-rate schedule instead of linear.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hue jitter gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saturation jitter gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Value jitter gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random translation fraction.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Random scale gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the run name= (or the latest run) from weights/last.pt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Torch CPU threads; 0 = all cores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mixed precision on CUDA (bf16).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nominal batch: gradients accumulate to this many images per step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Momentum at the start of warmup.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bias learning rate at the start of warmup.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Box (CIoU) loss gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classification loss gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Distribution focal loss gain.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NMS confidence threshold.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NMS IoU threshold.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detections kept per image.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validate after each epoch (the fitness needs it).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::AnnotationEditor</name>
     <message>
         <source>Cannot read this image: %1</source>
@@ -1214,7 +1437,7 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no NVIDIA GPU found (nvidia-smi did not answer)</source>
+        <source>no NVIDIA GPU: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2123,143 +2346,11 @@ File ▸ New Project… (Ctrl+N)</source>
 <context>
     <name>osprey::ui::TrainForm</name>
     <message>
-        <source>Model family</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The detector architecture: YOLOv8 or YOLO11.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model scale</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pretrained weights</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optional .pt checkpoint to start from. Empty trains from scratch.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Epochs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How many passes over the training images.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Image size (px)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images are letterboxed to this side, a multiple of 32. Larger finds smaller objects but trains slower.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batch size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images per step. auto uses the trainer&apos;s default (16). Lower it if memory runs out.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimiser</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Initial learning rate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Starting learning rate; ignored when the optimiser is auto.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Patience (epochs)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop early after this many epochs without a better mAP50-95.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mosaic probability</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Chance of combining four images into one training image.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Close mosaic (epochs)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Turn mosaic off for this many final epochs.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Horizontal flip probability</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Chance of mirroring an image left to right.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Loader threads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Threads that decode and augment images.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run name</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Folder under runs/. Empty picks train, train2, ... automatically.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Random seed; the same seed repeats the same run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>auto</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>automatic</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where to train: the CPU, or one of the NVIDIA GPUs that nvidia-smi finds. A GPU needs an osprey-cli built with CUDA LibTorch.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

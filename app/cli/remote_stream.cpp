@@ -13,7 +13,7 @@ namespace osprey::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using train::TrainEvent;
+using run::TrainEvent;
 
 constexpr auto kPollInterval = std::chrono::milliseconds(500); // the contract: at most 2 lines a second
 constexpr std::size_t kMaxEarlyEvents = 1000;
@@ -37,7 +37,7 @@ Json statusBody(const std::string& state, const remote::ReporterStatus& status, 
 std::string statusLine(double timeS, const Json& body) {
     Json line;
     line["type"] = "remote";
-    line["v"] = train::kEventSchemaVersion;
+    line["v"] = run::kEventSchemaVersion;
     line["t"] = timeS;
     for (const auto& [key, value] : body.items())
         line[key] = value;
@@ -52,7 +52,7 @@ std::string megabytes(std::uint64_t bytes) {
 
 } // namespace
 
-RemoteStream::RemoteStream(train::EventSink& output, RemoteStreamOptions options)
+RemoteStream::RemoteStream(run::EventSink& output, RemoteStreamOptions options)
     : m_output(output), m_options(std::move(options)) {
     if (!m_options.note)
         m_options.note = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
@@ -110,7 +110,7 @@ void RemoteStream::onEvent(const TrainEvent& event) {
 }
 
 void RemoteStream::forward(const TrainEvent& event) {
-    m_reporter->handleEventLine(train::toJson(event));
+    m_reporter->handleEventLine(run::toJson(event));
 }
 
 void RemoteStream::startReporter(const TrainEvent& runStarted) {

@@ -10,13 +10,13 @@
 //   an epoch has been validated, so the run ends at that epoch boundary with status `stopped`.
 // - finish() uploads the final weights and completes the run (RunReporter::finish), then reports what is
 //   left queued for `osprey-cli remote sync`.
-// - Status goes out as `remote` JSON lines on stdout (events=jsonl; schema in core/train/EVENTS.md, never
+// - Status goes out as `remote` JSON lines on stdout (events=jsonl; schema in core/run/EVENTS.md, never
 //   written to events.jsonl) or as short notes on stderr. The API key is never printed.
 //
 // Thread affinity: onEvent from the trainer's threads (calls are serialised); finish() and the destructor
 // from the thread that called trainProject, after it returned. A small thread polls the reporter's status.
 
-#include "train/train_events.h"
+#include "run/train_events.h"
 
 #include <atomic>
 #include <chrono>
@@ -56,14 +56,14 @@ struct RemoteStreamOptions {
     std::chrono::milliseconds finishTimeout{std::chrono::minutes(10)};
 };
 
-class RemoteStream : public train::EventSink {
+class RemoteStream : public run::EventSink {
 public:
-    RemoteStream(train::EventSink& output, RemoteStreamOptions options);
+    RemoteStream(run::EventSink& output, RemoteStreamOptions options);
     ~RemoteStream() override;
     RemoteStream(const RemoteStream&) = delete;
     RemoteStream& operator=(const RemoteStream&) = delete;
 
-    void onEvent(const train::TrainEvent& event) override;
+    void onEvent(const run::TrainEvent& event) override;
 
     /// After training: blocks until the weights are uploaded and the run completed on the platform (or
     /// the timeout passes, or the key is rejected), then prints the outcome and the final status line.
@@ -71,22 +71,22 @@ public:
     bool finish();
 
 private:
-    void startReporter(const train::TrainEvent& runStarted);
-    void forward(const train::TrainEvent& event);
+    void startReporter(const run::TrainEvent& runStarted);
+    void forward(const run::TrainEvent& event);
     void pollLoop();
     /// Prints the status line when it changed (or always, with `force`), and terminal notes on changes.
     void publish(const remote::ReporterStatus& status, bool force, const std::string& stateOverride = {},
                  const std::string& errorOverride = {});
     double secondsSinceStart() const;
 
-    train::EventSink& m_output;
+    run::EventSink& m_output;
     RemoteStreamOptions m_options;
     /// `t` of the status lines: the trainer's clock once run_started arrived (set before polling starts).
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 
     std::mutex m_eventMutex; ///< serialises onEvent's reporter side
     bool m_runStarted = false;
-    std::vector<train::TrainEvent> m_early; ///< events before run_started
+    std::vector<run::TrainEvent> m_early; ///< events before run_started
     std::unique_ptr<remote::RunReporter> m_reporter;
     bool m_stopRequested = false;
 

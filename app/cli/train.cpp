@@ -1,9 +1,10 @@
 // osprey-cli train project=P model=yolov8n epochs=100 ...: trains a detector on a project. With
 // events=jsonl every event goes to stdout as one JSON line (the GUI's child-process protocol, schema in
-// core/train/EVENTS.md); otherwise a progress bar and one line per epoch go to stderr. With
+// core/run/EVENTS.md); otherwise a progress bar and one line per epoch go to stderr. With
 // remote=user/proj the run is also streamed to the platform (cli/remote_stream.h).
 #include "cli/progress.h"
 #include "cli/remote_stream.h"
+#include "cli/train_args.h"
 #include "cli/verb.h"
 #include "remote/platform_settings.h"
 #include "train/project_training.h"
@@ -27,9 +28,9 @@ extern "C" void onStopSignal(int signalNumber) {
     std::signal(signalNumber, SIG_DFL);
 }
 
-class JsonlStdoutSink : public train::EventSink {
+class JsonlStdoutSink : public run::EventSink {
 public:
-    void onEvent(const train::TrainEvent& event) override { writeLine(train::toJson(event)); }
+    void onEvent(const run::TrainEvent& event) override { writeLine(run::toJson(event)); }
 
     /// One line on stdout (the trainer's events and the `remote` status lines share it).
     void writeLine(const std::string& text) {
@@ -43,10 +44,10 @@ private:
     std::mutex m_mutex;
 };
 
-class TerminalSink : public train::EventSink {
+class TerminalSink : public run::EventSink {
 public:
-    void onEvent(const train::TrainEvent& e) override {
-        using Type = train::TrainEvent::Type;
+    void onEvent(const run::TrainEvent& e) override {
+        using Type = run::TrainEvent::Type;
         std::lock_guard lock(m_mutex);
         char detail[160];
         switch (e.type) {
@@ -109,13 +110,6 @@ private:
     int m_barEpoch = 0;
 };
 
-const std::vector<std::string> kConfigKeys{
-    "model",     "weights", "epochs",  "imgsz",    "batch",        "device",
-    "optimizer", "lr0",     "lrf",     "momentum", "weight_decay", "warmup_epochs",
-    "patience",  "workers", "name",    "seed",     "cos_lr",       "close_mosaic",
-    "mosaic",    "fliplr",  "hsv_h",   "hsv_s",    "hsv_v",        "translate",
-    "scale",     "resume",  "threads", "amp",      "nbs"};
-
 /// The command line as the platform shows it (environment.command): the keys that were given.
 std::string commandLine(const Args& args) {
     std::string command = "osprey-cli train";
@@ -129,12 +123,8 @@ std::string commandLine(const Args& args) {
 }
 
 int runTrain(const Args& args) {
-    std::map<std::string, std::string> values;
-    for (const auto& key : kConfigKeys)
-        if (args.has(key))
-            values[key] = args.str(key);
-    train::TrainConfig config;
-    if (auto status = train::applyArgs(config, values); !status) {
+    run::TrainConfig config;
+    if (auto status = applyTrainArgs(config, args); !status) {
         std::cerr << "error: " << status.message() << "\n";
         return 2;
     }
@@ -156,7 +146,7 @@ int runTrain(const Args& args) {
 
     JsonlStdoutSink jsonl;
     TerminalSink terminal;
-    train::EventSink* output = &terminal;
+    run::EventSink* output = &terminal;
     if (eventsMode == "jsonl")
         output = &jsonl;
     std::unique_ptr<RemoteStream> stream;
@@ -191,41 +181,12 @@ OSPREY_REGISTER_VERB(Verb{
     "train",
     "Train a detector on a project (Ultralytics-style key=value arguments)",
     {{"project", KeyType::Path, "", "project folder", true},
-     {"model", KeyType::String, "yolov8n", "network: yolov8n/s/m/l/x or yolo11n/s/m/l/x"},
-     {"weights", KeyType::Path, "",
-      "start from this checkpoint (pretrained); class outputs reset when nc differs"},
-     {"epochs", KeyType::Int, "100", "training epochs"},
-     {"imgsz", KeyType::Int, "640", "image side in pixels (a multiple of 32)"},
-     {"batch", KeyType::Int, "16", "images per batch"},
-     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index such as 0"},
-     {"optimizer", KeyType::String, "auto", "auto, SGD or AdamW"},
-     {"lr0", KeyType::Double, "0.01", "initial learning rate (ignored by optimizer=auto)"},
-     {"lrf", KeyType::Double, "0.01", "final learning rate as a fraction of lr0"},
-     {"momentum", KeyType::Double, "0.937", "SGD momentum / AdamW beta1"},
-     {"weight_decay", KeyType::Double, "0.0005", "weight decay (scaled by batch x accumulate / 64)"},
-     {"warmup_epochs", KeyType::Double, "3", "warmup length in epochs (at least 100 iterations)"},
-     {"patience", KeyType::Int, "100", "stop after this many epochs without improvement"},
-     {"workers", KeyType::Int, "2", "data loader threads"},
-     {"name", KeyType::String, "",
-      "run folder name under <project>/runs (default train, train2, ...); the run's name on the platform"},
-     {"seed", KeyType::Int, "0", "random seed"},
-     {"cos_lr", KeyType::Bool, "false", "cosine learning-rate schedule instead of linear"},
-     {"close_mosaic", KeyType::Int, "10", "switch mosaic off for this many final epochs"},
-     {"mosaic", KeyType::Double, "1.0", "mosaic probability"},
-     {"fliplr", KeyType::Double, "0.5", "horizontal flip probability"},
-     {"hsv_h", KeyType::Double, "0.015", "hue jitter gain"},
-     {"hsv_s", KeyType::Double, "0.7", "saturation jitter gain"},
-     {"hsv_v", KeyType::Double, "0.4", "value jitter gain"},
-     {"translate", KeyType::Double, "0.1", "random translation fraction"},
-     {"scale", KeyType::Double, "0.5", "random scale gain"},
-     {"resume", KeyType::Bool, "false", "continue the run name= (or the latest run) from weights/last.pt"},
      {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
      {"remote", KeyType::String, "",
-      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"},
-     {"threads", KeyType::Int, "0", "torch CPU threads; 0 = all cores"},
-     {"amp", KeyType::Bool, "true", "mixed precision on CUDA (bf16)"},
-     {"nbs", KeyType::Int, "64", "nominal batch: gradients accumulate to this many images per step"}},
-    runTrain});
+      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"}},
+    runTrain,
+    0,
+    [] { return trainOptionKeys(); }});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,5 +1,6 @@
 // osprey-cli val project=P weights=W [imgsz=640] [batch=16]: validates a checkpoint on the project's val
 // split with the trainer's per-epoch validation and prints P, R, mAP50, mAP50-95 and the val losses.
+#include "cli/train_args.h"
 #include "cli/verb.h"
 #include "train/project_training.h"
 
@@ -10,12 +11,8 @@ namespace osprey::cli {
 namespace {
 
 int runVal(const Args& args) {
-    train::TrainConfig config;
-    std::map<std::string, std::string> values;
-    for (const char* key : {"imgsz", "batch", "device", "workers", "threads", "conf", "iou", "max_det"})
-        if (args.has(key))
-            values[key] = args.str(key);
-    if (auto status = train::applyArgs(config, values); !status) {
+    run::TrainConfig config;
+    if (auto status = applyTrainArgs(config, args); !status) {
         std::cerr << "error: " << status.message() << "\n";
         return 2;
     }
@@ -35,16 +32,12 @@ OSPREY_REGISTER_VERB(Verb{
     "val",
     "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses)",
     {{"project", KeyType::Path, "", "project folder", true},
-     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true},
-     {"imgsz", KeyType::Int, "640", "letterbox size"},
-     {"batch", KeyType::Int, "16", "train batch; validation uses twice this"},
-     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index such as 0"},
-     {"workers", KeyType::Int, "2", "data loader threads"},
-     {"threads", KeyType::Int, "0", "torch CPU threads; 0 = all cores"},
-     {"conf", KeyType::Double, "0.001", "NMS confidence threshold"},
-     {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
-     {"max_det", KeyType::Int, "300", "detections kept per image"}},
-    runVal});
+     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true}},
+    runVal,
+    0,
+    [] {
+        return trainOptionKeys({"imgsz", "batch", "device", "workers", "threads", "conf", "iou", "max_det"});
+    }});
 
 } // namespace
 } // namespace osprey::cli

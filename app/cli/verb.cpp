@@ -88,6 +88,40 @@ bool Args::flag(const std::string& key) const {
     return parseBool(str(key)).value_or(false);
 }
 
+std::vector<KeySpec> keysOf(const Verb& verb) {
+    std::vector<KeySpec> keys = verb.keys;
+    if (verb.optionKeys)
+        for (auto& key : verb.optionKeys())
+            keys.push_back(std::move(key));
+    return keys;
+}
+
+KeySpec keyFromOption(const run::OptionSpec& option) {
+    KeyType type = KeyType::String;
+    switch (option.type) {
+    case run::OptionType::Integer:
+        type = KeyType::Int;
+        break;
+    case run::OptionType::Number:
+        type = KeyType::Double;
+        break;
+    case run::OptionType::Flag:
+        type = KeyType::Bool;
+        break;
+    case run::OptionType::Path:
+        type = KeyType::Path;
+        break;
+    case run::OptionType::Text:
+    case run::OptionType::Choice:
+        break;
+    }
+    std::string help = option.help;
+    // One line in the CLI help: a sentence's final full stop reads oddly before the bracket.
+    if (!help.empty() && help.back() == '.')
+        help.pop_back();
+    return {option.key, type, option.defaultValue, help, false};
+}
+
 bool registerVerb(Verb verb) {
     const std::string name = verb.name;
     registry()[name] = std::move(verb);
@@ -103,12 +137,13 @@ std::optional<Args> parseArgs(const Verb& verb, const std::vector<std::string>& 
     std::vector<std::string> positional;
     std::map<std::string, bool> given;
     std::vector<std::string> names;
-    for (const auto& key : verb.keys) {
+    const std::vector<KeySpec> keys = keysOf(verb);
+    for (const auto& key : keys) {
         names.push_back(key.name);
         values[key.name] = key.defaultValue;
     }
     const auto findKey = [&](const std::string& name) -> const KeySpec* {
-        for (const auto& key : verb.keys)
+        for (const auto& key : keys)
             if (key.name == name)
                 return &key;
         return nullptr;
@@ -173,7 +208,7 @@ std::optional<Args> parseArgs(const Verb& verb, const std::vector<std::string>& 
         values[key] = value;
         given[key] = true;
     }
-    for (const auto& key : verb.keys) {
+    for (const auto& key : keys) {
         if (key.required && values[key.name].empty()) {
             error = "missing required key '" + key.name + "' (" + key.help + "); see: osprey-cli help " +
                     verb.name;
@@ -189,15 +224,16 @@ std::optional<Args> parseArgs(const Verb& verb, const std::vector<std::string>& 
 std::string helpText(const Verb& verb) {
     std::ostringstream out;
     out << "osprey-cli " << verb.name << " - " << verb.summary << "\n\n";
-    if (verb.keys.empty()) {
+    const std::vector<KeySpec> keys = keysOf(verb);
+    if (keys.empty()) {
         out << "This verb takes no keys.\n";
         return out.str();
     }
     size_t width = 0;
-    for (const auto& key : verb.keys)
+    for (const auto& key : keys)
         width = std::max(width, key.name.size());
     out << "Keys (key=value or --key value):\n";
-    for (const auto& key : verb.keys) {
+    for (const auto& key : keys) {
         out << "  " << key.name << std::string(width - key.name.size() + 2, ' ') << key.help << " ["
             << typeName(key.type);
         if (key.required)

@@ -3,6 +3,8 @@
 // OSPREY_REGISTER_VERB; cli_main.cpp only dispatches. Arguments are Ultralytics-style `key=value`
 // (also `--key value` and `--key=value`), checked against the verb's declared keys.
 
+#include "run/option_spec.h"
+
 #include <functional>
 #include <map>
 #include <optional>
@@ -51,7 +53,16 @@ struct Verb {
     std::vector<KeySpec> keys;
     std::function<int(const Args&)> run; ///< returns the process exit code
     int positionalCount = 0;             ///< bare words accepted after the verb (e.g. `help VERB`)
+    /// Keys read from an option table (core/run) each time the verb parses or prints help, after `keys`;
+    /// null for none. Read late so that the table is the only declaration.
+    std::function<std::vector<KeySpec>()> optionKeys;
 };
+
+/// `keys` followed by `optionKeys()`.
+std::vector<KeySpec> keysOf(const Verb& verb);
+
+/// The command-line key of one declared option (type, default and help from the declaration).
+KeySpec keyFromOption(const run::OptionSpec& option);
 
 /// Registers a verb; used by OSPREY_REGISTER_VERB at static-initialisation time.
 bool registerVerb(Verb verb);

@@ -1,7 +1,9 @@
 #include "remote/event_mapper.h"
 
 #include "common/version.h"
+#include "run/run_files.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sys/statvfs.h>
@@ -14,19 +16,17 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kMetricKeys[] = {"train/box_loss",
-                                   "train/cls_loss",
-                                   "train/dfl_loss",
-                                   "metrics/precision(B)",
-                                   "metrics/recall(B)",
-                                   "metrics/mAP50(B)",
-                                   "metrics/mAP50-95(B)",
-                                   "val/box_loss",
-                                   "val/cls_loss",
-                                   "val/dfl_loss",
-                                   "lr/pg0",
-                                   "lr/pg1",
-                                   "lr/pg2"};
+/// The results.csv columns the platform takes as epoch metrics: all but epoch and time.
+const std::vector<std::string>& metricKeys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> columns = run::resultsCsvColumns();
+        columns.erase(std::remove_if(columns.begin(), columns.end(),
+                                     [](const std::string& c) { return c == "epoch" || c == "time"; }),
+                      columns.end());
+        return columns;
+    }();
+    return keys;
+}
 
 std::optional<double> number(const json& object, const char* key) {
     if (!object.is_object())
@@ -144,7 +144,7 @@ std::vector<PlatformEvent> EventMapper::map(const json& e) {
         const json metrics = e.value("metrics", json::object());
         const int epoch = e.value("epoch", 1) - 1;
         json out = json::object();
-        for (const char* key : kMetricKeys)
+        for (const std::string& key : metricKeys())
             out[key] = metrics.is_object() && metrics.contains(key) ? metrics[key] : json(nullptr);
         std::optional<double> fitness = number(e, "fitness");
         if (!fitness)

@@ -1,5 +1,5 @@
 #pragma once
-// EventMapper: turns the trainer's JSON events (core/train/EVENTS.md) into the platform's events
+// EventMapper: turns the trainer's JSON events (core/run/EVENTS.md) into the platform's events
 // (specs/remote-platform.md). Field names are read defensively: a missing field becomes null or is
 // left out, never an error. Internal to core/remote (used by RunReporter); public so it can be tested.
 //

@@ -17,7 +17,7 @@
 
 namespace osprey::train {
 
-LoaderOptions LoaderOptions::fromConfig(const TrainConfig& config, LoaderMode mode) {
+LoaderOptions LoaderOptions::fromConfig(const run::TrainConfig& config, LoaderMode mode) {
     LoaderOptions options;
     options.mode = mode;
     options.imgsz = config.imgsz;

@@ -8,8 +8,8 @@
 // workers and joins them on startEpoch() and in the destructor. The warning callback is called from
 // worker threads.
 
+#include "run/train_config.h"
 #include "train/batch_source.h"
-#include "train/train_config.h"
 #include "train/train_dataset.h"
 
 #include <functional>
@@ -34,7 +34,7 @@ struct LoaderOptions {
     double hsvH = 0.015, hsvS = 0.7, hsvV = 0.4;
 
     /// The augmentation settings of a training config (mode Train, batch and workers included).
-    static LoaderOptions fromConfig(const TrainConfig& config, LoaderMode mode);
+    static LoaderOptions fromConfig(const run::TrainConfig& config, LoaderMode mode);
 };
 
 class DataLoader : public BatchSource {

@@ -34,7 +34,7 @@ RecipeOptimizer::RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice
     : m_kind(choice.kind), m_initialLr(choice.lr), m_groups(splitParameters(model)) {
     const std::vector<std::pair<std::vector<torch::Tensor>*, double>> layout{
         {&m_groups.weights, weightDecay}, {&m_groups.norms, 0.0}, {&m_groups.biases, 0.0}};
-    if (m_kind == OptimizerKind::AdamW) {
+    if (m_kind == run::OptimizerKind::AdamW) {
         std::vector<torch::optim::OptimizerParamGroup> groups;
         for (const auto& [params, decay] : layout) {
             auto options = std::make_unique<torch::optim::AdamWOptions>(choice.lr);
@@ -65,7 +65,7 @@ void RecipeOptimizer::setLr(int group, double lr) {
 
 void RecipeOptimizer::setMomentum(int group, double momentum) {
     auto& options = m_optimizer->param_groups()[static_cast<size_t>(group)].options();
-    if (m_kind == OptimizerKind::AdamW) {
+    if (m_kind == run::OptimizerKind::AdamW) {
         // Ultralytics ramps only SGD's momentum; Adam-style groups have betas and keep beta1.
         return;
     }
@@ -81,7 +81,7 @@ std::vector<torch::Tensor> RecipeOptimizer::parameters() const {
 
 std::string RecipeOptimizer::describe() const {
     std::ostringstream out;
-    out << (m_kind == OptimizerKind::AdamW ? "AdamW" : "SGD") << "(lr=" << m_initialLr
+    out << (m_kind == run::OptimizerKind::AdamW ? "AdamW" : "SGD") << "(lr=" << m_initialLr
         << ") with parameter groups " << m_groups.weights.size() << " weight(decay), "
         << m_groups.norms.size() << " weight(decay=0.0), " << m_groups.biases.size() << " bias(decay=0.0)";
     return out.str();

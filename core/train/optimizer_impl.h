@@ -33,7 +33,7 @@ public:
     RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice& choice, double weightDecay);
 
     torch::optim::Optimizer& get() { return *m_optimizer; }
-    OptimizerKind kind() const { return m_kind; }
+    run::OptimizerKind kind() const { return m_kind; }
     /// The lr the schedule starts from (Ultralytics' initial_lr), the same for every group.
     double initialLr() const { return m_initialLr; }
     double lr(int group) const;
@@ -45,7 +45,7 @@ public:
     std::string describe() const;
 
 private:
-    OptimizerKind m_kind;
+    run::OptimizerKind m_kind;
     double m_initialLr;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
     ParamGroups m_groups;

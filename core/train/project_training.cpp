@@ -3,8 +3,8 @@
 #include "common/log.h"
 #include "metrics/ultralytics_evaluator.h"
 #include "project/project.h"
+#include "run/run_files.h"
 #include "train/data_loader.h"
-#include "train/run_files.h"
 #include "train/train_dataset.h"
 
 #include <nlohmann/json.hpp>
@@ -44,13 +44,13 @@ private:
 
 /// Mirrors the run into the project's runs table. Project calls happen on the training thread only: the
 /// events it handles (epoch, finished, failed) are emitted there.
-class RunRecorder : public EventSink {
+class RunRecorder : public run::EventSink {
 public:
     RunRecorder(project::Project& project, project::RunRecord record)
         : m_project(project), m_record(std::move(record)) {}
-    void onEvent(const TrainEvent& event) override {
+    void onEvent(const run::TrainEvent& event) override {
         switch (event.type) {
-        case TrainEvent::Type::Epoch: {
+        case run::TrainEvent::Type::Epoch: {
             const auto& m = event.metrics;
             const std::pair<const char*, double> values[] = {{"train/box_loss", m.boxLoss},
                                                              {"train/cls_loss", m.clsLoss},
@@ -75,13 +75,13 @@ public:
             report(m_project.updateRun(m_record));
             break;
         }
-        case TrainEvent::Type::Checkpoint:
+        case run::TrainEvent::Type::Checkpoint:
             if (event.kind == "best") {
                 m_record.weightsPath = event.path;
                 report(m_project.updateRun(m_record));
             }
             break;
-        case TrainEvent::Type::Finished:
+        case run::TrainEvent::Type::Finished:
             m_record.status =
                 event.status == "stopped" ? project::RunStatus::Stopped : project::RunStatus::Finished;
             m_record.finishedAt = std::time(nullptr);
@@ -89,7 +89,7 @@ public:
                 m_record.weightsPath = event.bestPath;
             report(m_project.updateRun(m_record));
             break;
-        case TrainEvent::Type::Failed:
+        case run::TrainEvent::Type::Failed:
             m_record.status = project::RunStatus::Failed;
             m_record.finishedAt = std::time(nullptr);
             report(m_project.updateRun(m_record));
@@ -111,10 +111,11 @@ private:
 /// Forwards log events of the loader (worker threads) into the stream.
 class WarningForwarder {
 public:
-    explicit WarningForwarder(EventSink& sink) : m_sink(sink), m_start(std::chrono::steady_clock::now()) {}
+    explicit WarningForwarder(run::EventSink& sink)
+        : m_sink(sink), m_start(std::chrono::steady_clock::now()) {}
     void operator()(const std::string& message) {
-        TrainEvent event;
-        event.type = TrainEvent::Type::Log;
+        run::TrainEvent event;
+        event.type = run::TrainEvent::Type::Log;
         event.level = "warning";
         event.message = message;
         event.timeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
@@ -122,7 +123,7 @@ public:
     }
 
 private:
-    EventSink& m_sink;
+    run::EventSink& m_sink;
     std::chrono::steady_clock::time_point m_start;
 };
 
@@ -162,18 +163,19 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
     }
 }
 
-Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) {
-    auto args = readArgsYaml(argsYaml);
+Expected<run::TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) {
+    auto args = run::readArgsYaml(argsYaml);
     if (!args)
         return fail(args.error());
-    TrainConfig config;
-    if (auto status = applyArgs(config, args.value()); !status)
+    run::TrainConfig config;
+    if (auto status = run::applyArgs(config, args.value()); !status)
         return fail(argsYaml.string() + ": " + status.message());
     return config;
 }
 
 Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
-                                           const std::filesystem::path& weights, const TrainConfig& config) {
+                                           const std::filesystem::path& weights,
+                                           const run::TrainConfig& config) {
     auto data = readProjectData(projectFolder);
     if (!data)
         return fail(data.error());
@@ -185,11 +187,11 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
     return validateWeights(weights, val, &scorer, static_cast<int>(data->classNames.size()), config);
 }
 
-Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
-                                   EventSink& events, const std::atomic<bool>* stop) {
+Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, run::TrainConfig config,
+                                   run::EventSink& events, const std::atomic<bool>* stop) {
     const auto failEarly = [&](const Error& error) -> Expected<TrainResult> {
-        TrainEvent event;
-        event.type = TrainEvent::Type::Failed;
+        run::TrainEvent event;
+        event.type = run::TrainEvent::Type::Failed;
         event.message = error.message;
         events.onEvent(event);
         return fail(error);
@@ -201,7 +203,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, T
         auto saved = readRunConfig(runDir.value() / "args.yaml");
         if (!saved)
             return failEarly(Error{"resume: " + saved.message()});
-        TrainConfig resumed = saved.value();
+        run::TrainConfig resumed = saved.value();
         resumed.resume = true;
         resumed.device = config.device;
         resumed.workers = config.workers;
@@ -223,7 +225,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, T
         return failEarly(opened.error());
     auto& project = *opened.value();
 
-    auto file = JsonlFileSink::open(runDir.value() / "events.jsonl");
+    auto file = run::JsonlFileSink::open(runDir.value() / "events.jsonl");
     if (!file)
         return failEarly(file.error());
 
@@ -252,7 +254,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, T
         log::warn("runs table: " + status.message());
     RunRecorder recorder(project, record);
 
-    FanOutSink sink;
+    run::FanOutSink sink;
     sink.add(file->get());
     sink.add(&recorder);
     sink.add(&events);

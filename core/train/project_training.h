@@ -8,8 +8,8 @@
 // every event, from that thread and from the engine's system-sampler thread.
 
 #include "common/expected.h"
-#include "train/train_config.h"
-#include "train/train_events.h"
+#include "run/train_config.h"
+#include "run/train_events.h"
 #include "train/trainer.h"
 
 #include <atomic>
@@ -24,14 +24,15 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
 
 /// Trains on the project. With config.resume, the run's args.yaml supplies the configuration (the
 /// given device, workers and threads still apply) and training continues from weights/last.pt.
-Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, TrainConfig config,
-                                   EventSink& events, const std::atomic<bool>* stop = nullptr);
+Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, run::TrainConfig config,
+                                   run::EventSink& events, const std::atomic<bool>* stop = nullptr);
 
 /// Validates `weights` on the project's val split (letterboxed at config.imgsz, batch config.batch * 2).
 Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
-                                           const std::filesystem::path& weights, const TrainConfig& config);
+                                           const std::filesystem::path& weights,
+                                           const run::TrainConfig& config);
 
 /// Reads args.yaml (as written for a run) back into a configuration.
-Expected<TrainConfig> readRunConfig(const std::filesystem::path& argsYaml);
+Expected<run::TrainConfig> readRunConfig(const std::filesystem::path& argsYaml);
 
 } // namespace osprey::train

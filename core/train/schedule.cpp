@@ -6,18 +6,18 @@
 
 namespace osprey::train {
 
-OptimizerChoice chooseOptimizer(const TrainConfig& config, int trainImages, int numClasses) {
-    if (config.optimizer == OptimizerKind::Sgd)
-        return {OptimizerKind::Sgd, config.lr0, config.momentum};
-    if (config.optimizer == OptimizerKind::AdamW)
-        return {OptimizerKind::AdamW, config.lr0, config.momentum};
+OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
+    if (config.optimizer == run::OptimizerKind::Sgd)
+        return {run::OptimizerKind::Sgd, config.lr0, config.momentum};
+    if (config.optimizer == run::OptimizerKind::AdamW)
+        return {run::OptimizerKind::AdamW, config.lr0, config.momentum};
     const long long perEpoch = (trainImages + std::max(config.batch, config.nominalBatch) - 1) /
                                std::max(config.batch, config.nominalBatch);
     const long long iterations = perEpoch * config.epochs;
     if (iterations > 10000)
-        return {OptimizerKind::Sgd, 0.01, config.momentum};
+        return {run::OptimizerKind::Sgd, 0.01, config.momentum};
     const double lr = std::round(0.002 * 5.0 / (4.0 + numClasses) * 1e6) / 1e6;
-    return {OptimizerKind::AdamW, lr, 0.9};
+    return {run::OptimizerKind::AdamW, lr, 0.9};
 }
 
 int accumulateSteps(int batch, int nominalBatch) {
@@ -34,9 +34,9 @@ int warmupIterations(double warmupEpochs, int batchesPerEpoch) {
     return std::max(static_cast<int>(std::lround(warmupEpochs * batchesPerEpoch)), 100);
 }
 
-double lrFactor(LrSchedule schedule, int epoch, int epochs, double lrf) {
+double lrFactor(run::LrSchedule schedule, int epoch, int epochs, double lrf) {
     const double x = static_cast<double>(epoch);
-    if (schedule == LrSchedule::Cosine)
+    if (schedule == run::LrSchedule::Cosine)
         return ((1.0 - std::cos(x * std::numbers::pi / epochs)) / 2.0) * (lrf - 1.0) + 1.0;
     return std::max(1.0 - x / epochs, 0.0) * (1.0 - lrf) + lrf;
 }

@@ -3,20 +3,20 @@
 // accumulation, weight-decay scaling, the per-epoch lr factor and the warmup ramps. No torch;
 // thread-safe.
 
-#include "train/train_config.h"
+#include "run/train_config.h"
 
 namespace osprey::train {
 
 /// The optimiser the run actually uses, with its learning rate and first momentum.
 struct OptimizerChoice {
-    OptimizerKind kind = OptimizerKind::Sgd;
+    run::OptimizerKind kind = run::OptimizerKind::Sgd;
     double lr = 0.01;
     double momentum = 0.937; ///< SGD momentum or AdamW beta1
 };
 
 /// Auto: iterations = ceil(images / max(batch, 64)) * epochs; above 10,000 SGD at lr 0.01, otherwise AdamW
 /// with lr = round(0.002 * 5 / (4 + nc), 6) and beta1 0.9. Explicit kinds keep lr0 and momentum.
-OptimizerChoice chooseOptimizer(const TrainConfig& config, int trainImages, int numClasses);
+OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses);
 
 /// max(round(nominal / batch), 1).
 int accumulateSteps(int batch, int nominalBatch);
@@ -28,7 +28,7 @@ double scaledWeightDecay(double weightDecay, int batch, int accumulate, int nomi
 int warmupIterations(double warmupEpochs, int batchesPerEpoch);
 
 /// The lr factor of a 0-based epoch: linear (1 - e/E)(1 - lrf) + lrf, or the cosine ramp from 1 to lrf.
-double lrFactor(LrSchedule schedule, int epoch, int epochs, double lrf);
+double lrFactor(run::LrSchedule schedule, int epoch, int epochs, double lrf);
 
 /// numpy.interp for two points: x in [x0, x1] maps linearly to [y0, y1]; clamped outside.
 double interpolate2(double x, double x0, double x1, double y0, double y1);

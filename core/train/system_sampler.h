@@ -1,10 +1,10 @@
 #pragma once
-// Samples CPU load, RAM, this process's memory and, when an NVIDIA driver is present, GPU utilisation,
-// memory and temperature through NVML (libnvidia-ml.so.1 loaded with dlopen; absent = no GPU). No torch.
+// Samples the machine (core/system: CPU load, RAM, this process's memory and the GPUs through NVML) into
+// the trainer's `system` events, on a background thread. No torch.
 // Thread affinity: SystemSampler owns a background thread that calls the callback every period;
 // sampleOnce() may be called from any one thread at a time.
 
-#include "train/train_events.h"
+#include "run/train_events.h"
 
 #include <chrono>
 #include <functional>
@@ -14,8 +14,8 @@ namespace osprey::train {
 
 class SystemSampler {
 public:
-    /// Fills the `system` fields of a TrainEvent (type System) with a fresh sample.
-    using Callback = std::function<void(const TrainEvent&)>;
+    /// Fills the `system` fields of a run::TrainEvent (type System) with a fresh sample.
+    using Callback = std::function<void(const run::TrainEvent&)>;
 
     SystemSampler();
     ~SystemSampler(); ///< stops and joins the thread
@@ -23,7 +23,7 @@ public:
     SystemSampler& operator=(const SystemSampler&) = delete;
 
     /// One sample now (the CPU percentage covers the time since the previous sample).
-    TrainEvent sampleOnce();
+    run::TrainEvent sampleOnce();
     /// Starts the thread: a sample right away, then one per `period`.
     void start(Callback callback, std::chrono::milliseconds period = std::chrono::milliseconds(2000));
     void stop();

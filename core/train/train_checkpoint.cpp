@@ -21,8 +21,8 @@ model::TensorList cpuCopy(const std::vector<std::pair<std::string, torch::Tensor
 
 } // namespace
 
-Status saveTrainingCheckpoint(const TrainingState& state, const TrainConfig& config,
-                              const std::vector<std::string>& classNames, const EpochMetrics& metrics,
+Status saveTrainingCheckpoint(const TrainingState& state, const run::TrainConfig& config,
+                              const std::vector<std::string>& classNames, const run::EpochMetrics& metrics,
                               const std::filesystem::path& path) {
     try {
         model::CheckpointMeta meta;
@@ -69,7 +69,7 @@ Expected<OptimizerChoice> checkpointOptimizer(const std::filesystem::path& path)
     if (used == meta->trainArgs.end() || !meta->metrics.count("initial_lr"))
         return fail(path.string() +
                     ": not a training checkpoint (no optimizer state); cannot resume from it");
-    auto kind = parseOptimizer(used->second);
+    auto kind = run::parseOptimizer(used->second);
     if (!kind)
         return fail(kind.error());
     choice.kind = kind.value();

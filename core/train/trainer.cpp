@@ -3,7 +3,7 @@
 #include "model/inference_impl.h"
 #include "model/predictor.h"
 #include "model/weights_impl.h"
-#include "train/run_files.h"
+#include "run/run_files.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
@@ -30,28 +30,28 @@ double secondsSince(Clock::time_point start) {
 /// Stamps each event with the run clock and forwards it; shared by the loop and the sampler thread.
 class Emitter {
 public:
-    Emitter(EventSink& sink) : m_sink(sink), m_start(Clock::now()) {}
-    void emit(TrainEvent event) {
+    Emitter(run::EventSink& sink) : m_sink(sink), m_start(Clock::now()) {}
+    void emit(run::TrainEvent event) {
         event.timeS = secondsSince(m_start);
         m_sink.onEvent(event);
     }
     void log(const std::string& message, const std::string& level = "info") {
-        TrainEvent event;
-        event.type = TrainEvent::Type::Log;
+        run::TrainEvent event;
+        event.type = run::TrainEvent::Type::Log;
         event.level = level;
         event.message = message;
         emit(std::move(event));
     }
 
 private:
-    EventSink& m_sink;
+    run::EventSink& m_sink;
     Clock::time_point m_start;
 };
 
 /// The whole run; one object so that the phases share the state without long parameter lists.
 class Run {
 public:
-    Run(const TrainConfig& config, const TrainInputs& inputs, Emitter& emitter)
+    Run(const run::TrainConfig& config, const TrainInputs& inputs, Emitter& emitter)
         : m_config(config), m_inputs(inputs), m_emit(emitter), m_device(torch::kCPU) {}
 
     Expected<TrainResult> execute();
@@ -65,13 +65,13 @@ private:
     Status finishEpoch(int epoch, bool interrupted);
     bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
 
-    const TrainConfig& m_config;
+    const run::TrainConfig& m_config;
     const TrainInputs& m_inputs;
     Emitter& m_emit;
     torch::Device m_device;
     TrainingState m_state;
     std::unique_ptr<DetectionLoss> m_loss;
-    std::unique_ptr<ResultsCsv> m_results;
+    std::unique_ptr<run::ResultsCsv> m_results;
     PhaseTimes m_phases;
     int m_batchesPerEpoch = 0;
     int m_warmupIterations = 0;
@@ -79,7 +79,7 @@ private:
     double m_lastValidationS = 0;
     double m_epochLoss[3] = {0, 0, 0};
     double m_imagesPerS = 0;
-    EpochMetrics m_lastMetrics;
+    run::EpochMetrics m_lastMetrics;
     std::string m_status = "finished";
     std::filesystem::path m_lastPath, m_bestPath;
     bool m_autocast = false;
@@ -147,7 +147,7 @@ Status Run::setUp() {
     const double decay =
         scaledWeightDecay(m_config.weightDecay, m_config.batch, m_accumulate, m_config.nominalBatch);
     m_state.optimizer = std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay);
-    if (m_config.optimizer == OptimizerKind::Auto && !m_config.resume) {
+    if (m_config.optimizer == run::OptimizerKind::Auto && !m_config.resume) {
         m_emit.log("optimizer=auto: chose " + toString(m_state.choice.kind) +
                    " (lr=" + std::to_string(m_state.choice.lr) +
                    ", momentum=" + std::to_string(m_state.choice.momentum) +
@@ -170,9 +170,9 @@ Status Run::setUp() {
     std::filesystem::create_directories(m_inputs.runDir / "weights", error);
     if (error)
         return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
-    if (auto status = writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
+    if (auto status = run::writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
         return status;
-    m_results = std::make_unique<ResultsCsv>(m_inputs.runDir / "results.csv");
+    m_results = std::make_unique<run::ResultsCsv>(m_inputs.runDir / "results.csv");
     if (m_config.resume) {
         if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
             return status;
@@ -184,8 +184,8 @@ Status Run::setUp() {
 }
 
 void Run::emitStarted(std::int64_t parameters, double gflops) {
-    TrainEvent event;
-    event.type = TrainEvent::Type::RunStarted;
+    run::TrainEvent event;
+    event.type = run::TrainEvent::Type::RunStarted;
     event.config = m_config.toMap();
     event.config["optimizer_used"] = toString(m_state.choice.kind);
     event.config["lr_used"] = std::to_string(m_state.choice.lr);
@@ -287,8 +287,8 @@ bool Run::trainEpoch(int epoch) {
         if (stop || batchIndex == nb || Clock::now() - lastBatchEvent >= std::chrono::milliseconds(200)) {
             lastBatchEvent = Clock::now();
             const auto mean = (lossSum / batchIndex).contiguous();
-            TrainEvent event;
-            event.type = TrainEvent::Type::Batch;
+            run::TrainEvent event;
+            event.type = run::TrainEvent::Type::Batch;
             event.epoch = epoch + 1;
             event.epochs = m_config.epochs;
             event.batch = batchIndex;
@@ -316,7 +316,7 @@ bool Run::trainEpoch(int epoch) {
 }
 
 Status Run::finishEpoch(int epoch, bool interrupted) {
-    EpochMetrics metrics;
+    run::EpochMetrics metrics;
     metrics.epoch = epoch + 1;
     metrics.boxLoss = m_epochLoss[0];
     metrics.clsLoss = m_epochLoss[1];
@@ -351,8 +351,8 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
         m_state.nextEpoch = epoch + 1;
         if (auto status = m_results->append(metrics); !status)
             return status;
-        TrainEvent event;
-        event.type = TrainEvent::Type::Epoch;
+        run::TrainEvent event;
+        event.type = run::TrainEvent::Type::Epoch;
         event.epoch = epoch + 1;
         event.epochs = m_config.epochs;
         event.metrics = metrics;
@@ -371,8 +371,8 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
             saveTrainingCheckpoint(m_state, m_config, m_inputs.dataset.classNames, metrics, m_lastPath);
         !status)
         return status;
-    TrainEvent saved;
-    saved.type = TrainEvent::Type::Checkpoint;
+    run::TrainEvent saved;
+    saved.type = run::TrainEvent::Type::Checkpoint;
     saved.epoch = epoch + 1;
     saved.kind = "last";
     saved.path = m_lastPath.string();
@@ -427,7 +427,7 @@ Expected<TrainResult> Run::execute() {
     }
     emitStarted(parameters, gflops);
     SystemSampler sampler;
-    sampler.start([this](const TrainEvent& event) { m_emit.emit(event); });
+    sampler.start([this](const run::TrainEvent& event) { m_emit.emit(event); });
     const auto start = Clock::now();
     int epoch = m_state.nextEpoch;
     for (; epoch < m_config.epochs; ++epoch) {
@@ -484,7 +484,7 @@ Expected<TrainResult> Run::execute() {
 
 } // namespace
 
-Expected<TrainResult> runTraining(const TrainConfig& config, const TrainInputs& inputs) {
+Expected<TrainResult> runTraining(const run::TrainConfig& config, const TrainInputs& inputs) {
     if (!inputs.events)
         return fail("runTraining: no event sink given");
     Emitter emitter(*inputs.events);
@@ -497,14 +497,14 @@ Expected<TrainResult> runTraining(const TrainConfig& config, const TrainInputs& 
     } catch (const std::exception& error) {
         result = fail(std::string("error: ") + error.what());
     }
-    TrainEvent event;
+    run::TrainEvent event;
     if (!result) {
-        event.type = TrainEvent::Type::Failed;
+        event.type = run::TrainEvent::Type::Failed;
         event.message = result.message();
         emitter.emit(std::move(event));
         return result;
     }
-    event.type = TrainEvent::Type::Finished;
+    event.type = run::TrainEvent::Type::Finished;
     event.status = result->status;
     event.epoch = result->epochsCompleted;
     event.bestEpoch = result->bestEpoch;

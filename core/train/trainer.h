@@ -1,7 +1,7 @@
 #pragma once
 // The training engine: builds the network, the loss, the optimiser, the schedule and the EMA, and runs
 // the epoch loop over abstract batch sources. It writes the run folder (args.yaml, results.csv,
-// weights/last.pt and best.pt) and reports everything through an EventSink. Depends on LibTorch (inside)
+// weights/last.pt and best.pt) and reports everything through an run::EventSink. Depends on LibTorch (inside)
 // but exposes no torch types.
 //
 // Thread affinity: runTraining() runs on the calling thread, which becomes the training thread; it
@@ -10,10 +10,10 @@
 // "stopped".
 
 #include "common/expected.h"
+#include "run/train_config.h"
+#include "run/train_events.h"
 #include "train/batch_source.h"
 #include "train/detection_scorer.h"
-#include "train/train_config.h"
-#include "train/train_events.h"
 
 #include <atomic>
 #include <filesystem>
@@ -34,8 +34,8 @@ struct TrainInputs {
     BatchSource* val = nullptr;
     DetectionScorer* scorer = nullptr;
     DatasetInfo dataset;
-    std::filesystem::path runDir; ///< created if missing; holds args.yaml, results.csv, weights/
-    EventSink* events = nullptr;  ///< required
+    std::filesystem::path runDir;     ///< created if missing; holds args.yaml, results.csv, weights/
+    run::EventSink* events = nullptr; ///< required
     const std::atomic<bool>* stop = nullptr;
 };
 
@@ -56,7 +56,7 @@ struct TrainResult {
     int epochsCompleted = 0;
     int bestEpoch = 0;
     double bestFitness = 0;
-    EpochMetrics last;
+    run::EpochMetrics last;
     std::filesystem::path lastWeights, bestWeights;
     double seconds = 0;
     PhaseTimes phases;
@@ -74,10 +74,10 @@ struct ValidationReport {
 /// checkpoint. Runs on the calling thread.
 Expected<ValidationReport> validateWeights(const std::filesystem::path& weights, BatchSource& source,
                                            DetectionScorer* scorer, int numClasses,
-                                           const TrainConfig& config);
+                                           const run::TrainConfig& config);
 
 /// Runs training. Failures (bad config, torch errors, unreadable checkpoint on resume) come back as an
 /// error, after a `failed` event has been sent.
-Expected<TrainResult> runTraining(const TrainConfig& config, const TrainInputs& inputs);
+Expected<TrainResult> runTraining(const run::TrainConfig& config, const TrainInputs& inputs);
 
 } // namespace osprey::train

@@ -3,12 +3,12 @@
 // the loop shares with checkpointing and validation. Used from the training thread only.
 
 #include "model/detector_impl.h"
+#include "run/train_config.h"
+#include "run/train_events.h"
 #include "train/batch_source.h"
 #include "train/detection_loss_impl.h"
 #include "train/detection_scorer.h"
 #include "train/optimizer_impl.h"
-#include "train/train_config.h"
-#include "train/train_events.h"
 
 #include <torch/torch.h>
 
@@ -44,8 +44,8 @@ struct DeviceBatch {
 DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device);
 
 /// Writes weights/last.pt (and best.pt when `isBest`) atomically. `metrics` is the finished epoch's row.
-Status saveTrainingCheckpoint(const TrainingState& state, const TrainConfig& config,
-                              const std::vector<std::string>& classNames, const EpochMetrics& metrics,
+Status saveTrainingCheckpoint(const TrainingState& state, const run::TrainConfig& config,
+                              const std::vector<std::string>& classNames, const run::EpochMetrics& metrics,
                               const std::filesystem::path& path);
 
 /// Restores model, EMA, optimiser, counters and the RNG from last.pt. The network and optimiser in
@@ -61,7 +61,7 @@ struct ValidationResult {
     ValMetrics metrics;
 };
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
-                               DetectionScorer* scorer, const TrainConfig& config,
+                               DetectionScorer* scorer, const run::TrainConfig& config,
                                const torch::Device& device, int epoch);
 
 } // namespace osprey::train

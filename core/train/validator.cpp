@@ -36,7 +36,7 @@ DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device) {
 }
 
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
-                               DetectionScorer* scorer, const TrainConfig& config,
+                               DetectionScorer* scorer, const run::TrainConfig& config,
                                const torch::Device& device, int epoch) {
     torch::NoGradGuard noGrad;
     const bool wasTraining = network.is_training();
@@ -86,7 +86,7 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
 
 Expected<ValidationReport> validateWeights(const std::filesystem::path& weights, BatchSource& source,
                                            DetectionScorer* scorer, int numClasses,
-                                           const TrainConfig& config) {
+                                           const run::TrainConfig& config) {
     const auto start = std::chrono::steady_clock::now();
     try {
         const int threads = config.threads > 0

@@ -1,18 +1,18 @@
 #pragma once
-// GpuProbe: lists the NVIDIA GPUs for the train form's device field without linking torch or NVML:
-// it runs `nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader` asynchronously with a
-// short timeout. No nvidia-smi, an error or a timeout all mean "no NVIDIA GPU found". GUI thread only.
+// GpuProbe: lists the NVIDIA GPUs for the train form's device field through core/system's GpuMonitor
+// (NVML via dlopen), off the GUI thread: loading the driver can take a moment. No driver, a broken one
+// or no GPU all mean "CPU only", with the reason as the form's note. GUI thread only.
 
 #include <QList>
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 
-class QProcess;
-class QTimer;
-
 namespace osprey::ui {
 
-/// One GPU as nvidia-smi reports it.
+class BackgroundTask;
+
+/// One GPU as NVML reports it.
 struct GpuDevice {
     int index = 0;
     QString name;
@@ -24,15 +24,11 @@ class GpuProbe : public QObject {
 public:
     explicit GpuProbe(QObject* parent = nullptr);
 
-    /// The nvidia-smi executable (a name on PATH or a path); tests point it at a stand-in.
-    void setProgram(const QString& program) { m_program = program; }
-    void setTimeoutMs(int timeoutMs) { m_timeoutMs = timeoutMs; }
-    /// Starts a probe; `finished` follows, also when nothing can run. A probe in flight is restarted.
+    /// The NVML library (a name the dynamic loader finds, or a path); tests point it at a stand-in.
+    void setLibrary(const QString& library) { m_library = library; }
+    /// Starts a probe; `finished` follows. A probe in flight is superseded: only the newest reports.
     void start();
-    bool isRunning() const;
-
-    /// Parses nvidia-smi's CSV lines ("0, NVIDIA H200, 143771 MiB"); malformed lines are skipped.
-    static QList<GpuDevice> parse(const QByteArray& csv);
+    bool isRunning() const { return m_running > 0; }
 
 signals:
     /// The GPUs found (empty when none) and, when empty, why in a few words for the form
@@ -40,13 +36,11 @@ signals:
     void finished(const QList<osprey::ui::GpuDevice>& devices, const QString& note);
 
 private:
-    void done(const QList<GpuDevice>& devices, const QString& note);
-
-    QString m_program = QStringLiteral("nvidia-smi");
-    int m_timeoutMs = 5000;
-    QProcess* m_process = nullptr;
-    QTimer* m_timer;
+    QString m_library;
     quint64 m_generation = 0;
+    int m_running = 0;
 };
 
 } // namespace osprey::ui
+
+Q_DECLARE_METATYPE(QList<osprey::ui::GpuDevice>)

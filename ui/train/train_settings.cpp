@@ -1,5 +1,7 @@
 #include "ui/train/train_settings.h"
 
+#include "run/train_options.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -9,247 +11,150 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <algorithm>
+#include <climits>
+#include <cmath>
 
 namespace osprey::ui {
 
+/// One row of the form: the declaration it draws and its widgets.
+struct TrainForm::Field {
+    run::OptionSpec spec;
+    const char* context = run::kOptionTextContext; ///< translation context of label, help, placeholder
+    bool isSwitch = false; ///< a check box that is no CLI key; it enables the fields naming it
+    QString enabledBy;     ///< a switch's key: editable and passed on only when it is on
+    QWidget* editor = nullptr;
+    QLabel* note = nullptr; ///< null until a note is set
+};
+
 namespace {
 
-QString trForm(const char* text) {
-    return QCoreApplication::translate("osprey::ui::TrainForm", text);
+QString translated(const char* context, const std::string& text) {
+    return text.empty() ? QString() : QCoreApplication::translate(context, text.c_str());
+}
+
+int spinBound(double value, int fallback) {
+    if (!std::isfinite(value))
+        return fallback;
+    return static_cast<int>(std::clamp(value, double(INT_MIN), double(INT_MAX)));
 }
 
 } // namespace
 
-const QList<TrainField>& trainFields() {
-    using T = TrainField::Type;
-    static const QList<TrainField> fields = {
-        {"family",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Model family"),
-         T::Choice,
-         "yolov8",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "The detector architecture: YOLOv8 or YOLO11."),
-         {"yolov8", "yolo11"}},
-        {"scale",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Model scale"),
-         T::Choice,
-         "n",
-         QT_TRANSLATE_NOOP(
-             "osprey::ui::TrainForm",
-             "n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate."),
-         {"n", "s", "m", "l", "x"}},
-        {"weights", QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Pretrained weights"), T::Path, QString(),
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Optional .pt checkpoint to start from. Empty trains from scratch.")},
-        {"epochs",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Epochs"),
-         T::Integer,
-         100,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "How many passes over the training images."),
-         {},
-         1,
-         10000},
-        {"imgsz",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Image size (px)"),
-         T::Integer,
-         640,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Images are letterboxed to this side, a multiple of 32. Larger finds smaller "
-                           "objects but trains slower."),
-         {},
-         32,
-         4096},
-        {"batch",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Batch size"),
-         T::Integer,
-         0,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Images per step. auto uses the trainer's default (16). Lower it if memory runs "
-                           "out."),
-         {},
-         0,
-         1024,
-         0},
-        {"device",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Device"),
-         T::Choice,
-         "cpu",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Where to train: the CPU, or one of the NVIDIA GPUs that nvidia-smi finds. A GPU "
-                           "needs an osprey-cli built with CUDA LibTorch."),
-         {"cpu"}},
-        {"optimizer",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Optimiser"),
-         T::Choice,
-         "auto",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "auto picks AdamW for short runs and SGD for long ones, with its own learning "
-                           "rate."),
-         {"auto", "SGD", "AdamW"}},
-        {"lr0",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Initial learning rate"),
-         T::Number,
-         0.01,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Starting learning rate; ignored when the optimiser is auto."),
-         {},
-         0.00001,
-         1.0},
-        {"patience",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Patience (epochs)"),
-         T::Integer,
-         100,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Stop early after this many epochs without a better mAP50-95."),
-         {},
-         1,
-         10000},
-        {"mosaic",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Mosaic probability"),
-         T::Number,
-         1.0,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Chance of combining four images into one training image."),
-         {},
-         0,
-         1},
-        {"close_mosaic",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Close mosaic (epochs)"),
-         T::Integer,
-         10,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Turn mosaic off for this many final epochs."),
-         {},
-         0,
-         10000},
-        {"fliplr",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Horizontal flip probability"),
-         T::Number,
-         0.5,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Chance of mirroring an image left to right."),
-         {},
-         0,
-         1},
-        {"workers",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Loader threads"),
-         T::Integer,
-         2,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Threads that decode and augment images."),
-         {},
-         1,
-         64},
-        {"name", QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Run name"), T::Text, QString(),
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Folder under runs/. Empty picks train, train2, ... automatically.")},
-        {"seed",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Seed"),
-         T::Integer,
-         0,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Random seed; the same seed repeats the same run."),
-         {},
-         0,
-         1000000},
-        {"stream", QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Stream to platform"), T::Switch, false,
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "Send live metrics to the platform dashboard and upload the weights at the end. "
-                           "Needs an API key (Settings → Platform). Events wait in the project's outbox "
-                           "while the platform cannot be reached; training never waits for them.")},
-        {"remote",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Platform project"),
-         T::Text,
-         QString(),
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
-                           "The platform project to stream to, as user/project. Remembered for this "
-                           "project."),
-         {},
-         0,
-         0,
-         -1,
-         "stream",
-         QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "user/project")},
-    };
-    return fields;
+std::vector<TrainForm::Field> TrainForm::platformFields() {
+    TrainForm::Field stream;
+    stream.spec.key = "stream";
+    stream.spec.type = run::OptionType::Flag;
+    stream.spec.defaultValue = "false";
+    stream.spec.label = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Stream to platform");
+    stream.spec.help = QT_TRANSLATE_NOOP(
+        "osprey::ui::TrainForm",
+        "Send live metrics to the platform dashboard and upload the weights at the end. Needs an API key "
+        "(Settings → Platform). Events wait in the project's outbox while the platform cannot be reached; "
+        "training never waits for them.");
+    stream.context = "osprey::ui::TrainForm";
+    stream.isSwitch = true;
+    TrainForm::Field remote;
+    remote.spec.key = "remote";
+    remote.spec.type = run::OptionType::Text;
+    remote.spec.label = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Platform project");
+    remote.spec.help =
+        QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
+                          "The platform project to stream to, as user/project. Remembered for this project.");
+    remote.spec.placeholder = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "user/project");
+    remote.context = "osprey::ui::TrainForm";
+    remote.enabledBy = QStringLiteral("stream");
+    return {stream, remote};
 }
 
 TrainForm::TrainForm(QWidget* parent) : QWidget(parent), m_layout(new QFormLayout(this)) {
     m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    for (const TrainField& field : trainFields()) {
+    for (const run::OptionSpec& spec : run::trainOptions())
+        if (run::shows(spec.shownIn, run::FrontEnd::Gui))
+            m_fields.push_back({spec});
+    for (Field& field : platformFields())
+        m_fields.push_back(std::move(field));
+
+    for (Field& field : m_fields) {
+        const run::OptionSpec& spec = field.spec;
+        const QString defaultText = QString::fromStdString(spec.defaultValue);
         QWidget* editor = nullptr;
-        switch (field.type) {
-        case TrainField::Type::Choice: {
+        if (field.isSwitch || spec.type == run::OptionType::Flag) {
+            auto* check = new QCheckBox(this);
+            check->setChecked(defaultText == QLatin1String("true"));
+            if (field.isSwitch)
+                connect(check, &QCheckBox::toggled, this, &TrainForm::updateEnabled);
+            editor = check;
+        } else if (spec.type == run::OptionType::Choice) {
             auto* combo = new QComboBox(this);
-            for (const QString& choice : field.choices)
-                combo->addItem(choice, choice);
-            combo->setCurrentText(field.defaultValue.toString());
+            for (const std::string& choice : spec.choices)
+                combo->addItem(QString::fromStdString(choice), QString::fromStdString(choice));
+            combo->setCurrentIndex(std::max(0, combo->findData(defaultText)));
             editor = combo;
-            break;
-        }
-        case TrainField::Type::Integer: {
+        } else if (spec.type == run::OptionType::Integer) {
             auto* spin = new QSpinBox(this);
-            spin->setRange(int(field.minimum), int(field.maximum));
-            if (field.autoValue >= 0)
-                spin->setSpecialValueText(tr("auto"));
-            spin->setValue(field.defaultValue.toInt());
+            spin->setRange(spinBound(spec.minimum, 0), spinBound(spec.maximum, INT_MAX));
+            spin->setValue(defaultText.toInt());
             editor = spin;
-            break;
-        }
-        case TrainField::Type::Number: {
+        } else if (spec.type == run::OptionType::Number) {
             auto* spin = new QDoubleSpinBox(this);
             // Learning rates need five decimals; probabilities read better with two.
-            spin->setDecimals(field.minimum > 0 && field.minimum < 0.001 ? 5 : 2);
-            spin->setRange(field.minimum, field.maximum);
-            spin->setSingleStep(field.maximum <= 1.0 ? 0.05 : 1.0);
-            spin->setValue(field.defaultValue.toDouble());
+            spin->setDecimals(spec.minimum > 0 && spec.minimum < 0.001 ? 5 : 2);
+            spin->setRange(std::isfinite(spec.minimum) ? spec.minimum : 0.0,
+                           std::isfinite(spec.maximum) ? spec.maximum : 1e9);
+            spin->setSingleStep(spec.maximum <= 1.0 ? 0.05 : 1.0);
+            spin->setValue(defaultText.toDouble());
             editor = spin;
-            break;
-        }
-        case TrainField::Type::Text:
-        case TrainField::Type::Path: {
-            auto* line = new QLineEdit(field.defaultValue.toString(), this);
-            line->setPlaceholderText(field.placeholder                      ? trForm(field.placeholder)
-                                     : field.type == TrainField::Type::Path ? tr("none")
-                                                                            : tr("automatic"));
+        } else {
+            auto* line = new QLineEdit(defaultText, this);
+            line->setPlaceholderText(!spec.placeholder.empty() ? translated(field.context, spec.placeholder)
+                                     : spec.type == run::OptionType::Path ? tr("none")
+                                                                          : tr("automatic"));
             editor = line;
-            break;
         }
-        case TrainField::Type::Switch: {
-            auto* check = new QCheckBox(this);
-            check->setChecked(field.defaultValue.toBool());
-            connect(check, &QCheckBox::toggled, this, &TrainForm::updateEnabled);
-            editor = check;
-            break;
-        }
-        }
-        editor->setObjectName(QString::fromLatin1(field.key));
-        editor->setToolTip(trForm(field.tooltip));
-        m_layout->addRow(trForm(field.label), editor);
-        m_editors.append(editor);
-        m_notes.append(nullptr);
+        editor->setObjectName(QString::fromStdString(spec.key));
+        editor->setToolTip(translated(field.context, spec.help));
+        QString label = translated(field.context, spec.label);
+        const QString unit = translated(run::kOptionTextContext, spec.unit);
+        // "Image size (px)", but not "Epochs (epochs)".
+        if (!unit.isEmpty() && !label.contains(unit, Qt::CaseInsensitive))
+            label += QStringLiteral(" (%1)").arg(unit);
+        m_layout->addRow(label, editor);
+        field.editor = editor;
     }
     updateEnabled();
 }
 
+TrainForm::~TrainForm() = default;
+
+QStringList TrainForm::keys() const {
+    QStringList keys;
+    for (const Field& field : m_fields)
+        keys.append(QString::fromStdString(field.spec.key));
+    return keys;
+}
+
 int TrainForm::indexOf(const QString& key) const {
-    const auto& fields = trainFields();
-    for (int i = 0; i < fields.size(); ++i)
-        if (key == QLatin1String(fields[i].key))
-            return i;
+    const std::string wanted = key.toStdString();
+    for (size_t i = 0; i < m_fields.size(); ++i)
+        if (m_fields[i].spec.key == wanted)
+            return static_cast<int>(i);
     return -1;
 }
 
 QWidget* TrainForm::editor(const QString& key) const {
     const int i = indexOf(key);
-    return i < 0 ? nullptr : m_editors[i];
+    return i < 0 ? nullptr : m_fields[size_t(i)].editor;
 }
 
 void TrainForm::updateEnabled() {
-    const auto& fields = trainFields();
-    for (int i = 0; i < fields.size(); ++i)
-        if (fields[i].enabledBy)
-            m_editors[i]->setEnabled(value(QString::fromLatin1(fields[i].enabledBy)).toBool());
+    for (Field& field : m_fields)
+        if (!field.enabledBy.isEmpty())
+            field.editor->setEnabled(value(field.enabledBy).toBool());
 }
 
 bool TrainForm::setChoices(const QString& key, const QList<TrainChoice>& choices) {
     const int i = indexOf(key);
-    auto* combo = i < 0 ? nullptr : qobject_cast<QComboBox*>(m_editors[i]);
+    auto* combo = i < 0 ? nullptr : qobject_cast<QComboBox*>(m_fields[size_t(i)].editor);
     if (!combo)
         return false;
     const QString current = value(key).toString();
@@ -258,7 +163,7 @@ bool TrainForm::setChoices(const QString& key, const QList<TrainChoice>& choices
         combo->addItem(choice.text, choice.value);
     int keep = combo->findData(current);
     if (keep < 0)
-        keep = combo->findData(trainFields()[i].defaultValue.toString());
+        keep = combo->findData(QString::fromStdString(m_fields[size_t(i)].spec.defaultValue));
     combo->setCurrentIndex(std::max(0, keep));
     return true;
 }
@@ -267,41 +172,44 @@ void TrainForm::setNote(const QString& key, const QString& text) {
     const int i = indexOf(key);
     if (i < 0)
         return;
-    if (!m_notes[i] && text.isEmpty())
+    Field& field = m_fields[size_t(i)];
+    if (!field.note && text.isEmpty())
         return;
-    if (!m_notes[i]) {
+    if (!field.note) {
         // The note sits in the field column right under its editor.
         int row = 0;
         QFormLayout::ItemRole role;
-        m_layout->getWidgetPosition(m_editors[i], &row, &role);
-        m_notes[i] = new QLabel(this);
-        m_notes[i]->setObjectName(QString::fromLatin1(trainFields()[i].key) + QStringLiteral("Note"));
-        m_notes[i]->setStyleSheet(QStringLiteral("color: #8a8f98;"));
-        m_notes[i]->setWordWrap(true);
-        m_layout->insertRow(row + 1, QString(), m_notes[i]);
+        m_layout->getWidgetPosition(field.editor, &row, &role);
+        field.note = new QLabel(this);
+        field.note->setObjectName(QString::fromStdString(field.spec.key) + QStringLiteral("Note"));
+        field.note->setStyleSheet(QStringLiteral("color: #8a8f98;"));
+        field.note->setWordWrap(true);
+        m_layout->insertRow(row + 1, QString(), field.note);
     }
-    m_notes[i]->setText(text);
-    m_notes[i]->setVisible(!text.isEmpty());
+    field.note->setText(text);
+    field.note->setVisible(!text.isEmpty());
 }
 
 QString TrainForm::note(const QString& key) const {
     const int i = indexOf(key);
-    return i < 0 || !m_notes[i] || m_notes[i]->isHidden() ? QString() : m_notes[i]->text();
+    const QLabel* label = i < 0 ? nullptr : m_fields[size_t(i)].note;
+    return !label || label->isHidden() ? QString() : label->text();
 }
 
 QVariant TrainForm::value(const QString& key) const {
     const int i = indexOf(key);
     if (i < 0)
         return {};
-    if (auto* combo = qobject_cast<QComboBox*>(m_editors[i]))
+    QWidget* editor = m_fields[size_t(i)].editor;
+    if (auto* combo = qobject_cast<QComboBox*>(editor))
         return combo->currentData().isValid() ? combo->currentData().toString() : combo->currentText();
-    if (auto* spin = qobject_cast<QSpinBox*>(m_editors[i]))
+    if (auto* spin = qobject_cast<QSpinBox*>(editor))
         return spin->value();
-    if (auto* spin = qobject_cast<QDoubleSpinBox*>(m_editors[i]))
+    if (auto* spin = qobject_cast<QDoubleSpinBox*>(editor))
         return spin->value();
-    if (auto* line = qobject_cast<QLineEdit*>(m_editors[i]))
+    if (auto* line = qobject_cast<QLineEdit*>(editor))
         return line->text().trimmed();
-    if (auto* check = qobject_cast<QCheckBox*>(m_editors[i]))
+    if (auto* check = qobject_cast<QCheckBox*>(editor))
         return check->isChecked();
     return {};
 }
@@ -310,42 +218,40 @@ bool TrainForm::setValue(const QString& key, const QVariant& value) {
     const int i = indexOf(key);
     if (i < 0)
         return false;
-    if (auto* combo = qobject_cast<QComboBox*>(m_editors[i])) {
+    QWidget* editor = m_fields[size_t(i)].editor;
+    if (auto* combo = qobject_cast<QComboBox*>(editor)) {
         const int found = combo->findData(value.toString());
         if (found >= 0)
             combo->setCurrentIndex(found);
         else
             combo->setCurrentText(value.toString());
-    } else if (auto* spin = qobject_cast<QSpinBox*>(m_editors[i])) {
+    } else if (auto* spin = qobject_cast<QSpinBox*>(editor)) {
         spin->setValue(value.toInt());
-    } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(m_editors[i])) {
+    } else if (auto* spin = qobject_cast<QDoubleSpinBox*>(editor)) {
         spin->setValue(value.toDouble());
-    } else if (auto* line = qobject_cast<QLineEdit*>(m_editors[i])) {
+    } else if (auto* line = qobject_cast<QLineEdit*>(editor)) {
         line->setText(value.toString());
-    } else if (auto* check = qobject_cast<QCheckBox*>(m_editors[i])) {
+    } else if (auto* check = qobject_cast<QCheckBox*>(editor)) {
         check->setChecked(value.toBool());
     }
     return true;
 }
 
 QStringList TrainForm::trainArguments() const {
-    QStringList arguments{
-        QStringLiteral("model=%1%2").arg(value("family").toString(), value("scale").toString())};
-    for (const TrainField& field : trainFields()) {
-        const QString key = QString::fromLatin1(field.key);
-        if (key == QLatin1String("family") || key == QLatin1String("scale") ||
-            field.type == TrainField::Type::Switch)
+    QStringList arguments;
+    for (const Field& field : m_fields) {
+        if (field.isSwitch)
             continue;
-        if (field.enabledBy && !value(QString::fromLatin1(field.enabledBy)).toBool())
+        if (!field.enabledBy.isEmpty() && !value(field.enabledBy).toBool())
             continue;
+        const QString key = QString::fromStdString(field.spec.key);
         const QVariant v = value(key);
-        if (field.type == TrainField::Type::Integer && field.autoValue >= 0 && v.toInt() == field.autoValue)
-            continue;
-        if (field.type == TrainField::Type::Number) {
+        if (field.spec.type == run::OptionType::Number) {
             arguments.append(QStringLiteral("%1=%2").arg(key).arg(v.toDouble(), 0, 'g', 6));
             continue;
         }
-        const QString text = v.toString();
+        const QString text =
+            v.typeId() == QMetaType::Bool ? QString::fromLatin1(v.toBool() ? "true" : "false") : v.toString();
         if (text.isEmpty())
             continue;
         arguments.append(QStringLiteral("%1=%2").arg(key, text));

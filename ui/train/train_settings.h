@@ -1,61 +1,47 @@
 #pragma once
-// TrainSettings: the training run configuration as data. One table describes every field (its
-// `osprey-cli train` key, label, type, default, tooltip and choices); TrainForm draws it and
-// trainArguments() turns the values into the command line. Choices that are only known at run time
-// (the GPUs found) replace a field's list through setChoices(). GUI thread only.
+// TrainForm: the generic form that draws the training options declared in core/run (train_options.h):
+// every option the table shows in the GUI, in table order, with its label, tooltip, range and choices,
+// followed by the platform-streaming switch and project. trainArguments() turns the values into the
+// `osprey-cli train` command line. Choices known only at run time (the GPUs found) replace an option's
+// list through setChoices(). GUI thread only.
 
 #include <QList>
 #include <QStringList>
 #include <QVariant>
 #include <QWidget>
 
+#include <vector>
+
 class QFormLayout;
 class QLabel;
 
 namespace osprey::ui {
 
-/// One field of the run configuration.
-struct TrainField {
-    /// Switch: a check box that is no CLI key itself; it enables the fields that name it in `enabledBy`.
-    enum class Type { Choice, Integer, Number, Text, Path, Switch };
-    const char* key;   ///< `osprey-cli train` key; "family" and "scale" combine into `model`
-    const char* label; ///< translated in context osprey::ui::TrainForm
-    Type type;
-    QVariant defaultValue;
-    const char* tooltip; ///< translated in context osprey::ui::TrainForm
-    QStringList choices; ///< Choice: the values; an empty string means "auto" (key omitted)
-    double minimum = 0;
-    double maximum = 0;
-    int autoValue = -1;                ///< Integer: this value shows as "auto" and omits the key
-    const char* enabledBy = nullptr;   ///< a Switch field's key: editable and passed on only when it is on
-    const char* placeholder = nullptr; ///< Text: shown while empty (translated like the label)
-};
-
-/// One entry of a Choice field: what the user reads and what the CLI gets.
+/// One entry of a choice field: what the user reads and what the CLI gets.
 struct TrainChoice {
     QString text;
     QString value;
 };
 
-/// All fields, in form order.
-const QList<TrainField>& trainFields();
-
-/// Draws trainFields() as a form and reads the values back.
+/// Draws the GUI's training options as a form and reads the values back.
 class TrainForm : public QWidget {
     Q_OBJECT
 public:
     explicit TrainForm(QWidget* parent = nullptr);
+    ~TrainForm() override;
 
+    /// The keys of the fields, in form order: the training options, then "stream" and "remote".
+    QStringList keys() const;
     /// The value of a field by key (as the widget holds it).
     QVariant value(const QString& key) const;
     /// Sets a field; returns false for an unknown key.
     bool setValue(const QString& key, const QVariant& value);
-    /// `key=value` arguments for `osprey-cli train` (without project= and events=); fields left on
-    /// "auto" or empty, and fields whose switch is off, are omitted so the trainer's defaults apply.
+    /// `key=value` arguments for `osprey-cli train` (without project= and events=); empty text fields
+    /// and fields whose switch is off are omitted.
     QStringList trainArguments() const;
 
-    /// Replaces a Choice field's entries, keeping the current value when it is still offered (else the
-    /// field's default, else the first entry). False for an unknown or non-Choice key.
+    /// Replaces a choice field's entries, keeping the current value when it is still offered (else the
+    /// option's default, else the first entry). False for an unknown or non-choice key.
     bool setChoices(const QString& key, const QList<TrainChoice>& choices);
     /// A short grey note under a field (e.g. "no NVIDIA GPU found"); empty hides it.
     void setNote(const QString& key, const QString& note);
@@ -65,12 +51,14 @@ public:
     QWidget* editor(const QString& key) const;
 
 private:
+    struct Field;
+    /// The platform-streaming rows: the GUI's view of `osprey-cli train remote=`, not training options.
+    static std::vector<Field> platformFields();
     int indexOf(const QString& key) const;
     void updateEnabled();
 
     QFormLayout* m_layout;
-    QList<QWidget*> m_editors; ///< parallel to trainFields()
-    QList<QLabel*> m_notes;    ///< parallel to trainFields(); null until a note is set
+    std::vector<Field> m_fields; ///< in form order
 };
 
 } // namespace osprey::ui

@@ -1,6 +1,6 @@
 #pragma once
 // TrainingRunModel: everything the dashboard shows about one training run, built from the trainer's
-// JSON event lines (core/train/EVENTS.md), live from the child process or replayed from events.jsonl,
+// JSON event lines (core/run/EVENTS.md), live from the child process or replayed from events.jsonl,
 // or from an older run's results.csv. No widgets: views read it and listen to `changed`.
 // GUI thread only (a model may be filled on a worker thread before it is handed over).
 

@@ -75,7 +75,7 @@ double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int
     auto ema = std::make_shared<model::DetectionModel>(spec);
     net->train();
     train::ModelEma emaUpdater(ema, ema->stateDict(), net->stateDict());
-    train::RecipeOptimizer optimizer(*net, {train::OptimizerKind::AdamW, 0.00125, 0.9}, 5e-4);
+    train::RecipeOptimizer optimizer(*net, {run::OptimizerKind::AdamW, 0.00125, 0.9}, 5e-4);
     train::DetectionLoss loss(4, net->strides());
     double data = 0, forward = 0, backward = 0, step = 0;
     long long images = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // A synthetic trainer for the remote tests: writes weights files into a run folder and emits
-// trainer-shaped events (core/train/EVENTS.md) into a RunReporter, so the reporter is tested without
+// trainer-shaped events (core/run/EVENTS.md) into a RunReporter, so the reporter is tested without
 // LibTorch. Weights are deterministic pseudo-random bytes, different every epoch.
 
 #include "fake_platform.h"

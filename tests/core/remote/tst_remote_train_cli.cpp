@@ -51,7 +51,7 @@ std::vector<json> parseLines(const QByteArray& text) {
     return lines;
 }
 
-/// Fails the test unless `line` is a complete `remote` status line (core/train/EVENTS.md).
+/// Fails the test unless `line` is a complete `remote` status line (core/run/EVENTS.md).
 void checkRemoteLine(const json& line) {
     QCOMPARE(line.value("type", ""), std::string("remote"));
     QCOMPARE(line.value("v", 0), 1);

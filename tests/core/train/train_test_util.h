@@ -1,9 +1,9 @@
 #pragma once
 // Helpers shared by the training run tests: a tiny demo project, an event collector, results.csv and
-// events.jsonl readers, and the events schema check (core/train/EVENTS.md).
+// events.jsonl readers, and the events schema check (core/run/EVENTS.md).
 
 #include "demo/demo_dataset.h"
-#include "train/train_events.h"
+#include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,24 +29,24 @@ inline bool makeDemo(const std::filesystem::path& folder, int images, int sizePx
 }
 
 /// Keeps every event; optionally runs a hook on each (e.g. to request a stop).
-class CollectingSink : public train::EventSink {
+class CollectingSink : public run::EventSink {
 public:
-    void onEvent(const train::TrainEvent& event) override {
+    void onEvent(const run::TrainEvent& event) override {
         std::lock_guard lock(m_mutex);
         events.push_back(event);
         if (hook)
             hook(event);
     }
-    std::vector<train::TrainEvent> ofType(train::TrainEvent::Type type) {
+    std::vector<run::TrainEvent> ofType(run::TrainEvent::Type type) {
         std::lock_guard lock(m_mutex);
-        std::vector<train::TrainEvent> out;
+        std::vector<run::TrainEvent> out;
         for (const auto& e : events)
             if (e.type == type)
                 out.push_back(e);
         return out;
     }
-    std::vector<train::TrainEvent> events;
-    std::function<void(const train::TrainEvent&)> hook;
+    std::vector<run::TrainEvent> events;
+    std::function<void(const run::TrainEvent&)> hook;
 
 private:
     std::mutex m_mutex;
@@ -94,7 +94,7 @@ inline std::string checkEventSchema(const nlohmann::json& j) {
         return "not an object";
     if (!j.contains("type") || !j["type"].is_string())
         return "no type";
-    if (!j.contains("v") || j["v"] != train::kEventSchemaVersion)
+    if (!j.contains("v") || j["v"] != run::kEventSchemaVersion)
         return "bad schema version";
     if (!j.contains("t") || !j["t"].is_number())
         return "no time";

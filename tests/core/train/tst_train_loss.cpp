@@ -12,6 +12,7 @@
 #include <cmath>
 
 using namespace osprey::train;
+using namespace osprey::run;
 
 namespace {
 

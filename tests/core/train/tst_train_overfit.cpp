@@ -7,8 +7,8 @@
 // were still missed after 320 optimiser steps (recall stuck at 0.61 while the losses kept falling), so
 // they would make this a test of small-object learning speed rather than of fitting.
 #include "metrics/ultralytics_evaluator.h"
+#include "run/run_files.h"
 #include "train/data_loader.h"
-#include "train/run_files.h"
 #include "train/train_dataset.h"
 #include "train/trainer.h"
 #include "train_test_util.h"
@@ -69,13 +69,13 @@ private slots:
         }
         QCOMPARE(four.size(), size_t(4));
 
-        train::TrainConfig config;
+        run::TrainConfig config;
         config.epochs = 24;
         config.imgsz = 128;
         config.batch = 4;
         config.nominalBatch = 4;
         config.workers = 1;
-        config.optimizer = train::OptimizerKind::AdamW;
+        config.optimizer = run::OptimizerKind::AdamW;
         config.lr0 = 0.002;
         config.warmupEpochs = 0;
         config.mosaic = 0;

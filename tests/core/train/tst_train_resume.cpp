@@ -8,7 +8,7 @@
 #include <QtTest>
 
 using namespace osprey;
-using train::TrainEvent;
+using run::TrainEvent;
 
 class TestTrainResume : public QObject {
     Q_OBJECT
@@ -17,7 +17,7 @@ private slots:
         QTemporaryDir dir;
         const std::filesystem::path project = std::filesystem::path(dir.path().toStdString()) / "demo";
         QVERIFY(test::makeDemo(project, 32, 96));
-        train::TrainConfig config;
+        run::TrainConfig config;
         config.epochs = 4;
         config.imgsz = 96;
         config.batch = 8;
@@ -41,7 +41,7 @@ private slots:
         QCOMPARE(first->status, std::string("stopped"));
         QCOMPARE(first->epochsCompleted, 2);
 
-        train::TrainConfig resume;
+        run::TrainConfig resume;
         resume.name = "split";
         resume.resume = true;
         resume.workers = 2;

@@ -4,20 +4,20 @@
 #include "model/detector.h"
 #include "model/weights.h"
 #include "project/project.h"
+#include "run/run_files.h"
 #include "train/project_training.h"
-#include "train/run_files.h"
 #include "train_test_util.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace osprey;
-using train::TrainEvent;
+using run::TrainEvent;
 
 namespace {
 
-train::TrainConfig tinyConfig() {
-    train::TrainConfig config;
+run::TrainConfig tinyConfig() {
+    run::TrainConfig config;
     config.model = "yolov8n";
     config.epochs = 2;
     config.imgsz = 96;
@@ -25,7 +25,7 @@ train::TrainConfig tinyConfig() {
     config.nominalBatch = 8; // an optimiser step per batch, so that 2 short epochs learn something
     config.workers = 2;
     config.warmupEpochs = 0;
-    config.optimizer = train::OptimizerKind::AdamW;
+    config.optimizer = run::OptimizerKind::AdamW;
     config.lr0 = 0.002;
     config.closeMosaic = 0;
     return config;
@@ -68,7 +68,7 @@ private slots:
 
         // results.csv: the Ultralytics 8.4 columns, epochs from 1, cumulative time, losses that fall.
         const auto csv = test::readCsv(runDir / "results.csv");
-        QCOMPARE(csv.header, train::resultsCsvColumns());
+        QCOMPARE(csv.header, run::resultsCsvColumns());
         const std::vector<std::string> expected{"epoch",
                                                 "time",
                                                 "train/box_loss",
@@ -155,7 +155,7 @@ private slots:
         QVERIFY(config);
         QCOMPARE(config->imgsz, 96);
         QCOMPARE(config->batch, 8);
-        QVERIFY(config->optimizer == train::OptimizerKind::AdamW);
+        QVERIFY(config->optimizer == run::OptimizerKind::AdamW);
     }
 
     void stopRequestSavesAndEnds() {

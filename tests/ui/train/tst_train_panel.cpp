@@ -1,6 +1,7 @@
 // TrainPanel without a real trainer: the form built from the field table and the command line it makes,
 // a trainer that dies without a final event (a clear crash message), and the actions in the main menu.
 
+#include "run/train_options.h"
 #include "ui/project/project_document.h"
 #include "ui/train/train_panel.h"
 #include "ui/train/train_settings.h"
@@ -27,25 +28,32 @@ private slots:
 
 void TestTrainPanel::formComesFromTheFieldTable() {
     TrainForm form;
-    for (const TrainField& field : trainFields()) {
-        auto* editor = form.findChild<QWidget*>(QString::fromLatin1(field.key));
-        QVERIFY2(editor, field.key);
+    QStringList shown;
+    for (const osprey::run::OptionSpec& option : osprey::run::trainOptions()) {
+        auto* editor = form.findChild<QWidget*>(QString::fromStdString(option.key));
+        QCOMPARE(editor != nullptr, osprey::run::shows(option.shownIn, osprey::run::FrontEnd::Gui));
+        if (!editor)
+            continue;
+        shown.append(QString::fromStdString(option.key));
         QVERIFY(!editor->toolTip().isEmpty());
     }
+    // The table's GUI options in table order, then the platform rows.
+    QCOMPARE(form.keys(), shown + QStringList({"stream", "remote"}));
     QStringList arguments = form.trainArguments();
     QCOMPARE(arguments.first(), QString("model=yolov8n"));
     QVERIFY(arguments.contains("epochs=100"));
     QVERIFY(arguments.contains("imgsz=640"));
+    QVERIFY(arguments.contains("batch=16"));
     QVERIFY(arguments.contains("device=cpu"));
     QVERIFY(arguments.contains("lr0=0.01"));
     QVERIFY(arguments.contains("fliplr=0.5"));
-    // batch on "auto" and an empty name are left to the trainer.
-    QVERIFY(!arguments.join(' ').contains("batch="));
+    // An empty name is left to the trainer; the platform project only goes out when streaming.
     QVERIFY(!arguments.join(' ').contains("name="));
-    QCOMPARE(form.findChild<QSpinBox*>("batch")->text(), QString("auto"));
+    QVERIFY(!arguments.join(' ').contains("remote="));
+    QCOMPARE(form.findChild<QSpinBox*>("epochs")->minimum(), 1);
+    QCOMPARE(form.findChild<QSpinBox*>("imgsz")->maximum(), 4096);
 
-    QVERIFY(form.setValue("family", "yolo11"));
-    QVERIFY(form.setValue("scale", "s"));
+    QVERIFY(form.setValue("model", "yolo11s"));
     QVERIFY(form.setValue("batch", 8));
     QVERIFY(form.setValue("name", "exp"));
     QVERIFY(!form.setValue("no_such_key", 1));

@@ -1,4 +1,4 @@
-// Streaming to the platform, GUI side: recorded `remote` lines (core/train/EVENTS.md) drive the status
+// Streaming to the platform, GUI side: recorded `remote` lines (core/run/EVENTS.md) drive the status
 // badge, the dashboard link and the upload bar; unknown event types are ignored; the train form's
 // "Stream to platform" switch passes remote=user/proj and the project remembers it; a stand-in trainer
 // printing remote lines reaches the view through TrainPanel.

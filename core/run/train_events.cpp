@@ -1,10 +1,10 @@
-#include "train/train_events.h"
+#include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 
-namespace osprey::train {
+namespace osprey::run {
 
 namespace {
 
@@ -134,4 +134,4 @@ std::string toJson(const TrainEvent& e) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-} // namespace osprey::train
+} // namespace osprey::run

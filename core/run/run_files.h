@@ -4,7 +4,7 @@
 // Thread affinity: ResultsCsv belongs to the training thread; JsonlFileSink is thread-safe.
 
 #include "common/expected.h"
-#include "train/train_events.h"
+#include "run/train_events.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace osprey::train {
+namespace osprey::run {
 
 /// The results.csv header, Ultralytics 8.4: epoch, time, train/box_loss, ..., lr/pg2.
 const std::vector<std::string>& resultsCsvColumns();
@@ -65,4 +65,4 @@ private:
     std::vector<EventSink*> m_sinks;
 };
 
-} // namespace osprey::train
+} // namespace osprey::run

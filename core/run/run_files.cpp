@@ -1,4 +1,4 @@
-#include "train/run_files.h"
+#include "run/run_files.h"
 
 #include "common/atomic_file.h"
 #include "common/strings.h"
@@ -7,7 +7,7 @@
 #include <iomanip>
 #include <sstream>
 
-namespace osprey::train {
+namespace osprey::run {
 
 const std::vector<std::string>& resultsCsvColumns() {
     static const std::vector<std::string> kColumns{"epoch",
@@ -151,4 +151,4 @@ void JsonlFileSink::onEvent(const TrainEvent& event) {
     std::fflush(m_file);
 }
 
-} // namespace osprey::train
+} // namespace osprey::run

@@ -1,6 +1,6 @@
 #pragma once
 // The training event stream: one value type per event kind and one callback interface through which
-// every event leaves the engine. The CLI writes them as JSON lines (schema: core/train/EVENTS.md), the
+// every event leaves the engine. The CLI writes them as JSON lines (schema: core/run/EVENTS.md), the
 // GUI and the remote reporter read them. No torch.
 //
 // Thread affinity: the engine calls EventSink::onEvent from its training thread and, for `system`
@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace osprey::train {
+namespace osprey::run {
 
 inline constexpr int kEventSchemaVersion = 1;
 
@@ -100,4 +100,4 @@ public:
     virtual void onEvent(const TrainEvent& event) = 0;
 };
 
-} // namespace osprey::train
+} // namespace osprey::run
