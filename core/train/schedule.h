@@ -7,11 +7,12 @@
 
 namespace osprey::train {
 
-/// The optimiser the run actually uses, with its learning rate and first momentum.
+/// The optimiser the run actually uses, with its learning rate and first momentum (filled by
+/// chooseOptimizer or from a checkpoint; the option defaults live in core/run's table only).
 struct OptimizerChoice {
     run::OptimizerKind kind = run::OptimizerKind::Sgd;
-    double lr = 0.01;
-    double momentum = 0.937; ///< SGD momentum or AdamW beta1
+    double lr{};
+    double momentum{}; ///< SGD momentum or AdamW beta1
 };
 
 /// Auto: iterations = ceil(images / max(batch, 64)) * epochs; above 10,000 SGD at lr 0.01, otherwise AdamW

@@ -74,7 +74,9 @@ Expected<OptimizerChoice> checkpointOptimizer(const std::filesystem::path& path)
         return fail(kind.error());
     choice.kind = kind.value();
     choice.lr = meta->metrics.at("initial_lr");
-    choice.momentum = meta->metrics.count("initial_momentum") ? meta->metrics.at("initial_momentum") : 0.937;
+    // Checkpoints written before initial_momentum was recorded used the option's default.
+    choice.momentum = meta->metrics.count("initial_momentum") ? meta->metrics.at("initial_momentum")
+                                                               : run::TrainConfig().momentum;
     return choice;
 }
 
