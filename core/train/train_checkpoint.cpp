@@ -76,7 +76,7 @@ Expected<OptimizerChoice> checkpointOptimizer(const std::filesystem::path& path)
     choice.lr = meta->metrics.at("initial_lr");
     // Checkpoints written before initial_momentum was recorded used the option's default.
     choice.momentum = meta->metrics.count("initial_momentum") ? meta->metrics.at("initial_momentum")
-                                                               : run::TrainConfig().momentum;
+                                                              : run::TrainConfig().momentum;
     return choice;
 }
 
