@@ -4,44 +4,33 @@
 #include "remote/platform_settings.h"
 #include "remote/run_reporter.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <optional>
 
 namespace osprey::cli {
 namespace {
 
-using Json = nlohmann::ordered_json;
 using run::TrainEvent;
 
 constexpr auto kPollInterval = std::chrono::milliseconds(500); // the contract: at most 2 lines a second
 constexpr std::size_t kMaxEarlyEvents = 1000;
 
-/// The fields after `t`, in the documented order.
-Json statusBody(const std::string& state, const remote::ReporterStatus& status, const std::string& error) {
-    Json body;
-    body["state"] = state;
-    body["queued"] = status.queued;
-    body["delivered"] = status.delivered;
-    body["failed"] = status.failed;
-    body["error"] = error;
-    body["dashboard_url"] = status.dashboardUrl;
-    body["uploading"] = status.uploading;
-    body["upload_sent"] = status.uploadSentBytes;
-    body["upload_total"] = status.uploadTotalBytes;
-    body["cancelled"] = status.cancelled;
-    return body;
-}
-
-std::string statusLine(double timeS, const Json& body) {
-    Json line;
-    line["type"] = "remote";
-    line["v"] = run::kEventSchemaVersion;
-    line["t"] = timeS;
-    for (const auto& [key, value] : body.items())
-        line[key] = value;
-    return line.dump(-1, ' ', false, Json::error_handler_t::replace);
+/// The `remote` status line's event (EVENTS.md), written by run::toJson like every other line.
+TrainEvent statusEvent(const std::string& state, const remote::ReporterStatus& status,
+                       const std::string& error) {
+    TrainEvent event;
+    event.type = TrainEvent::Type::Remote;
+    event.remoteState = state;
+    event.queued = status.queued;
+    event.delivered = status.delivered;
+    event.remoteFailed = status.failed;
+    event.message = error;
+    event.dashboardUrl = status.dashboardUrl;
+    event.uploading = status.uploading;
+    event.uploadSent = static_cast<std::int64_t>(status.uploadSentBytes);
+    event.uploadTotal = static_cast<std::int64_t>(status.uploadTotalBytes);
+    event.cancelled = status.cancelled;
+    return event;
 }
 
 std::string megabytes(std::uint64_t bytes) {
@@ -110,7 +99,7 @@ void RemoteStream::onEvent(const TrainEvent& event) {
 }
 
 void RemoteStream::forward(const TrainEvent& event) {
-    m_reporter->handleEventLine(run::toJson(event));
+    m_reporter->handleEvent(event);
 }
 
 void RemoteStream::startReporter(const TrainEvent& runStarted) {
@@ -142,7 +131,9 @@ void RemoteStream::startReporter(const TrainEvent& runStarted) {
                        " (" + why + "); training goes on locally");
         if (m_options.format == RemoteStatusFormat::JsonLines && m_options.writeLine) {
             remote::ReporterStatus none;
-            m_options.writeLine(statusLine(secondsSinceStart(), statusBody("off", none, why)));
+            TrainEvent off = statusEvent("off", none, why);
+            off.timeS = secondsSinceStart();
+            m_options.writeLine(run::toJson(off));
         }
         return;
     }
@@ -169,12 +160,15 @@ void RemoteStream::publish(const remote::ReporterStatus& status, bool force, con
                            const std::string& errorOverride) {
     const std::string state = stateOverride.empty() ? remote::toString(status.state) : stateOverride;
     const std::string error = errorOverride.empty() ? status.lastError : errorOverride;
-    const Json body = statusBody(state, status, error);
+    TrainEvent event = statusEvent(state, status, error);
     std::lock_guard lock(m_publishMutex);
-    const std::string key = body.dump(-1, ' ', false, Json::error_handler_t::replace);
+    // The line without its time says whether anything changed.
+    const std::string key = run::toJson(event);
     if (m_options.format == RemoteStatusFormat::JsonLines) {
-        if ((force || key != m_lastLine) && m_options.writeLine)
-            m_options.writeLine(statusLine(secondsSinceStart(), body));
+        if ((force || key != m_lastLine) && m_options.writeLine) {
+            event.timeS = secondsSinceStart();
+            m_options.writeLine(run::toJson(event));
+        }
     } else {
         // Terminal: only the transitions a user acts on.
         if (!status.dashboardUrl.empty() && status.dashboardUrl != m_lastDashboard)

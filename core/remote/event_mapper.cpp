@@ -2,6 +2,7 @@
 
 #include "common/version.h"
 #include "run/run_files.h"
+#include "run/train_events.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,24 +29,11 @@ const std::vector<std::string>& metricKeys() {
     return keys;
 }
 
-std::optional<double> number(const json& object, const char* key) {
-    if (!object.is_object())
-        return std::nullopt;
-    auto it = object.find(key);
-    if (it == object.end() || !it->is_number())
-        return std::nullopt;
-    return it->get<double>();
-}
-
 std::string text(const json& object, const char* key) {
     if (!object.is_object())
         return {};
     auto it = object.find(key);
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string asArgument(const json& value) {
-    return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
 std::string cpuModel() {
@@ -94,73 +82,61 @@ json environmentInfo(const std::string& command, const json& system) {
 
 EventMapper::EventMapper(std::string command) : m_command(std::move(command)) {}
 
-std::vector<PlatformEvent> EventMapper::map(const json& e) {
-    if (!e.is_object())
-        return {};
-    const std::string type = text(e, "type");
-    if (type == "run_started") {
-        const json config = e.value("config", json::object());
+std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
+    using Type = run::TrainEvent::Type;
+    // NaN (not given, or not finite) becomes null: the platform rejects non-finite numbers.
+    const auto value = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+    switch (e.type) {
+    case Type::RunStarted: {
         json args = json::object();
-        if (config.is_object())
-            for (auto& [key, value] : config.items())
-                args[key] = asArgument(value);
-        const json model = e.value("model", json::object());
-        m_modelInfo = {{"parameters", model.value("parameters", json(nullptr))},
-                       {"gflops", model.value("gflops", json(nullptr))},
-                       {"speedMs", model.value("speed_ms", json(nullptr))}};
-        const json dataset = e.value("dataset", json::object());
-        if (dataset.is_object() && dataset.contains("names") && dataset["names"].is_array())
-            m_classNames = dataset["names"];
-        else if (e.contains("class_names") && e["class_names"].is_array())
-            m_classNames = e["class_names"];
-        json epochs = e.value("epochs", json(nullptr));
-        if (epochs.is_null() && config.is_object() && config.contains("epochs"))
-            epochs = config["epochs"].is_string()
-                         ? json(std::atoi(config["epochs"].get<std::string>().c_str()))
-                         : config["epochs"];
+        for (const auto& [key, text] : e.config)
+            args[key] = text;
+        m_modelInfo = {{"parameters", e.parameters}, {"gflops", value(e.gflops)}, {"speedMs", nullptr}};
+        m_classNames = e.classNames;
+        json epochs = e.epochs > 0 ? json(e.epochs) : json(nullptr);
+        if (epochs.is_null() && e.config.count("epochs"))
+            epochs = std::atoi(e.config.at("epochs").c_str());
+        const auto device = e.config.find("device");
         json data = {{"trainArgs", args},
                      {"epochs", epochs},
-                     {"device", config.is_object() ? asArgument(config.value("device", json("cpu"))) : "cpu"},
+                     {"device", device == e.config.end() ? std::string("cpu") : device->second},
                      {"environment", environmentInfo(m_command, m_system)}};
         return {{"training_started", finiteOrNull(std::move(data))}};
     }
-    if (type == "system") {
+    case Type::System: {
         json system = json::object();
-        if (auto v = number(e, "cpu_percent"))
-            system["cpu"] = *v;
-        if (auto used = number(e, "ram_used_mb"), total = number(e, "ram_total_mb");
-            used && total && *total > 0)
-            system["ram"] = *used / *total * 100.0;
-        if (e.contains("gpu") && e["gpu"].is_object()) {
-            system["gpu_util"] = e["gpu"].value("util_percent", json(nullptr));
-            if (auto used = number(e["gpu"], "mem_used_mb"))
-                system["gpu_mem"] = *used / 1024.0;
-            system["gpu"] = e["gpu"];
+        if (std::isfinite(e.cpuPercent))
+            system["cpu"] = e.cpuPercent;
+        if (std::isfinite(e.ramUsedMb) && std::isfinite(e.ramTotalMb) && e.ramTotalMb > 0)
+            system["ram"] = e.ramUsedMb / e.ramTotalMb * 100.0;
+        if (e.gpu) {
+            system["gpu_util"] = value(e.gpuUtilPercent);
+            if (std::isfinite(e.gpuMemUsedMb))
+                system["gpu_mem"] = e.gpuMemUsedMb / 1024.0;
+            system["gpu"] = {{"name", e.gpuName},
+                             {"util_percent", value(e.gpuUtilPercent)},
+                             {"mem_used_mb", value(e.gpuMemUsedMb)},
+                             {"mem_total_mb", value(e.gpuMemTotalMb)},
+                             {"temp_c", value(e.gpuTempC)}};
         }
         m_system = std::move(system);
         return {};
     }
-    if (type == "epoch") {
-        const json metrics = e.value("metrics", json::object());
-        const int epoch = e.value("epoch", 1) - 1;
+    case Type::Epoch: {
+        const int epoch = e.epoch - 1;
         json out = json::object();
         for (const std::string& key : metricKeys())
-            out[key] = metrics.is_object() && metrics.contains(key) ? metrics[key] : json(nullptr);
-        std::optional<double> fitness = number(e, "fitness");
-        if (!fitness)
-            fitness = number(metrics, "fitness");
-        if (!fitness)
-            fitness = number(metrics, "metrics/mAP50-95(B)");
-        std::optional<double> best = number(e, "best_fitness");
-        if (fitness && std::isfinite(*fitness) &&
-            (!m_haveBest || *fitness > m_bestFitness || e.value("best", false))) {
+            for (const run::MetricColumn& column : run::metricColumns())
+                if (key == column.key)
+                    out[key] = value(e.metrics.*column.value);
+        std::optional<double> fitness;
+        if (std::isfinite(e.metrics.fitness))
+            fitness = e.metrics.fitness;
+        else if (std::isfinite(e.metrics.map50to95))
+            fitness = e.metrics.map50to95;
+        if (fitness && (!m_haveBest || *fitness > m_bestFitness || e.best)) {
             m_bestEpoch = epoch;
-            if (!best || *best <= *fitness)
-                m_bestFitness = *fitness;
-            m_haveBest = true;
-        }
-        if (best) {
-            m_bestFitness = *best;
+            m_bestFitness = *fitness;
             m_haveBest = true;
         }
         m_lastEpoch = epoch;
@@ -175,41 +151,34 @@ std::vector<PlatformEvent> EventMapper::map(const json& e) {
             data["modelInfo"] = m_modelInfo;
         return {{"epoch_end", finiteOrNull(std::move(data))}};
     }
-    if (type == "log") {
-        const std::string message = !text(e, "message").empty() ? text(e, "message") : text(e, "line");
-        return {{"console_line", {{"line", message}}}};
-    }
-    if (type == "checkpoint") {
-        const std::string path = text(e, "path");
-        const std::string kind = text(e, "kind");
-        const bool best = kind == "best" || e.value("best", false) ||
-                          (kind.empty() && path.size() >= 7 && path.substr(path.size() - 7) == "best.pt");
-        (best ? m_bestPath : m_lastPath) = path;
+    case Type::Log:
+        return {{"console_line", {{"line", e.message}}}};
+    case Type::Checkpoint: {
+        const bool best = e.kind == "best" || (e.kind.empty() && e.path.size() >= 7 &&
+                                               e.path.substr(e.path.size() - 7) == "best.pt");
+        (best ? m_bestPath : m_lastPath) = e.path;
         return {};
     }
-    if (type == "finished") {
+    case Type::Finished:
         m_finished = true;
-        m_finishStatus = text(e, "status").empty() ? "finished" : text(e, "status");
-        if (auto v = number(e, "best_epoch"); v && *v >= 1)
-            m_bestEpoch = static_cast<int>(*v) - 1;
-        if (auto v = number(e, "best_fitness")) {
-            m_bestFitness = *v;
+        m_finishStatus = e.status.empty() ? "finished" : e.status;
+        if (e.bestEpoch >= 1)
+            m_bestEpoch = e.bestEpoch - 1;
+        if (std::isfinite(e.bestFitness)) {
+            m_bestFitness = e.bestFitness;
             m_haveBest = true;
         }
-        if (!text(e, "best_path").empty())
-            m_bestPath = text(e, "best_path");
-        if (!text(e, "last_path").empty())
-            m_lastPath = text(e, "last_path");
+        if (!e.bestPath.empty())
+            m_bestPath = e.bestPath;
+        if (!e.lastPath.empty())
+            m_lastPath = e.lastPath;
         return {};
-    }
-    if (type == "failed") {
+    case Type::Failed:
         m_failed = true;
-        std::string reason = text(e, "reason");
-        if (reason.empty())
-            reason = text(e, "message");
-        const std::string code = text(e, "code").empty() ? "training_error" : text(e, "code");
-        return {{"training_failed",
-                 {{"error", reason}, {"code", code}, {"epoch", e.value("epoch", json(nullptr))}}}};
+        return {{"training_failed", {{"error", e.message}, {"code", "training_error"}, {"epoch", e.epoch}}}};
+    case Type::Batch:
+    case Type::Remote:
+        return {};
     }
     return {};
 }

@@ -1,7 +1,7 @@
 #pragma once
-// EventMapper: turns the trainer's JSON events (core/run/EVENTS.md) into the platform's events
-// (specs/remote-platform.md). Field names are read defensively: a missing field becomes null or is
-// left out, never an error. Internal to core/remote (used by RunReporter); public so it can be tested.
+// EventMapper: turns the trainer's events (core/run's TrainEvent, read from EVENTS.md lines by
+// run::parseEvent) into the platform's events (specs/remote-platform.md). A value the trainer did not
+// give (NaN) becomes null. Internal to core/remote (used by RunReporter); public so it can be tested.
 //
 // Thread affinity: none; not thread-safe (RunReporter calls it under its lock).
 
@@ -12,6 +12,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace osprey::run {
+struct TrainEvent;
+}
 
 namespace osprey::remote {
 
@@ -27,7 +31,7 @@ public:
     explicit EventMapper(std::string command = {});
 
     /// Maps one trainer event; most produce zero or one platform event.
-    std::vector<PlatformEvent> map(const nlohmann::json& trainerEvent);
+    std::vector<PlatformEvent> map(const run::TrainEvent& trainerEvent);
 
     /// training_complete's data, from what the events said. `modelPath`/`runId` are filled at send time.
     nlohmann::json completeData() const;

@@ -3,6 +3,7 @@
 #include "common/log.h"
 #include "remote/event_mapper.h"
 #include "remote/outbox.h"
+#include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
 
@@ -234,7 +235,7 @@ RunReporter::~RunReporter() {
         m_impl->uploadThread.join();
 }
 
-void RunReporter::handleEvent(const nlohmann::json& trainerEvent) {
+void RunReporter::handleEvent(const run::TrainEvent& trainerEvent) {
     bool queued = false;
     {
         std::lock_guard lock(m_impl->producerMutex);
@@ -244,9 +245,8 @@ void RunReporter::handleEvent(const nlohmann::json& trainerEvent) {
             m_impl->enqueue(Lane::Event, event.event, event.data);
             queued = true;
         }
-        const auto type =
-            trainerEvent.is_object() ? trainerEvent.value("type", std::string()) : std::string();
-        if (type == "checkpoint" || type == "epoch")
+        if (trainerEvent.type == run::TrainEvent::Type::Checkpoint ||
+            trainerEvent.type == run::TrainEvent::Type::Epoch)
             m_impl->maybeScheduleUpload();
     }
     if (queued)
@@ -254,10 +254,10 @@ void RunReporter::handleEvent(const nlohmann::json& trainerEvent) {
 }
 
 bool RunReporter::handleEventLine(std::string_view jsonLine) {
-    auto event = nlohmann::json::parse(jsonLine, nullptr, false);
-    if (event.is_discarded() || !event.is_object())
+    auto event = run::parseEvent(jsonLine);
+    if (!event)
         return false;
-    handleEvent(event);
+    handleEvent(event.value());
     return true;
 }
 

@@ -8,7 +8,7 @@
 //   options.remote = "user/proj";                // the platform project
 //   options.name = "run1";
 //   auto reporter = RunReporter::start(options);  // fails without an API key; training can go on without it
-//   ... for each trainer event: reporter->handleEvent(json)  (or handleEventLine(jsonLine))
+//   ... for each trainer event: reporter->handleEvent(event)  (or handleEventLine(jsonLine))
 //   ... at each epoch boundary: if (reporter->cancelRequested()) stop training cleanly
 //   ... after the trainer's `finished`/`failed` event: reporter->finish();  // blocks: final upload
 //
@@ -29,6 +29,10 @@
 #include "remote/platform_settings.h"
 
 #include <nlohmann/json_fwd.hpp>
+
+namespace osprey::run {
+struct TrainEvent;
+}
 
 #include <chrono>
 #include <cstdint>
@@ -83,8 +87,8 @@ public:
 
     /// Takes one trainer event (EVENTS.md schema). Cheap: maps it and queues zero or one row. Batch
     /// events are ignored; system events are remembered and sent with the next epoch_end.
-    void handleEvent(const nlohmann::json& trainerEvent);
-    /// The same from one JSON line; returns false when the line is not a JSON object.
+    void handleEvent(const run::TrainEvent& trainerEvent);
+    /// The same from one JSON line (read by run::parseEvent); returns false when it is not an event.
     bool handleEventLine(std::string_view jsonLine);
 
     /// True once the platform answered `cancelled: true`. The trainer should stop at the next epoch

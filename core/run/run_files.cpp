@@ -10,21 +10,13 @@
 namespace osprey::run {
 
 const std::vector<std::string>& resultsCsvColumns() {
-    static const std::vector<std::string> kColumns{"epoch",
-                                                   "time",
-                                                   "train/box_loss",
-                                                   "train/cls_loss",
-                                                   "train/dfl_loss",
-                                                   "metrics/precision(B)",
-                                                   "metrics/recall(B)",
-                                                   "metrics/mAP50(B)",
-                                                   "metrics/mAP50-95(B)",
-                                                   "val/box_loss",
-                                                   "val/cls_loss",
-                                                   "val/dfl_loss",
-                                                   "lr/pg0",
-                                                   "lr/pg1",
-                                                   "lr/pg2"};
+    static const std::vector<std::string> kColumns = [] {
+        std::vector<std::string> columns{"epoch"};
+        for (const MetricColumn& column : metricColumns())
+            if (column.inResultsCsv)
+                columns.emplace_back(column.key);
+        return columns;
+    }();
     return kColumns;
 }
 

@@ -6,9 +6,13 @@
 // Thread affinity: the engine calls EventSink::onEvent from its training thread and, for `system`
 // events, from its sampler thread; implementations must be thread-safe.
 
+#include "common/expected.h"
+
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,9 +40,20 @@ struct EpochMetrics {
     double fitness = 0; ///< mAP50-95
 };
 
+/// One per-epoch value of EpochMetrics: its key in results.csv and in `epoch` events' `metrics`.
+struct MetricColumn {
+    const char* key;             ///< "train/box_loss", "metrics/mAP50-95(B)", ...
+    double EpochMetrics::*value; ///< where it lives
+    bool inResultsCsv;           ///< false for `fitness`, which only the events carry
+};
+
+/// The per-epoch values in results.csv order (after `epoch`), then `fitness`: the one list of them.
+const std::vector<MetricColumn>& metricColumns();
+
 /// One event. `type` selects which fields are meaningful; toJson() writes exactly the documented ones.
 struct TrainEvent {
-    enum class Type { RunStarted, Batch, Epoch, System, Log, Checkpoint, Finished, Failed };
+    /// Remote is the platform-streaming status line (stdout only; see EVENTS.md).
+    enum class Type { RunStarted, Batch, Epoch, System, Log, Checkpoint, Finished, Failed, Remote };
     Type type = Type::Log;
     double timeS = 0; ///< seconds since the run (this process) started
 
@@ -85,13 +100,29 @@ struct TrainEvent {
     int bestEpoch = 0;
     double bestFitness = 0;
     std::string bestPath, lastPath;
+
+    // remote (`error` is `message`; `failed` is `remoteFailed`)
+    std::string remoteState; ///< connecting, connected, retrying, unauthorized, finished or off
+    std::int64_t queued = 0, delivered = 0, remoteFailed = 0;
+    std::optional<std::string> dashboardUrl; ///< absent in a line: unchanged since the last line
+    bool uploading = false;
+    std::int64_t uploadSent = 0, uploadTotal = 0;
+    std::optional<bool> cancelled; ///< absent in a line: unchanged since the last line
 };
 
-/// "run_started", "batch", "epoch", "system", "log", "checkpoint", "finished", "failed".
+/// "run_started", "batch", "epoch", "system", "log", "checkpoint", "finished", "failed", "remote".
 const char* toString(TrainEvent::Type type);
 
 /// One JSON object on one line (no trailing newline), following EVENTS.md.
 std::string toJson(const TrainEvent& event);
+
+/// The one reader of event lines (what toJson() and EVENTS.md write), for the dashboard and the remote
+/// reporter. Keys it does not know are ignored (a newer writer may add some). A number that is missing,
+/// null (not finite) or of another JSON type reads as NaN, so a gap stays a gap; a missing integer, text
+/// or flag keeps the field's default. The error says why a line is not an event; its code is "not_json"
+/// (not JSON, or not an object) or "unknown_type" (no `type`, or one this version does not know: a
+/// reader that must stay forward compatible skips such a line).
+Expected<TrainEvent> parseEvent(std::string_view line);
 
 /// Receives every event. Must be thread-safe (see the file comment) and should return quickly.
 class EventSink {

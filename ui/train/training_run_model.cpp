@@ -1,11 +1,10 @@
 #include "ui/train/training_run_model.h"
 
+#include "run/train_events.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonValue>
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
@@ -16,11 +15,6 @@ namespace osprey::ui {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// The trainer writes non-finite numbers as null; a gap in the chart is the honest picture.
-double number(const QJsonValue& value) {
-    return value.isDouble() ? value.toDouble() : kNaN;
-}
 
 QString formatT(double seconds) {
     return QStringLiteral("[%1s]").arg(seconds, 7, 'f', 1);
@@ -52,127 +46,135 @@ bool TrainingRunModel::ingestLine(const QByteArray& line) {
     const QByteArray trimmed = line.trimmed();
     if (trimmed.isEmpty() || trimmed.front() != '{')
         return false;
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(trimmed, &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject())
-        return false;
-    ingestEvent(document.object());
+    auto event = run::parseEvent(std::string_view(trimmed.constData(), size_t(trimmed.size())));
+    if (!event)
+        return event.error().code == "unknown_type"; // a JSON object of a newer writer: skipped
+    ingestEvent(event.value());
     return true;
 }
 
-void TrainingRunModel::ingestEvent(const QJsonObject& event) {
-    const QString type = event.value(QLatin1String("type")).toString();
-    const double t = event.value(QLatin1String("t")).toDouble();
+void TrainingRunModel::ingestEvent(const run::TrainEvent& event) {
+    using Type = run::TrainEvent::Type;
+    const double t = std::isfinite(event.timeS) ? event.timeS : 0.0;
     if (t > m_progress.elapsedS)
         m_progress.elapsedS = t;
-    if (type == QLatin1String("batch")) {
+    // Unknown figures read as NaN; the dashboard shows them as "unknown" (ETA) or 0 (a gauge).
+    const auto orZero = [](double value) { return std::isfinite(value) ? value : 0.0; };
+    const auto etaOf = [](double value) { return std::isfinite(value) ? value : -1.0; };
+    switch (event.type) {
+    case Type::Batch:
         m_status = Status::Running;
-        m_progress.epoch = event.value(QLatin1String("epoch")).toInt();
-        m_progress.epochs = event.value(QLatin1String("epochs")).toInt();
-        m_progress.batch = event.value(QLatin1String("batch")).toInt();
-        m_progress.batches = event.value(QLatin1String("batches")).toInt();
-        m_progress.imagesPerS = event.value(QLatin1String("images_per_s")).toDouble();
-        m_progress.etaS = event.value(QLatin1String("eta_s")).toDouble(-1.0);
-    } else if (type == QLatin1String("epoch")) {
+        m_progress.epoch = event.epoch;
+        m_progress.epochs = event.epochs;
+        m_progress.batch = event.batch;
+        m_progress.batches = event.batches;
+        m_progress.imagesPerS = orZero(event.imagesPerS);
+        m_progress.etaS = etaOf(event.etaS);
+        break;
+    case Type::Epoch: {
         m_status = Status::Running;
-        const QJsonObject metrics = event.value(QLatin1String("metrics")).toObject();
         QHash<QString, double> row;
-        for (auto it = metrics.begin(); it != metrics.end(); ++it)
-            row.insert(it.key(), number(it.value()));
-        row.insert(QStringLiteral("epoch"), event.value(QLatin1String("epoch")).toInt());
+        for (const run::MetricColumn& column : run::metricColumns())
+            row.insert(QString::fromLatin1(column.key), event.metrics.*column.value);
+        row.insert(QStringLiteral("epoch"), event.epoch);
         addEpochRow(row);
-        m_progress.epoch = event.value(QLatin1String("epoch")).toInt();
-        m_progress.epochs = event.value(QLatin1String("epochs")).toInt();
+        m_progress.epoch = event.epoch;
+        m_progress.epochs = event.epochs;
         m_progress.completedEpochs = m_progress.epoch;
         m_progress.batch = m_progress.batches;
-        m_progress.imagesPerS = event.value(QLatin1String("images_per_s")).toDouble(m_progress.imagesPerS);
-        m_progress.etaS = event.value(QLatin1String("eta_s")).toDouble(-1.0);
-        if (event.value(QLatin1String("best")).toBool()) {
+        if (std::isfinite(event.imagesPerS))
+            m_progress.imagesPerS = event.imagesPerS;
+        m_progress.etaS = etaOf(event.etaS);
+        if (event.best) {
             m_bestEpoch = m_progress.epoch;
             // fitness is mAP50-95 (EVENTS.md); a writer that leaves it out still has the metric itself.
-            m_bestFitness = row.value(QStringLiteral("fitness"), kNaN);
-            if (std::isnan(m_bestFitness))
-                m_bestFitness = row.value(QStringLiteral("metrics/mAP50-95(B)"), kNaN);
+            m_bestFitness =
+                std::isnan(event.metrics.fitness) ? event.metrics.map50to95 : event.metrics.fitness;
         }
-    } else if (type == QLatin1String("system")) {
+        break;
+    }
+    case Type::System:
         m_system.valid = true;
-        m_system.cpuPercent = event.value(QLatin1String("cpu_percent")).toDouble();
-        m_system.ramUsedMb = event.value(QLatin1String("ram_used_mb")).toDouble();
-        m_system.ramTotalMb = event.value(QLatin1String("ram_total_mb")).toDouble();
-        m_system.processRssMb = event.value(QLatin1String("process_rss_mb")).toDouble();
-        const QJsonValue gpu = event.value(QLatin1String("gpu"));
-        m_system.hasGpu = gpu.isObject();
-        const QJsonObject g = gpu.toObject();
-        m_system.gpuName = g.value(QLatin1String("name")).toString();
-        m_system.gpuUtilPercent = g.value(QLatin1String("util_percent")).toDouble();
-        m_system.gpuMemUsedMb = g.value(QLatin1String("mem_used_mb")).toDouble();
-        m_system.gpuMemTotalMb = g.value(QLatin1String("mem_total_mb")).toDouble();
-        m_system.gpuTempC = g.value(QLatin1String("temp_c")).toDouble();
-    } else if (type == QLatin1String("remote")) {
+        m_system.cpuPercent = orZero(event.cpuPercent);
+        m_system.ramUsedMb = orZero(event.ramUsedMb);
+        m_system.ramTotalMb = orZero(event.ramTotalMb);
+        m_system.processRssMb = orZero(event.processRssMb);
+        m_system.hasGpu = event.gpu;
+        m_system.gpuName = QString::fromStdString(event.gpuName);
+        m_system.gpuUtilPercent = orZero(event.gpuUtilPercent);
+        m_system.gpuMemUsedMb = orZero(event.gpuMemUsedMb);
+        m_system.gpuMemTotalMb = orZero(event.gpuMemTotalMb);
+        m_system.gpuTempC = orZero(event.gpuTempC);
+        break;
+    case Type::Remote:
         ingestRemote(event);
-    } else if (type == QLatin1String("log")) {
-        appendLog(QStringLiteral("%1 %2: %3")
-                      .arg(formatT(t), event.value(QLatin1String("level")).toString(),
-                           event.value(QLatin1String("message")).toString()));
-    } else if (type == QLatin1String("run_started")) {
+        break;
+    case Type::Log:
+        appendLog(
+            QStringLiteral("%1 %2: %3")
+                .arg(formatT(t), QString::fromStdString(event.level), QString::fromStdString(event.message)));
+        break;
+    case Type::RunStarted:
         m_status = Status::Running;
         m_statusMessage.clear();
-        m_modelName = event.value(QLatin1String("model")).toObject().value(QLatin1String("name")).toString();
-        m_runDir = event.value(QLatin1String("run_dir")).toString();
-        m_trainerPid = event.value(QLatin1String("pid")).toInteger();
-        m_progress.epochs = event.value(QLatin1String("epochs")).toInt();
-        const QJsonObject dataset = event.value(QLatin1String("dataset")).toObject();
+        m_modelName = QString::fromStdString(event.modelName);
+        m_runDir = QString::fromStdString(event.runDir);
+        m_trainerPid = event.pid;
+        m_progress.epochs = event.epochs;
         appendLog(tr("%1 info: run started: %2, %3 epochs, %4 train / %5 val images, run folder %6")
                       .arg(formatT(t), m_modelName)
                       .arg(m_progress.epochs)
-                      .arg(dataset.value(QLatin1String("train_images")).toInt())
-                      .arg(dataset.value(QLatin1String("val_images")).toInt())
+                      .arg(event.trainImages)
+                      .arg(event.valImages)
                       .arg(m_runDir));
-    } else if (type == QLatin1String("checkpoint")) {
+        break;
+    case Type::Checkpoint:
         appendLog(tr("%1 info: saved %2 weights after epoch %3: %4")
-                      .arg(formatT(t), event.value(QLatin1String("kind")).toString())
-                      .arg(event.value(QLatin1String("epoch")).toInt())
-                      .arg(event.value(QLatin1String("path")).toString()));
-    } else if (type == QLatin1String("finished")) {
-        const QString status = event.value(QLatin1String("status")).toString();
+                      .arg(formatT(t), QString::fromStdString(event.kind))
+                      .arg(event.epoch)
+                      .arg(QString::fromStdString(event.path)));
+        break;
+    case Type::Finished: {
+        const QString status = QString::fromStdString(event.status);
         m_status = status == QLatin1String("stopped")         ? Status::Stopped
                    : status == QLatin1String("early_stopped") ? Status::EarlyStopped
                                                               : Status::Finished;
-        m_statusMessage = event.value(QLatin1String("message")).toString();
-        m_bestEpoch = event.value(QLatin1String("best_epoch")).toInt(m_bestEpoch);
-        m_bestFitness = event.value(QLatin1String("best_fitness")).toDouble(m_bestFitness);
-        m_progress.completedEpochs = event.value(QLatin1String("epochs_completed")).toInt();
+        m_statusMessage = QString::fromStdString(event.message);
+        if (event.bestEpoch > 0)
+            m_bestEpoch = event.bestEpoch;
+        if (std::isfinite(event.bestFitness))
+            m_bestFitness = event.bestFitness;
+        m_progress.completedEpochs = event.epoch;
         m_progress.etaS = 0.0;
         appendLog(QStringLiteral("%1 %2: %3").arg(formatT(t), status, m_statusMessage));
-    } else if (type == QLatin1String("failed")) {
+        break;
+    }
+    case Type::Failed:
         m_status = Status::Failed;
-        m_statusMessage = event.value(QLatin1String("reason")).toString();
+        m_statusMessage = QString::fromStdString(event.message);
         appendLog(QStringLiteral("%1 error: %2").arg(formatT(t), m_statusMessage));
-    } else {
-        return;
+        break;
     }
     notify();
-    if (!m_batched && (type == QLatin1String("finished") || type == QLatin1String("failed")))
+    if (!m_batched && (event.type == Type::Finished || event.type == Type::Failed))
         emit ended();
 }
 
-void TrainingRunModel::ingestRemote(const QJsonObject& event) {
-    const auto count = [&event](const char* key) {
-        return qint64(std::max(0.0, event.value(QLatin1String(key)).toDouble()));
-    };
+void TrainingRunModel::ingestRemote(const run::TrainEvent& event) {
     RemoteState next;
     next.valid = true;
-    next.state = event.value(QLatin1String("state")).toString();
-    next.queued = count("queued");
-    next.delivered = count("delivered");
-    next.failed = count("failed");
-    next.error = event.value(QLatin1String("error")).toString();
+    next.state = QString::fromStdString(event.remoteState);
+    next.queued = event.queued;
+    next.delivered = event.delivered;
+    next.failed = event.remoteFailed;
+    next.error = QString::fromStdString(event.message);
     // The URL becomes known once the platform registered the run; later lines may leave it out.
-    next.dashboardUrl = event.value(QLatin1String("dashboard_url")).toString(m_remote.dashboardUrl);
-    next.uploading = event.value(QLatin1String("uploading")).toBool();
-    next.uploadSentBytes = count("upload_sent");
-    next.uploadTotalBytes = count("upload_total");
-    next.cancelled = event.value(QLatin1String("cancelled")).toBool(m_remote.cancelled);
+    next.dashboardUrl =
+        event.dashboardUrl ? QString::fromStdString(*event.dashboardUrl) : m_remote.dashboardUrl;
+    next.uploading = event.uploading;
+    next.uploadSentBytes = event.uploadSent;
+    next.uploadTotalBytes = event.uploadTotal;
+    next.cancelled = event.cancelled.value_or(m_remote.cancelled);
     // Only links the browser can open safely; anything else would be a surprise in a clickable label.
     const QUrl url(next.dashboardUrl);
     if (!url.isValid() || (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")))
@@ -180,7 +182,7 @@ void TrainingRunModel::ingestRemote(const QJsonObject& event) {
     if (next.state != m_remote.state || next.error != m_remote.error ||
         next.cancelled != m_remote.cancelled) {
         QString line =
-            tr("%1 platform: %2").arg(formatT(event.value(QLatin1String("t")).toDouble()), next.state);
+            tr("%1 platform: %2").arg(formatT(std::isfinite(event.timeS) ? event.timeS : 0.0), next.state);
         if (!next.error.isEmpty())
             line += tr(" (%1)").arg(next.error);
         if (next.cancelled && !m_remote.cancelled)

@@ -5,11 +5,14 @@
 // GUI thread only (a model may be filled on a worker thread before it is handed over).
 
 #include <QHash>
-#include <QJsonObject>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QVector>
+
+namespace osprey::run {
+struct TrainEvent;
+}
 
 namespace osprey::ui {
 
@@ -57,10 +60,11 @@ public:
 
     /// Forgets everything (status Empty).
     void clear();
-    /// Ingests one JSON event line; returns false (and ignores it) when it is not a JSON object.
+    /// Ingests one JSON event line through core/run's event reader; returns false (and ignores it) when
+    /// it is not a JSON object. An object without a known `type` (a newer writer) is skipped.
     bool ingestLine(const QByteArray& line);
-    /// Ingests one parsed event; unknown types and keys are ignored.
-    void ingestEvent(const QJsonObject& event);
+    /// Ingests one event.
+    void ingestEvent(const run::TrainEvent& event);
     /// Clears, then replays a run's events.jsonl. Emits `changed` once. False with `error` on IO failure.
     bool loadEventsFile(const QString& path, QString* error = nullptr);
     /// After loadEventsFile(): the byte offset just past the last complete line read, where a reader
@@ -115,7 +119,7 @@ signals:
     void ended();
 
 private:
-    void ingestRemote(const QJsonObject& event);
+    void ingestRemote(const run::TrainEvent& event);
     void addEpochRow(const QHash<QString, double>& row);
     void notify();
 

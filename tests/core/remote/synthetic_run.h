@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace osprey::test {
@@ -31,6 +32,14 @@ inline void writeWeights(const std::filesystem::path& path, int epoch, size_t by
     const auto temp = path.string() + ".tmp";
     std::ofstream(temp, std::ios::binary).write(data.data(), static_cast<std::streamsize>(data.size()));
     std::filesystem::rename(temp, path);
+}
+
+/// Feeds one trainer-shaped event to the reporter as the line a trainer writes (the reporter reads it
+/// through run::parseEvent, as from osprey-cli); a line that is not an event is a test bug.
+inline void feed(remote::RunReporter& reporter, const nlohmann::json& event) {
+    const std::string line = event.dump();
+    if (!reporter.handleEventLine(line))
+        throw std::runtime_error("not an event line: " + line);
 }
 
 inline std::string readAll(const std::filesystem::path& path) {
@@ -77,26 +86,25 @@ struct SyntheticRun {
     /// Emits epoch `epoch` (1-based): log lines, a system sample, the epoch, then the checkpoints.
     void emitEpoch(remote::RunReporter& reporter, int epoch) const {
         for (int i = 0; i < logLinesPerEpoch; ++i)
-            reporter.handleEvent(
-                {{"type", "log"},
-                 {"message", "epoch " + std::to_string(epoch) + " line " + std::to_string(i)}});
-        reporter.handleEvent({{"type", "system"},
-                              {"cpu_percent", 50.0},
-                              {"ram_used_mb", 1024.0},
-                              {"ram_total_mb", 4096.0},
-                              {"gpu", nullptr}});
-        reporter.handleEvent(epochEvent(epoch));
+            feed(reporter, {{"type", "log"},
+                            {"message", "epoch " + std::to_string(epoch) + " line " + std::to_string(i)}});
+        feed(reporter, {{"type", "system"},
+                        {"cpu_percent", 50.0},
+                        {"ram_used_mb", 1024.0},
+                        {"ram_total_mb", 4096.0},
+                        {"gpu", nullptr}});
+        feed(reporter, epochEvent(epoch));
         writeWeights(runDir / "weights" / "last.pt", epoch, weightBytes);
-        reporter.handleEvent({{"type", "checkpoint"},
-                              {"epoch", epoch},
-                              {"kind", "last"},
-                              {"path", (runDir / "weights" / "last.pt").string()}});
+        feed(reporter, {{"type", "checkpoint"},
+                        {"epoch", epoch},
+                        {"kind", "last"},
+                        {"path", (runDir / "weights" / "last.pt").string()}});
         if (epoch % bestEveryNth == 0) {
             writeWeights(runDir / "weights" / "best.pt", epoch, weightBytes);
-            reporter.handleEvent({{"type", "checkpoint"},
-                                  {"epoch", epoch},
-                                  {"kind", "best"},
-                                  {"path", (runDir / "weights" / "best.pt").string()}});
+            feed(reporter, {{"type", "checkpoint"},
+                            {"epoch", epoch},
+                            {"kind", "best"},
+                            {"path", (runDir / "weights" / "best.pt").string()}});
         }
     }
     nlohmann::json finished(const std::string& status = "finished") const {

@@ -38,7 +38,7 @@ int runChild(const std::string& project, const std::string& url, const std::stri
     std::filesystem::create_directories(runDir);
     std::FILE* events = std::fopen((std::filesystem::path(runDir) / "events.jsonl").c_str(), "a");
     auto record = [&](const json& e) {
-        (*reporter)->handleEvent(e);
+        feed(**reporter, e);
         if (events)
             std::fprintf(events, "%s\n", e.dump().c_str());
     };

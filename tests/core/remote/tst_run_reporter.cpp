@@ -100,10 +100,10 @@ private slots:
         SyntheticRun run{f.runDir};
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY2(reporter, reporter ? "" : reporter.message().c_str());
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         for (int epoch = 1; epoch <= run.epochs; ++epoch)
             run.emitEpoch(**reporter, epoch);
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         auto finished = (*reporter)->finish();
         QVERIFY2(finished, finished ? "" : finished.message().c_str());
         QCOMPARE((*reporter)->status().queued, std::int64_t(0));
@@ -158,7 +158,7 @@ private slots:
         options.finishTimeout = std::chrono::seconds(seconds + 60);
         auto reporter = remote::RunReporter::start(options);
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         run.emitEpoch(**reporter, 1);
         QVERIFY(waitFor([&] { return server.events("epoch_end").size() == 1; }, 10000));
         QVERIFY(server.control("down", {{"seconds", seconds}}));
@@ -169,11 +169,11 @@ private slots:
             QElapsedTimer call;
             call.start();
             run.emitEpoch(**reporter, epoch);
-            QVERIFY2(call.elapsed() < 200, "handleEvent blocked on the network");
+            QVERIFY2(call.elapsed() < 200, "feeding an event blocked on the network");
             std::this_thread::sleep_for(std::chrono::milliseconds(seconds * 1000 / run.epochs));
         }
         QVERIFY(outage.elapsed() < seconds * 1000); // part of the run really happened offline
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         auto finished = (*reporter)->finish();
         QVERIFY2(finished, finished ? "" : finished.message().c_str());
         checkCompleteStream(server, run, run.epochs);
@@ -201,10 +201,10 @@ private slots:
                                          {"count", 1}}));
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         for (int epoch = 1; epoch <= run.epochs; ++epoch)
             run.emitEpoch(**reporter, epoch);
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         QVERIFY((*reporter)->finish());
         checkCompleteStream(server, run, run.epochs);
         const auto requests = server.received()["requests"];
@@ -238,7 +238,7 @@ private slots:
         QVERIFY(reporter);
         QElapsedTimer timer;
         timer.start();
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         QVERIFY(waitFor([&] { return server.events("training_started").size() == 1; }, 10000));
         QVERIFY(timer.elapsed() >= 950);
         QVERIFY(timer.elapsed() < 5000);
@@ -252,7 +252,7 @@ private slots:
         run.epochs = 6;
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         run.emitEpoch(**reporter, 1);
         QVERIFY(waitFor([&] { return server.events("epoch_end").size() == 1; }, 10000));
         QVERIFY(server.control("fault", {{"target", "metrics"}, {"status", 401}, {"count", -1}}));
@@ -268,7 +268,7 @@ private slots:
         timer.start();
         for (int epoch = 3; epoch <= run.epochs; ++epoch)
             run.emitEpoch(**reporter, epoch);
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         auto finished = (*reporter)->finish();
         QVERIFY(!finished);
         QCOMPARE(QString::fromStdString(finished.error().code), QString("unauthorized"));
@@ -297,7 +297,7 @@ private slots:
         run.epochs = 100;
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         int epoch = 1;
         for (; epoch <= run.epochs; ++epoch) {
             if ((*reporter)->cancelRequested())
@@ -311,7 +311,7 @@ private slots:
         QVERIFY2(completed >= 3 && completed < 20,
                  qPrintable(QString("stopped after %1 epochs").arg(completed)));
         QVERIFY((*reporter)->status().cancelled);
-        (*reporter)->handleEvent(run.finished("stopped"));
+        feed(**reporter, run.finished("stopped"));
         auto finished = (*reporter)->finish();
         QVERIFY2(finished, finished ? "" : finished.message().c_str());
         checkCompleteStream(server, run, completed);
@@ -332,10 +332,10 @@ private slots:
         QVERIFY(server.control("fault", {{"target", "put"}, {"drop", true}, {"count", 1}}));
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         for (int epoch = 1; epoch <= run.epochs; ++epoch)
             run.emitEpoch(**reporter, epoch);
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         auto finished = (*reporter)->finish();
         QVERIFY2(finished, finished ? "" : finished.message().c_str());
         auto received = server.received();
@@ -368,12 +368,12 @@ private slots:
         options.checkpointInterval = std::chrono::milliseconds(0);
         auto reporter = remote::RunReporter::start(options);
         QVERIFY(reporter);
-        (*reporter)->handleEvent(run.runStarted());
+        feed(**reporter, run.runStarted());
         for (int epoch = 1; epoch <= run.epochs; ++epoch) {
             run.emitEpoch(**reporter, epoch);
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
-        (*reporter)->handleEvent(run.finished());
+        feed(**reporter, run.finished());
         QVERIFY((*reporter)->finish());
         auto uploads = server.received()["uploads"];
         qInfo("%zu uploads for %d epochs", uploads.size(), run.epochs);

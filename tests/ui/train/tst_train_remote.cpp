@@ -14,6 +14,7 @@
 
 #include <QCheckBox>
 #include <QFile>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -162,15 +163,16 @@ void TestTrainRemote::recordedLinesDriveBadgeLinkAndUpload() {
                                       {"lr/pg0", 0.01 - epoch * 0.0003},
                                       {"lr/pg1", 0.01 - epoch * 0.0003},
                                       {"lr/pg2", 0.01 - epoch * 0.0003}};
-            model.ingestEvent({{"type", "epoch"},
-                               {"v", 1},
-                               {"t", epoch * 20.0},
-                               {"epoch", epoch},
-                               {"epochs", 30},
-                               {"metrics", metrics},
-                               {"best", true},
-                               {"images_per_s", 41.5},
-                               {"eta_s", (30 - epoch) * 20.0}});
+            const QJsonObject event{{"type", "epoch"},
+                                    {"v", 1},
+                                    {"t", epoch * 20.0},
+                                    {"epoch", epoch},
+                                    {"epochs", 30},
+                                    {"metrics", metrics},
+                                    {"best", true},
+                                    {"images_per_s", 41.5},
+                                    {"eta_s", (30 - epoch) * 20.0}};
+            QVERIFY(model.ingestLine(QJsonDocument(event).toJson(QJsonDocument::Compact)));
         }
         QVERIFY(model.ingestLine(kUploading));
         view.resize(1400, 800);
