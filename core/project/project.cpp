@@ -59,7 +59,7 @@ Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, 
     auto impl = std::make_unique<Project::Impl>();
     impl->folder = fs::absolute(folder).lexically_normal();
     const fs::path file = impl->folder / kDatabaseFileName;
-    if (auto opened = impl->db.open(file.string(), create); !opened)
+    if (auto opened = impl->db.open(file.string(), {.create = create}); !opened)
         return fail(file.string() + ": cannot open the project database: " + opened.message(),
                     opened.error().code);
     sqlite3_busy_timeout(impl->db.handle(), 5000);

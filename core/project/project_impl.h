@@ -1,8 +1,10 @@
 #pragma once
 // Private: the state behind Project, shared by the project_*.cpp files.
 
+#include "common/sqlite.h"
 #include "project/project.h"
-#include "project/sqlite_impl.h"
+
+#include <sqlite3.h>
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 #include "remote/outbox.h"
 
-#include <sqlite3.h>
+#include "common/sqlite.h"
 
 #include <chrono>
 #include <random>
@@ -55,56 +55,7 @@ RunState runStateFrom(const std::string& text) {
     return RunState::Active;
 }
 
-struct DbDeleter {
-    void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct StmtDeleter {
-    void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
-};
-
-// One prepared statement; reset on every use so cached statements can be reused.
-class Stmt {
-public:
-    Stmt(sqlite3* db, const char* sql) : m_db(db) {
-        sqlite3_stmt* raw = nullptr;
-        m_rc = sqlite3_prepare_v2(db, sql, -1, &raw, nullptr);
-        m_stmt.reset(raw);
-    }
-    bool ok() const { return m_rc == SQLITE_OK && m_stmt; }
-    Stmt& reset() {
-        sqlite3_reset(m_stmt.get());
-        sqlite3_clear_bindings(m_stmt.get());
-        return *this;
-    }
-    Stmt& bind(int index, const std::string& text) {
-        sqlite3_bind_text(m_stmt.get(), index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-        return *this;
-    }
-    Stmt& bind(int index, std::int64_t value) {
-        sqlite3_bind_int64(m_stmt.get(), index, value);
-        return *this;
-    }
-    Stmt& bind(int index, double value) {
-        sqlite3_bind_double(m_stmt.get(), index, value);
-        return *this;
-    }
-    /// SQLITE_ROW, SQLITE_DONE or an error code.
-    int step() { return sqlite3_step(m_stmt.get()); }
-    std::string text(int column) const {
-        const auto* p = sqlite3_column_text(m_stmt.get(), column);
-        return p ? std::string(reinterpret_cast<const char*>(p),
-                               static_cast<size_t>(sqlite3_column_bytes(m_stmt.get(), column)))
-                 : std::string();
-    }
-    std::int64_t integer(int column) const { return sqlite3_column_int64(m_stmt.get(), column); }
-    double real(int column) const { return sqlite3_column_double(m_stmt.get(), column); }
-    std::string error() const { return sqlite3_errmsg(m_db); }
-
-private:
-    sqlite3* m_db;
-    int m_rc = SQLITE_ERROR;
-    std::unique_ptr<sqlite3_stmt, StmtDeleter> m_stmt;
-};
+using Stmt = sql::Statement;
 
 constexpr const char* kRowColumns =
     "id, run_uid, lane, event, data, attempts, http_status, error, result, created_at FROM remote_outbox";
@@ -159,26 +110,21 @@ const char* toString(RunState state) {
 }
 
 struct Outbox::Impl {
-    std::unique_ptr<sqlite3, DbDeleter> db;
+    sql::Connection db;
     std::filesystem::path path;
     std::unique_ptr<Stmt> insert; // cached: the producer's hot path
 
     Status exec(const std::string& sql) {
-        char* message = nullptr;
-        if (sqlite3_exec(db.get(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-            std::string text = message ? message : sqlite3_errmsg(db.get());
-            sqlite3_free(message);
-            return fail(path.string() + ": " + text, "sqlite");
-        }
+        if (auto status = db.exec(sql); !status)
+            return fail(path.string() + ": " + status.message(), "sqlite");
         return {};
     }
     Unexpected error(const Stmt& s, const char* what) const {
         return fail(path.string() + ": " + what + ": " + s.error(), "sqlite");
     }
     Status run(Stmt& s, const char* what) {
-        const int rc = s.step();
-        if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-            return error(s, what);
+        if (auto status = s.run(); !status)
+            return fail(path.string() + ": " + what + ": " + status.message(), "sqlite");
         return {};
     }
 };
@@ -192,22 +138,20 @@ Expected<std::unique_ptr<Outbox>> Outbox::open(const std::filesystem::path& proj
     std::error_code ec;
     if (!std::filesystem::exists(impl->path, ec))
         return fail(impl->path.string() + ": no project database here; create the project first", "missing");
-    sqlite3* raw = nullptr;
-    const int rc =
-        sqlite3_open_v2(impl->path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, nullptr);
-    impl->db.reset(raw);
-    if (rc != SQLITE_OK)
-        return fail(impl->path.string() + ": cannot open: " + (raw ? sqlite3_errmsg(raw) : "out of memory"));
-    sqlite3_busy_timeout(raw, 5000);
+    // The producer (training thread) and the sender threads share this connection: SQLite serialises them.
+    if (auto opened = impl->db.open(impl->path.string(),
+                                    {.threading = sql::Threading::Serialized, .busyTimeoutMs = 5000});
+        !opened)
+        return fail(impl->path.string() + ": cannot open: " + opened.message());
     // NORMAL in WAL mode survives a killed process; only a power cut can lose the newest commits.
     if (auto s = impl->exec("PRAGMA synchronous = NORMAL;"); !s)
         return fail(s.error());
     if (auto s = impl->exec(kSchema); !s)
         return fail(s.error());
     impl->insert = std::make_unique<Stmt>(
-        raw, "INSERT INTO remote_outbox(run_uid, lane, event, data, created_at) VALUES (?, ?, ?, ?, ?)");
+        impl->db, "INSERT INTO remote_outbox(run_uid, lane, event, data, created_at) VALUES (?, ?, ?, ?, ?)");
     if (!impl->insert->ok())
-        return fail(impl->path.string() + ": " + impl->insert->error());
+        return fail(impl->path.string() + ": " + impl->insert->prepareError());
     return std::unique_ptr<Outbox>(new Outbox(std::move(impl)));
 }
 
@@ -218,9 +162,8 @@ Expected<std::string> Outbox::createRun(const std::string& project, const std::s
                            std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
     char uid[17];
     std::snprintf(uid, sizeof uid, "%016llx", static_cast<unsigned long long>(random()));
-    Stmt s(m_impl->db.get(),
-           "INSERT INTO remote_runs(run_uid, project, name, base_url, local_run, created_at) "
-           "VALUES (?, ?, ?, ?, ?, ?)");
+    Stmt s(m_impl->db, "INSERT INTO remote_runs(run_uid, project, name, base_url, local_run, created_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?)");
     s.bind(1, std::string(uid))
         .bind(2, project)
         .bind(3, name)
@@ -233,49 +176,47 @@ Expected<std::string> Outbox::createRun(const std::string& project, const std::s
 }
 
 Expected<std::optional<RemoteRun>> Outbox::run(const std::string& runUid) {
-    Stmt s(m_impl->db.get(), (std::string("SELECT ") + kRunColumns + " WHERE run_uid = ?").c_str());
+    Stmt s(m_impl->db, std::string("SELECT ") + kRunColumns + " WHERE run_uid = ?");
     s.bind(1, runUid);
-    const int rc = s.step();
-    if (rc == SQLITE_ROW)
+    if (s.step())
         return std::optional<RemoteRun>(readRun(s));
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot read the run");
     return std::optional<RemoteRun>();
 }
 
 Expected<std::vector<RemoteRun>> Outbox::runs() {
-    Stmt s(m_impl->db.get(), (std::string("SELECT ") + kRunColumns + " ORDER BY created_at, rowid").c_str());
+    Stmt s(m_impl->db, std::string("SELECT ") + kRunColumns + " ORDER BY created_at, rowid");
     std::vector<RemoteRun> out;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
+    while (s.step())
         out.push_back(readRun(s));
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot list the runs");
     return out;
 }
 
 Status Outbox::setRunIds(const std::string& runUid, const std::string& modelId,
                          const std::string& remoteRunId, const std::string& modelSlug) {
-    Stmt s(m_impl->db.get(),
+    Stmt s(m_impl->db,
            "UPDATE remote_runs SET model_id = ?, remote_run_id = ?, model_slug = ? WHERE run_uid = ?");
     s.bind(1, modelId).bind(2, remoteRunId).bind(3, modelSlug).bind(4, runUid);
     return m_impl->run(s, "cannot store the run ids");
 }
 
 Status Outbox::setRunState(const std::string& runUid, RunState state, const std::string& lastError) {
-    Stmt s(m_impl->db.get(), "UPDATE remote_runs SET state = ?, last_error = ? WHERE run_uid = ?");
+    Stmt s(m_impl->db, "UPDATE remote_runs SET state = ?, last_error = ? WHERE run_uid = ?");
     s.bind(1, std::string(toString(state))).bind(2, lastError).bind(3, runUid);
     return m_impl->run(s, "cannot store the run state");
 }
 
 Status Outbox::setCancelled(const std::string& runUid) {
-    Stmt s(m_impl->db.get(), "UPDATE remote_runs SET cancelled = 1 WHERE run_uid = ?");
+    Stmt s(m_impl->db, "UPDATE remote_runs SET cancelled = 1 WHERE run_uid = ?");
     s.bind(1, runUid);
     return m_impl->run(s, "cannot store the cancellation");
 }
 
 Status Outbox::setLastError(const std::string& runUid, const std::string& lastError) {
-    Stmt s(m_impl->db.get(), "UPDATE remote_runs SET last_error = ? WHERE run_uid = ?");
+    Stmt s(m_impl->db, "UPDATE remote_runs SET last_error = ? WHERE run_uid = ?");
     s.bind(1, lastError).bind(2, runUid);
     return m_impl->run(s, "cannot store the last error");
 }
@@ -284,68 +225,62 @@ Expected<std::int64_t> Outbox::enqueue(const std::string& runUid, Lane lane, con
                                        const std::string& dataJson) {
     auto& s = m_impl->insert->reset();
     s.bind(1, runUid).bind(2, std::string(laneName(lane))).bind(3, event).bind(4, dataJson).bind(5, nowS());
-    if (s.step() != SQLITE_DONE) {
-        auto failure = m_impl->error(s, "cannot queue the event");
+    if (auto status = m_impl->run(s, "cannot queue the event"); !status) {
         s.reset();
-        return failure;
+        return fail(status.error());
     }
     s.reset();
-    return static_cast<std::int64_t>(sqlite3_last_insert_rowid(m_impl->db.get()));
+    return m_impl->db.lastInsertRowid();
 }
 
 Expected<std::vector<OutboxRow>> Outbox::pending(const std::string& runUid, Lane lane, int limit) {
-    Stmt s(m_impl->db.get(), (std::string("SELECT ") + kRowColumns +
-                              " WHERE run_uid = ? AND lane = ? AND state = 'pending' ORDER BY id LIMIT ?")
-                                 .c_str());
+    Stmt s(m_impl->db, std::string("SELECT ") + kRowColumns +
+                           " WHERE run_uid = ? AND lane = ? AND state = 'pending' ORDER BY id LIMIT ?");
     s.bind(1, runUid).bind(2, std::string(laneName(lane))).bind(3, std::int64_t(limit));
     std::vector<OutboxRow> out;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
+    while (s.step())
         out.push_back(readRow(s));
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot read the queue");
     return out;
 }
 
 Expected<std::optional<OutboxRow>> Outbox::row(std::int64_t id) {
-    Stmt s(m_impl->db.get(), (std::string("SELECT ") + kRowColumns + " WHERE id = ?").c_str());
+    Stmt s(m_impl->db, std::string("SELECT ") + kRowColumns + " WHERE id = ?");
     s.bind(1, id);
-    const int rc = s.step();
-    if (rc == SQLITE_ROW)
+    if (s.step())
         return std::optional<OutboxRow>(readRow(s));
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot read the queue");
     return std::optional<OutboxRow>();
 }
 
 Expected<bool> Outbox::hasPendingBefore(const std::string& runUid, Lane lane, std::int64_t id) {
-    Stmt s(m_impl->db.get(),
-           "SELECT 1 FROM remote_outbox WHERE run_uid = ? AND lane = ? AND state = 'pending' "
-           "AND id < ? LIMIT 1");
+    Stmt s(m_impl->db, "SELECT 1 FROM remote_outbox WHERE run_uid = ? AND lane = ? AND state = 'pending' "
+                       "AND id < ? LIMIT 1");
     s.bind(1, runUid).bind(2, std::string(laneName(lane))).bind(3, id);
-    const int rc = s.step();
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    const bool found = s.step();
+    if (!s.error().empty())
         return m_impl->error(s, "cannot read the queue");
-    return rc == SQLITE_ROW;
+    return found;
 }
 
 Status Outbox::markSent(std::int64_t id, const std::string& resultJson) {
-    Stmt s(m_impl->db.get(), "UPDATE remote_outbox SET state = 'sent', result = ?, sent_at = ?, attempts = "
-                             "attempts + 1, http_status = 200, error = '' WHERE id = ?");
+    Stmt s(m_impl->db, "UPDATE remote_outbox SET state = 'sent', result = ?, sent_at = ?, attempts = "
+                       "attempts + 1, http_status = 200, error = '' WHERE id = ?");
     s.bind(1, resultJson).bind(2, nowS()).bind(3, id);
     return m_impl->run(s, "cannot mark the event sent");
 }
 
 Status Outbox::markFailed(std::int64_t id, int httpStatus, const std::string& error) {
-    Stmt s(m_impl->db.get(),
-           "UPDATE remote_outbox SET state = 'failed', http_status = ?, error = ?, attempts = "
-           "attempts + 1 WHERE id = ?");
+    Stmt s(m_impl->db, "UPDATE remote_outbox SET state = 'failed', http_status = ?, error = ?, attempts = "
+                       "attempts + 1 WHERE id = ?");
     s.bind(1, std::int64_t(httpStatus)).bind(2, error).bind(3, id);
     return m_impl->run(s, "cannot mark the event failed");
 }
 
 Status Outbox::noteAttempt(std::int64_t id, int httpStatus, const std::string& error) {
-    Stmt s(m_impl->db.get(),
+    Stmt s(m_impl->db,
            "UPDATE remote_outbox SET attempts = attempts + 1, http_status = ?, error = ? WHERE id = ?");
     s.bind(1, std::int64_t(httpStatus)).bind(2, error).bind(3, id);
     return m_impl->run(s, "cannot count the attempt");
@@ -354,11 +289,11 @@ Status Outbox::noteAttempt(std::int64_t id, int httpStatus, const std::string& e
 Status Outbox::merge(std::int64_t headId, const std::string& event, const std::string& dataJson,
                      const std::vector<std::int64_t>& mergedIds) {
     return transaction([&]() -> Status {
-        Stmt update(m_impl->db.get(), "UPDATE remote_outbox SET event = ?, data = ? WHERE id = ?");
+        Stmt update(m_impl->db, "UPDATE remote_outbox SET event = ?, data = ? WHERE id = ?");
         update.bind(1, event).bind(2, dataJson).bind(3, headId);
         if (auto r = m_impl->run(update, "cannot merge console lines"); !r)
             return r;
-        Stmt erase(m_impl->db.get(), "DELETE FROM remote_outbox WHERE id = ?");
+        Stmt erase(m_impl->db, "DELETE FROM remote_outbox WHERE id = ?");
         for (auto id : mergedIds) {
             erase.reset().bind(1, id);
             if (auto r = m_impl->run(erase, "cannot merge console lines"); !r)
@@ -369,32 +304,31 @@ Status Outbox::merge(std::int64_t headId, const std::string& event, const std::s
 }
 
 Status Outbox::remove(std::int64_t id) {
-    Stmt s(m_impl->db.get(), "DELETE FROM remote_outbox WHERE id = ? AND state = 'pending'");
+    Stmt s(m_impl->db, "DELETE FROM remote_outbox WHERE id = ? AND state = 'pending'");
     s.bind(1, id);
     return m_impl->run(s, "cannot delete the row");
 }
 
 Expected<std::int64_t> Outbox::countEvents(const std::string& runUid, const std::string& event) {
-    Stmt s(m_impl->db.get(), "SELECT COUNT(*) FROM remote_outbox WHERE run_uid = ? AND event = ?");
+    Stmt s(m_impl->db, "SELECT COUNT(*) FROM remote_outbox WHERE run_uid = ? AND event = ?");
     s.bind(1, runUid).bind(2, event);
-    if (s.step() != SQLITE_ROW)
+    if (!s.step())
         return m_impl->error(s, "cannot count events");
     return s.integer(0);
 }
 
 Expected<OutboxCounts> Outbox::counts(const std::string& runUid) {
-    Stmt s(m_impl->db.get(),
-           runUid.empty() ? "SELECT state, COUNT(*) FROM remote_outbox GROUP BY state"
-                          : "SELECT state, COUNT(*) FROM remote_outbox WHERE run_uid = ? GROUP BY state");
+    Stmt s(m_impl->db, runUid.empty()
+                           ? "SELECT state, COUNT(*) FROM remote_outbox GROUP BY state"
+                           : "SELECT state, COUNT(*) FROM remote_outbox WHERE run_uid = ? GROUP BY state");
     if (!runUid.empty())
         s.bind(1, runUid);
     OutboxCounts counts;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW) {
+    while (s.step()) {
         const auto state = s.text(0);
         (state == "pending" ? counts.pending : state == "sent" ? counts.sent : counts.failed) = s.integer(1);
     }
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot count the queue");
     return counts;
 }
@@ -403,14 +337,13 @@ Expected<std::vector<OutboxRow>> Outbox::failed(const std::string& runUid, int l
     const std::string sql = std::string("SELECT ") + kRowColumns + " WHERE state = 'failed'" +
                             (runUid.empty() ? "" : " AND run_uid = ?") + " ORDER BY id DESC LIMIT " +
                             std::to_string(limit);
-    Stmt s(m_impl->db.get(), sql.c_str());
+    Stmt s(m_impl->db, sql);
     if (!runUid.empty())
         s.bind(1, runUid);
     std::vector<OutboxRow> out;
-    int rc;
-    while ((rc = s.step()) == SQLITE_ROW)
+    while (s.step())
         out.push_back(readRow(s));
-    if (rc != SQLITE_DONE)
+    if (!s.error().empty())
         return m_impl->error(s, "cannot read failed events");
     return out;
 }

@@ -1,15 +1,18 @@
-#include "project/sqlite_impl.h"
+#include "common/sqlite.h"
 
-namespace osprey::project::sql {
+#include <sqlite3.h>
+
+namespace osprey::sql {
 
 Connection::~Connection() {
     if (m_db)
         sqlite3_close_v2(m_db);
 }
 
-Status Connection::open(const std::string& path, bool create) {
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-    if (create)
+Status Connection::open(const std::string& path, const OpenOptions& options) {
+    int flags = SQLITE_OPEN_READWRITE |
+                (options.threading == Threading::Serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX);
+    if (options.create)
         flags |= SQLITE_OPEN_CREATE;
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
@@ -21,7 +24,17 @@ Status Connection::open(const std::string& path, bool create) {
         return fail(message, rc == SQLITE_CANTOPEN ? "missing" : "corrupt");
     }
     sqlite3_extended_result_codes(m_db, 0);
+    if (options.busyTimeoutMs > 0)
+        sqlite3_busy_timeout(m_db, options.busyTimeoutMs);
     return {};
+}
+
+void Connection::setBusyTimeout(int milliseconds) {
+    sqlite3_busy_timeout(m_db, milliseconds);
+}
+
+std::int64_t Connection::lastInsertRowid() const {
+    return m_db ? sqlite3_last_insert_rowid(m_db) : 0;
 }
 
 Status Connection::exec(std::string_view sql) {
@@ -45,7 +58,7 @@ int Connection::lastErrorCode() const {
 Statement::Statement(Connection& connection, std::string_view sql) : m_db(connection.handle()) {
     const int rc = sqlite3_prepare_v2(m_db, sql.data(), static_cast<int>(sql.size()), &m_stmt, nullptr);
     if (rc != SQLITE_OK) {
-        m_error = sqlite3_errmsg(m_db);
+        m_prepareError = m_error = sqlite3_errmsg(m_db);
         m_errorCode = rc;
         m_stmt = nullptr;
     }
@@ -83,8 +96,11 @@ Statement& Statement::bindNull(int index) {
 }
 
 bool Statement::step() {
-    if (!m_stmt)
+    if (!m_stmt) {
+        m_error = m_prepareError;
+        m_errorCode = SQLITE_MISUSE;
         return false;
+    }
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW)
         return true;
@@ -97,7 +113,8 @@ bool Statement::step() {
 
 Status Statement::run() {
     if (!m_stmt)
-        return fail(m_error.empty() ? "statement not prepared" : m_error, std::to_string(m_errorCode));
+        return fail(m_prepareError.empty() ? "statement not prepared" : m_prepareError,
+                    std::to_string(SQLITE_MISUSE));
     m_error.clear();
     m_errorCode = SQLITE_OK;
     while (step()) {
@@ -109,13 +126,14 @@ Status Statement::run() {
     return {};
 }
 
-void Statement::reset() {
+Statement& Statement::reset() {
     if (m_stmt) {
         sqlite3_reset(m_stmt);
         sqlite3_clear_bindings(m_stmt);
     }
     m_error.clear();
     m_errorCode = SQLITE_OK;
+    return *this;
 }
 
 std::int64_t Statement::integer(int column) const {
@@ -141,4 +159,4 @@ std::string Statement::text(int column) const {
                 : std::string();
 }
 
-} // namespace osprey::project::sql
+} // namespace osprey::sql

@@ -1,17 +1,35 @@
 #pragma once
-// Private: thin RAII wrappers over the sqlite3 C API, used by core/project (and core modules that keep
-// their own tables in the project database, such as the remote outbox). Not thread-safe.
+// The one SQLite wrapper of Osprey: thin RAII types over the sqlite3 C API, used by core/project and by
+// the modules that keep their own tables in the project database (the remote outbox). The header needs
+// no sqlite3.h; code that calls the C API on handle() includes it and links SQLite itself.
+//
+// Thread affinity: a Connection opened with Threading::OneThread (the project's) and its Statements are
+// used by one thread at a time; Threading::Serialized lets SQLite serialise calls from several threads
+// (the outbox's producer and senders). A Statement is always used by one thread at a time.
 
 #include "common/expected.h"
-
-#include <sqlite3.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace osprey::project::sql {
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace osprey::sql {
+
+/// SQLite's threading mode for one connection.
+enum class Threading {
+    OneThread,  ///< SQLITE_OPEN_NOMUTEX: the caller keeps the connection on one thread at a time
+    Serialized, ///< SQLITE_OPEN_FULLMUTEX: any thread, calls serialised by SQLite
+};
+
+struct OpenOptions {
+    bool create = false; ///< create the file when it does not exist
+    Threading threading = Threading::OneThread;
+    int busyTimeoutMs = 0; ///< wait this long for another connection's lock (0: fail at once)
+};
 
 /// Owns one sqlite3 connection.
 class Connection {
@@ -21,9 +39,12 @@ public:
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    /// Opens `path`. `create` allows creating the file.
-    Status open(const std::string& path, bool create);
+    /// Opens `path`. The error's code is "missing" when the file cannot be opened, else "corrupt".
+    Status open(const std::string& path, const OpenOptions& options = {});
+    bool isOpen() const { return m_db != nullptr; }
     sqlite3* handle() const { return m_db; }
+    void setBusyTimeout(int milliseconds);
+    std::int64_t lastInsertRowid() const;
     /// Runs one or more statements without results.
     Status exec(std::string_view sql);
     std::string lastError() const;
@@ -42,7 +63,7 @@ public:
     Statement& operator=(const Statement&) = delete;
 
     bool ok() const { return m_stmt != nullptr; }
-    const std::string& prepareError() const { return m_error; }
+    const std::string& prepareError() const { return m_prepareError; }
 
     Statement& bind(int index, std::int64_t value);
     Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
@@ -53,11 +74,13 @@ public:
     Statement& bind(int index, const std::optional<double>& value);
     Statement& bindNull(int index);
 
-    /// Steps once: true when a row is available, false when done. Errors set `error()`.
+    /// Steps once: true when a row is available, false when done. Errors (a statement that failed to
+    /// prepare included) set `error()`.
     bool step();
     /// Steps to completion (for statements without rows). Returns success.
     Status run();
-    void reset();
+    /// Ready for the next use: rewound, bindings cleared, error cleared.
+    Statement& reset();
     const std::string& error() const { return m_error; }
     int errorCode() const { return m_errorCode; }
 
@@ -70,8 +93,9 @@ public:
 private:
     sqlite3* m_db = nullptr;
     sqlite3_stmt* m_stmt = nullptr;
+    std::string m_prepareError;
     std::string m_error;
-    int m_errorCode = SQLITE_OK;
+    int m_errorCode = 0;
 };
 
-} // namespace osprey::project::sql
+} // namespace osprey::sql
