@@ -2,9 +2,9 @@
 
 #include "ui/annotate/annotation_session.h"
 #ifdef OSPREY_HAVE_ASSIST
-#include "ui/annotate/assist_bar.h"
-#include "ui/annotate/assist_controller.h"
-#include "ui/annotate/review_queue_actions.h"
+#include "ui/assist/assist_bar.h"
+#include "ui/assist/assist_controller.h"
+#include "ui/assist/review_queue_actions.h"
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/class_picker_dialog.h"

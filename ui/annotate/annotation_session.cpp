@@ -1,12 +1,12 @@
 #include "ui/annotate/annotation_session.h"
 
-#include "ui/annotate/add_box_command.h"
-#include "ui/annotate/change_box_class_command.h"
-#include "ui/annotate/delete_boxes_command.h"
-#include "ui/annotate/move_boxes_command.h"
-#include "ui/annotate/paste_boxes_command.h"
-#include "ui/annotate/resize_box_command.h"
-#include "ui/annotate/set_image_status_command.h"
+#include "ui/annotate/commands/add_box_command.h"
+#include "ui/annotate/commands/change_box_class_command.h"
+#include "ui/annotate/commands/delete_boxes_command.h"
+#include "ui/annotate/commands/move_boxes_command.h"
+#include "ui/annotate/commands/paste_boxes_command.h"
+#include "ui/annotate/commands/resize_box_command.h"
+#include "ui/annotate/commands/set_image_status_command.h"
 #include "ui/project/project_document.h"
 
 #include <QUndoStack>

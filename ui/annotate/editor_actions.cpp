@@ -3,10 +3,10 @@
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
 #ifdef OSPREY_HAVE_ASSIST
-#include "ui/annotate/assist_controller.h"
-#include "ui/annotate/auto_label_dialog.h"
-#include "ui/annotate/class_mapping_dialog.h"
-#include "ui/annotate/review_queue_actions.h"
+#include "ui/assist/assist_controller.h"
+#include "ui/assist/auto_label_dialog.h"
+#include "ui/assist/class_mapping_dialog.h"
+#include "ui/assist/review_queue_actions.h"
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/cheat_sheet_dialog.h"

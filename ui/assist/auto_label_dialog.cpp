@@ -1,0 +1,557 @@
+#include "ui/assist/auto_label_dialog.h"
+
+#include "assist/inference_threads.h"
+#include "ui/assist/class_mapping_dialog.h"
+#include "ui/assist/model_file_chooser.h"
+#include "ui/project/background_task.h"
+#include "ui/project/project_document.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+Q_DECLARE_METATYPE(std::shared_ptr<osprey::assist::AutoLabelReport>)
+
+namespace osprey::ui {
+
+namespace {
+
+constexpr int kWarningsShown = 10;
+
+QString toText(const std::filesystem::path& path) {
+    return QString::fromStdString(path.string());
+}
+
+QString duration(double seconds) {
+    if (seconds < 10)
+        return AutoLabelDialog::tr("%1 s").arg(seconds, 0, 'f', 1);
+    const int total = static_cast<int>(seconds + 0.5);
+    if (total < 60)
+        return AutoLabelDialog::tr("%1 s").arg(total);
+    if (total < 3600)
+        return AutoLabelDialog::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
+    return AutoLabelDialog::tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
+}
+
+/// A Darknet model's names file: X.names beside the cfg, else the only .names file in its folder.
+} // namespace
+
+/// Between the worker and the dialog: the worker waits after each batch until the GUI has shown report
+/// `shown` or the run is cancelled.
+struct AutoLabelDialog::Handshake {
+    std::mutex mutex;
+    std::condition_variable changed;
+    int shown = 0;
+    std::atomic<bool> cancel{false};
+
+    void release(int report) {
+        {
+            const std::lock_guard lock(mutex);
+            shown = std::max(shown, report);
+        }
+        changed.notify_all();
+    }
+    void stop() {
+        {
+            const std::lock_guard lock(mutex);
+            cancel.store(true);
+        }
+        changed.notify_all();
+    }
+};
+
+AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelSource& model, QWidget* parent)
+    : QDialog(parent), m_document(document), m_task(new BackgroundTask(this)) {
+    qRegisterMetaType<std::shared_ptr<assist::AutoLabelReport>>();
+    setWindowTitle(tr("Auto-Label Images"));
+    resize(640, 540);
+
+    m_modelPath = new QLineEdit(this);
+    m_modelPath->setReadOnly(true);
+    m_modelPath->setPlaceholderText(tr("No model yet: choose an Osprey checkpoint, ONNX or Darknet model"));
+    m_chooseButton = new QPushButton(tr("C&hoose…"), this);
+    m_mappingButton = new QPushButton(tr("Class &Mapping…"), this);
+    m_mappingButton->setToolTip(tr("Which project class each model class becomes, or ignore it"));
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_modelPath, 1);
+    modelRow->addWidget(m_chooseButton);
+    modelRow->addWidget(m_mappingButton);
+
+    m_images = new QComboBox(this);
+    m_images->addItem(tr("Unlabeled images (status new)"), QStringLiteral("unlabeled"));
+    m_images->addItem(tr("All images"), QStringLiteral("all"));
+    m_images->addItem(tr("Train split"), QStringLiteral("split:train"));
+    m_images->addItem(tr("Validation split"), QStringLiteral("split:val"));
+    m_images->addItem(tr("Test split"), QStringLiteral("split:test"));
+    m_count = new QLabel(this);
+
+    const assist::SuggestOptions defaults;
+    m_conf = new QDoubleSpinBox(this);
+    m_conf->setRange(0.01, 1.0);
+    m_conf->setSingleStep(0.05);
+    m_conf->setDecimals(2);
+    m_conf->setValue(defaults.confThreshold);
+    m_conf->setToolTip(tr("Boxes scoring at or below this are not stored"));
+    m_iou = new QDoubleSpinBox(this);
+    m_iou->setRange(0.05, 1.0);
+    m_iou->setSingleStep(0.05);
+    m_iou->setDecimals(2);
+    m_iou->setValue(defaults.iouThreshold);
+    m_iou->setToolTip(tr("Non-maximum suppression: a box overlapping a better one of its class above this "
+                         "IoU is dropped"));
+    m_mode = new QComboBox(this);
+    m_mode->addItem(tr("Add to the existing boxes"), static_cast<int>(assist::WriteMode::Add));
+    m_mode->addItem(tr("Replace earlier model boxes"), static_cast<int>(assist::WriteMode::Replace));
+    m_mode->setToolTip(tr("Replace deletes the image's earlier boxes from a model first; manual and imported "
+                          "boxes always stay"));
+    m_addClasses = new QComboBox(this);
+    m_addClasses->addItem(tr("Automatic: only when the project has no classes yet"),
+                          static_cast<int>(assist::AddClasses::Auto));
+    m_addClasses->addItem(tr("Yes: add the model classes the project lacks"),
+                          static_cast<int>(assist::AddClasses::Yes));
+    m_addClasses->addItem(tr("No: ignore the model classes the project lacks"),
+                          static_cast<int>(assist::AddClasses::No));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("M&odel:"), modelRow);
+    form->addRow(tr("&Images:"), m_images);
+    form->addRow(QString(), m_count);
+    form->addRow(tr("Co&nfidence:"), m_conf);
+    form->addRow(tr("Io&U threshold:"), m_iou);
+    form->addRow(tr("Mo&de:"), m_mode);
+    form->addRow(tr("Add missing &classes:"), m_addClasses);
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(modelRow)))
+        label->setBuddy(m_chooseButton);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setVisible(false); // until the first run: an empty bar looks like a text field
+    m_status = new QLabel(tr("Choose the images and thresholds, then Start."), this);
+    m_status->setWordWrap(true);
+    m_summary = new QPlainTextEdit(this);
+    m_summary->setReadOnly(true);
+    m_summary->setPlaceholderText(tr("The summary of the run appears here."));
+
+    m_startButton = new QPushButton(tr("&Start"), this);
+    m_startButton->setDefault(true);
+    m_cancelButton = new QPushButton(tr("S&top"), this);
+    m_cancelButton->setToolTip(
+        tr("Stop after the current batch; the images labelled so far keep their boxes"));
+    m_cancelButton->setEnabled(false);
+    m_closeButton = new QPushButton(tr("Close"), this);
+    m_reviewButton = new QPushButton(tr("&Review Them"), this);
+    m_reviewButton->setToolTip(tr("Close this dialog and walk the images that got boxes, the least confident "
+                                  "first (the review queue)"));
+    m_reviewButton->setVisible(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_reviewButton);
+    buttons->addStretch(1);
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_closeButton);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_summary, 1);
+    layout->addLayout(buttons);
+
+    // Names for tests and accessibility tools.
+    m_images->setObjectName(QStringLiteral("images"));
+    m_conf->setObjectName(QStringLiteral("confidence"));
+    m_iou->setObjectName(QStringLiteral("iou"));
+    m_mode->setObjectName(QStringLiteral("mode"));
+    m_addClasses->setObjectName(QStringLiteral("addClasses"));
+    m_count->setObjectName(QStringLiteral("count"));
+    m_status->setObjectName(QStringLiteral("status"));
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_startButton->setObjectName(QStringLiteral("start"));
+    m_cancelButton->setObjectName(QStringLiteral("stop"));
+    m_closeButton->setObjectName(QStringLiteral("close"));
+    m_reviewButton->setObjectName(QStringLiteral("review"));
+    m_mappingButton->setObjectName(QStringLiteral("classMapping"));
+
+    connect(m_chooseButton, &QPushButton::clicked, this, &AutoLabelDialog::chooseModel);
+    connect(m_mappingButton, &QPushButton::clicked, this, &AutoLabelDialog::editClassMapping);
+    connect(m_images, &QComboBox::currentIndexChanged, this, &AutoLabelDialog::updateCount);
+    connect(m_startButton, &QPushButton::clicked, this, &AutoLabelDialog::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &AutoLabelDialog::cancel);
+    connect(m_closeButton, &QPushButton::clicked, this, &AutoLabelDialog::reject);
+    connect(m_reviewButton, &QPushButton::clicked, this, [this] {
+        emit reviewRequested();
+        QDialog::accept();
+    });
+    connect(m_task, &BackgroundTask::finished, this, &AutoLabelDialog::onFinished);
+    restoreSettings();
+    setModel(model);
+    m_images->setFocus();
+}
+
+AutoLabelDialog::~AutoLabelDialog() {
+    // Never leave a worker behind: release it from its wait, let it finish the batch, join it.
+    if (m_handshake)
+        m_handshake->stop();
+    m_task->wait();
+}
+
+void AutoLabelDialog::setModel(const assist::ModelSource& model) {
+    m_model = model;
+    updateModelLabel();
+    updateCount();
+}
+
+void AutoLabelDialog::updateModelLabel() {
+    const bool have = !m_model.model.empty();
+    m_modelPath->setText(have ? toText(m_model.model) : QString());
+    QString tip = have ? toText(m_model.model) : QString();
+    if (!m_model.weights.empty())
+        tip += "\n" + tr("Weights: %1").arg(toText(m_model.weights));
+    if (!m_model.names.empty())
+        tip += "\n" + tr("Class names: %1").arg(toText(m_model.names));
+    m_modelPath->setToolTip(tip);
+    m_mappingButton->setEnabled(have && !isRunning());
+}
+
+assist::AutoLabelOptions AutoLabelDialog::options() const {
+    assist::AutoLabelOptions options;
+    // The same words as the CLI's images=, parsed by the same code.
+    (void)assist::parseImageSelection(m_images->currentData().toString().toStdString(), options);
+    options.suggest.confThreshold = static_cast<float>(m_conf->value());
+    options.suggest.iouThreshold = static_cast<float>(m_iou->value());
+    options.mode = static_cast<assist::WriteMode>(m_mode->currentData().toInt());
+    options.addClasses = static_cast<assist::AddClasses>(m_addClasses->currentData().toInt());
+    options.batchSize = m_batchSize;
+    options.mappingKey = ClassMappingDialog::modelKey(m_model);
+    return options;
+}
+
+namespace {
+constexpr char kSettingsKey[] = "autolabel.dialog";
+} // namespace
+
+void AutoLabelDialog::saveSettings() {
+    if (!m_document)
+        return;
+    const QString text = QStringLiteral("images=%1;conf=%2;iou=%3;mode=%4;add_classes=%5")
+                             .arg(m_images->currentData().toString())
+                             .arg(m_conf->value(), 0, 'f', 2)
+                             .arg(m_iou->value(), 0, 'f', 2)
+                             .arg(m_mode->currentData().toInt())
+                             .arg(m_addClasses->currentData().toInt());
+    (void)m_document->project().setSetting(kSettingsKey, text.toStdString()); // a preference: best effort
+}
+
+void AutoLabelDialog::restoreSettings() {
+    if (!m_document)
+        return;
+    const auto stored = m_document->project().setting(kSettingsKey);
+    if (!stored || stored->empty())
+        return;
+    // Unknown keys and values out of range are ignored: the defaults stay.
+    for (const QString& pair : QString::fromStdString(*stored).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        const QString key = pair.section(QLatin1Char('='), 0, 0);
+        const QString value = pair.section(QLatin1Char('='), 1);
+        bool number = false;
+        if (key == QLatin1String("images")) {
+            if (const int index = m_images->findData(value); index >= 0)
+                m_images->setCurrentIndex(index);
+        } else if (key == QLatin1String("conf")) {
+            if (const double v = value.toDouble(&number);
+                number && v >= m_conf->minimum() && v <= m_conf->maximum())
+                m_conf->setValue(v);
+        } else if (key == QLatin1String("iou")) {
+            if (const double v = value.toDouble(&number);
+                number && v >= m_iou->minimum() && v <= m_iou->maximum())
+                m_iou->setValue(v);
+        } else if (key == QLatin1String("mode")) {
+            if (const int index = m_mode->findData(value.toInt(&number)); number && index >= 0)
+                m_mode->setCurrentIndex(index);
+        } else if (key == QLatin1String("add_classes")) {
+            if (const int index = m_addClasses->findData(value.toInt(&number)); number && index >= 0)
+                m_addClasses->setCurrentIndex(index);
+        }
+    }
+}
+
+bool AutoLabelDialog::isRunning() const {
+    return m_task->isRunning();
+}
+
+QString AutoLabelDialog::summaryText() const {
+    return m_summary->toPlainText();
+}
+
+void AutoLabelDialog::updateCount() {
+    const assist::AutoLabelOptions selection = options();
+    project::ImageQuery query;
+    query.limit = 0;
+    if (selection.images == assist::ImageSelection::Unlabeled)
+        query.status = project::ImageStatus::New;
+    else if (selection.images == assist::ImageSelection::Split)
+        query.split = selection.split;
+    auto count = m_document ? m_document->project().countImages(query) : Expected<std::int64_t>(0);
+    m_imageCount = count ? static_cast<int>(*count) : -1;
+    if (!count)
+        m_count->setText(tr("Cannot count the images: %1").arg(QString::fromStdString(count.message())));
+    else if (*count == 0)
+        m_count->setText(tr("No image matches: nothing to do."));
+    else
+        m_count->setText(tr("Images to process: %1").arg(m_imageCount));
+    m_startButton->setEnabled(!isRunning() && m_imageCount > 0 && !m_model.model.empty());
+}
+
+void AutoLabelDialog::setRunning(bool running) {
+    for (QWidget* input : std::initializer_list<QWidget*>{m_chooseButton, m_images, m_conf, m_iou, m_mode,
+                                                          m_addClasses, m_startButton, m_closeButton})
+        input->setEnabled(!running);
+    m_mappingButton->setEnabled(!running && !m_model.model.empty());
+    m_cancelButton->setEnabled(running);
+    if (running)
+        m_reviewButton->setVisible(false);
+    if (running) {
+        m_progress->setRange(0, 0);
+        m_progress->setTextVisible(false);
+        m_progress->setVisible(true);
+        m_cancelButton->setFocus();
+    } else {
+        m_closeButton->setFocus();
+        updateCount();
+    }
+}
+
+void AutoLabelDialog::start() {
+    if (isRunning() || !m_document)
+        return;
+    if (m_model.model.empty()) {
+        chooseModel();
+        if (m_model.model.empty())
+            return;
+    }
+    updateCount();
+    if (m_imageCount <= 0)
+        return;
+    const assist::AutoLabelOptions runOptions = options();
+    saveSettings();
+    m_runMode = runOptions.mode;
+    m_total = m_imageCount;
+    m_report.reset();
+    m_error.clear();
+    m_summary->clear();
+    m_closeWhenDone = false;
+    m_handshake = std::make_shared<Handshake>();
+    setRunning(true);
+    m_status->setText(tr("Loading %1…").arg(toText(m_model.model.filename())));
+
+    const std::string folder = m_document->folder().toStdString();
+    const QString modelFile = toText(m_model.model);
+    m_task->start([this, folder, model = m_model, modelFile, options = runOptions,
+                   handshake = m_handshake](TaskContext&) mutable {
+        // The worker has its own connection: a Project object belongs to one thread.
+        auto project = project::Project::open(folder);
+        if (!project)
+            return TaskResult{
+                0, tr("Cannot open the project: %1").arg(QString::fromStdString(project.message()))};
+        auto predictor = assist::BoxPredictor::open(model);
+        if (!predictor) {
+            // Core's message names the file; say which one when it does not.
+            QString message = QString::fromStdString(predictor.message());
+            if (!message.contains(QFileInfo(modelFile).fileName()))
+                message = modelFile + ": " + message;
+            return TaskResult{
+                0,
+                tr("Cannot load the model.\n%1\nPick another model with the Choose… button.").arg(message)};
+        }
+        if (handshake->cancel.load()) { // stopped while the model loaded: nothing stored
+            assist::AutoLabelReport nothing;
+            nothing.cancelled = true;
+            return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(nothing)), {}};
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, handshake] {
+                if (handshake == m_handshake && !handshake->cancel.load())
+                    m_status->setText(tr("Model loaded; running it on the first batch of images…"));
+            },
+            Qt::QueuedConnection);
+        // As osprey-cli autolabel: on the CPU one image per core with one compute thread each; a checkpoint
+        // on a GPU runs one image at a time. The editor's suggestions get all cores back afterwards.
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const bool perCore = (*predictor)->kind() != assist::ModelKind::Checkpoint || model.device == "cpu";
+        options.workers = perCore ? std::min(cores, 8) : 1;
+        options.openPredictor = [model] { return assist::BoxPredictor::open(model); };
+        assist::setInferenceThreads(std::max(1, cores / options.workers));
+        const auto started = std::chrono::steady_clock::now();
+        int reports = 0, stored = 0;
+        auto report = assist::autoLabel(**project, **predictor, options, [&](int done, int total) {
+            const double elapsed =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            const int ticket = ++reports;
+            stored = done;
+            QMetaObject::invokeMethod(
+                this,
+                [this, handshake, ticket, done, total, elapsed] {
+                    if (handshake == m_handshake)
+                        onProgress(done, total, elapsed);
+                    handshake->release(ticket);
+                },
+                Qt::QueuedConnection);
+            std::unique_lock lock(handshake->mutex);
+            handshake->changed.wait(lock,
+                                    [&] { return handshake->shown >= ticket || handshake->cancel.load(); });
+            return !handshake->cancel.load();
+        });
+        assist::setInferenceThreads(cores);
+        if (!report)
+            return TaskResult{stored, QString::fromStdString(report.message())};
+        return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(std::move(*report))),
+                          {}};
+    });
+}
+
+void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
+    m_total = total; // the run's own count, should images have changed since the dialog counted
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+    m_progress->setTextVisible(true);
+    const double rate = elapsedSeconds > 0 ? done / elapsedSeconds : 0.0;
+    QString text = tr("%1 / %2 images, %3 images/s").arg(done).arg(total).arg(rate, 0, 'f', 1);
+    if (rate > 0 && done < total)
+        text += (total - done) / rate < 1 ? tr(", under a second left")
+                                          : tr(", about %1 left").arg(duration((total - done) / rate));
+    if (m_handshake && m_handshake->cancel.load())
+        text += QLatin1Char('\n') + tr("Stopping after the current batch…");
+    m_status->setText(text);
+    emit progressed(done, total);
+}
+
+void AutoLabelDialog::cancel() {
+    if (!isRunning() || !m_handshake)
+        return;
+    m_handshake->stop();
+    m_cancelButton->setEnabled(false);
+    m_status->setText(m_status->text() + QLatin1Char('\n') + tr("Stopping after the current batch…"));
+}
+
+void AutoLabelDialog::onFinished(const TaskResult& result) {
+    setRunning(false);
+    m_progress->setRange(0, std::max(1, m_total));
+    bool stored = false;
+    if (!result.ok()) {
+        m_error = result.error;
+        m_progress->setVisible(false);
+        const int done = result.value.toInt();
+        m_status->setText(tr("Auto-label failed."));
+        QString text = m_error;
+        if (done > 0)
+            text += "\n\n" + tr("Images processed before the error keep their boxes: %1.").arg(done);
+        m_summary->setPlainText(text);
+        stored = done > 0;
+    } else {
+        m_report = *result.value.value<std::shared_ptr<assist::AutoLabelReport>>();
+        m_progress->setValue(m_report->images);
+        m_status->setText(m_report->cancelled ? tr("Stopped.") : tr("Finished."));
+        m_summary->setPlainText(describe(*m_report, m_total));
+        stored = m_report->images > 0;
+        m_reviewButton->setVisible(m_report->boxes > 0);
+    }
+    if (stored && m_document) {
+        m_document->reloadClasses(); // add_classes may have added some
+        emit m_document->imagesReset();
+    }
+    if (stored)
+        emit projectChanged(m_runMode == assist::WriteMode::Replace);
+    emit runFinished();
+    if (m_closeWhenDone)
+        QDialog::reject();
+}
+
+QString AutoLabelDialog::describe(const assist::AutoLabelReport& report, int total) const {
+    QStringList lines;
+    const double rate = report.seconds > 0 ? report.images / report.seconds : 0.0;
+    lines << tr("Processed: %1 of %2 images in %3 (%4 images/s)")
+                 .arg(report.images)
+                 .arg(total)
+                 .arg(duration(report.seconds))
+                 .arg(rate, 0, 'f', 1);
+    lines << tr("Images that received boxes: %1").arg(report.labeled);
+    lines << tr("Boxes stored (source: model, with their scores): %1").arg(report.boxes);
+    if (report.reopened > 0)
+        lines << tr("Reviewed images that received boxes and went back to labeled, for review: %1")
+                     .arg(report.reopened);
+    if (report.failed > 0) {
+        lines << tr("Images skipped because they could not be read: %1").arg(report.failed);
+        const int shown = std::min<int>(kWarningsShown, static_cast<int>(report.warnings.size()));
+        for (int i = 0; i < shown; ++i)
+            lines << QStringLiteral("  ") + QString::fromStdString(report.warnings[static_cast<size_t>(i)]);
+        if (static_cast<int>(report.warnings.size()) > shown)
+            lines << tr("  … and %1 more").arg(static_cast<int>(report.warnings.size()) - shown);
+    }
+    if (report.cancelled)
+        lines << tr("Stopped early: the processed images keep their boxes. Images left unchanged: %1")
+                     .arg(std::max(0, total - report.images));
+    lines << QString();
+    lines << tr("Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with "
+                "\"Replace earlier model boxes\".");
+    if (m_runMode == assist::WriteMode::Replace)
+        lines << tr(
+            "Replace mode: the editor's undo history is cleared, since it may refer to replaced model "
+            "boxes.");
+    return lines.join(QLatin1Char('\n'));
+}
+
+void AutoLabelDialog::reject() {
+    if (!isRunning()) {
+        QDialog::reject();
+        return;
+    }
+    const auto answer =
+        QMessageBox::question(this, tr("Stop Auto-Label?"),
+                              tr("Auto-label is still running. Stop it after the current batch and close?\n"
+                                 "The images processed so far keep their boxes."),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes)
+        return;
+    if (!isRunning()) { // it ended while the question was open
+        QDialog::reject();
+        return;
+    }
+    m_closeWhenDone = true;
+    cancel();
+}
+
+void AutoLabelDialog::chooseModel() {
+    const QString start = !m_model.model.empty() ? toText(m_model.model.parent_path())
+                          : m_document           ? m_document->folder()
+                                                 : QString();
+    if (const auto source = askForModelSource(this, tr("Choose a Model for Auto-Label"), start))
+        setModel(*source);
+}
+
+ClassMappingDialog* AutoLabelDialog::editClassMapping() {
+    if (m_model.model.empty())
+        chooseModel();
+    if (m_model.model.empty() || !m_document || isRunning())
+        return nullptr;
+    auto* dialog = new ClassMappingDialog(m_document, m_model, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+} // namespace osprey::ui
