@@ -1440,6 +1440,18 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>no NVIDIA GPU: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>GPU %1: %2 (%3 GB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPU %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::HealthPanel</name>
@@ -1724,6 +1736,53 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Preview of the source (nothing imported yet).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::LiveRun</name>
+    <message>
+        <source>A run is already in progress. Stop it before starting another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer %1 was not found. Reinstall Osprey, or build the osprey-cli target.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>$ osprey-cli %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping: the trainer finishes the batch and saves last.pt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ending the trainer without waiting for it to save…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run goes on in the background (process %1). Open it from the runs table to see its progress.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer process crashed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The trainer exited with code %1 without reporting the end of the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> Last output: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>. Weights up to the last saved checkpoint are kept; resume the run to continue.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2136,6 +2195,108 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::RunViewer</name>
+    <message>
+        <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run&apos;s trainer (process %1) is not running any more.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the trainer (process %1) ended without finishing the run; resume it from last.pt</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::RunsTable</name>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best mAP50-95</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select one run to see its charts, or several (Ctrl+click) to compare them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No runs yet in this project.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s charts (double-click a row does the same); with several runs selected, overlay their charts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the selected stopped run from its last.pt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot read the runs table: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (epoch %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare %1 Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard Shortcuts</source>
@@ -2373,25 +2534,13 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>user/project</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Stream to platform is on, but the platform project is missing. Enter it as user/project, or turn streaming off.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
-    <message>
-        <source>running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>Start Training</source>
         <translation type="unfinished"></translation>
@@ -2402,50 +2551,6 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Finish the current batch, save last.pt and end the run; it can be resumed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Epochs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Best mAP50-95</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No runs yet in this project.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show Charts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Resume</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Continue the selected stopped run from its last.pt.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Runs&lt;/b&gt;</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2461,75 +2566,11 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The trainer %1 was not found. Reinstall Osprey, or build the osprey-cli target.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>$ osprey-cli %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopping: the trainer finishes the batch and saves last.pt…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The trainer process crashed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The trainer exited with code %1 without reporting the end of the run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> Last output: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>. Weights up to the last saved checkpoint are kept; resume the run to continue.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Could not start %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot read the runs table: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (epoch %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>–</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>looking for NVIDIA GPUs…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Check the dataset, then train a detector on this project&apos;s train split, validating on the val split.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Select one run to see its charts, or several (Ctrl+click) to compare them.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show the selected run&apos;s charts (double-click a row does the same); with several runs selected, overlay their charts.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The run goes on in the background (process %1). Open it from the runs table to see its progress.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stream to platform is on, but the platform project is missing. Enter it as user/project, or turn streaming off.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2541,39 +2582,11 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>GPU %1: %2 (%3 GB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>warning: could not remember the platform project for this project: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Ending the trainer without waiting for it to save…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Cancel Dataset Check</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare %1 Runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This run&apos;s trainer (process %1) is not running any more.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the trainer (process %1) ended without finishing the run; resume it from last.pt</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

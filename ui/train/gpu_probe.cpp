@@ -24,6 +24,19 @@ namespace osprey::ui {
 GpuProbe::GpuProbe(QObject* parent)
     : QObject(parent), m_library(QString::fromLatin1(system::GpuMonitor::kDefaultLibrary)) {}
 
+QList<TrainChoice> GpuProbe::deviceChoices(const QList<GpuDevice>& devices) {
+    QList<TrainChoice> choices;
+    for (const GpuDevice& gpu : devices)
+        choices.append({gpu.memoryMiB > 0 ? tr("GPU %1: %2 (%3 GB)")
+                                                .arg(gpu.index)
+                                                .arg(gpu.name)
+                                                .arg(gpu.memoryMiB / 1024.0, 0, 'f', 0)
+                                          : tr("GPU %1: %2").arg(gpu.index).arg(gpu.name),
+                        QString::number(gpu.index)});
+    choices.append({tr("CPU"), QStringLiteral("cpu")});
+    return choices;
+}
+
 void GpuProbe::start() {
     const quint64 generation = ++m_generation;
     ++m_running;

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QString>
 
+#include "ui/train/train_settings.h"
+
 namespace osprey::ui {
 
 class BackgroundTask;
@@ -29,6 +31,9 @@ public:
     /// Starts a probe; `finished` follows. A probe in flight is superseded: only the newest reports.
     void start();
     bool isRunning() const { return m_running > 0; }
+
+    /// The device field's entries: each GPU ("GPU 0: NVIDIA H200 (140 GB)", value "0"), then the CPU.
+    static QList<TrainChoice> deviceChoices(const QList<GpuDevice>& devices);
 
 signals:
     /// The GPUs found (empty when none) and, when empty, why in a few words for the form

@@ -1,30 +1,29 @@
 #pragma once
-// TrainPanel: the training dashboard. The run form (TrainForm) with Start, Stop and Resume, the
-// project's runs table, and the live view (TrainingView). Start first runs the dataset health check
+// TrainPanel: the training dashboard, composed of the run form (TrainForm, drawn from core/run's
+// options) with Start and Stop, the project's runs (RunsTable), and the charts (TrainingView) showing
+// the live run or what RunViewer replays, overlays or follows. Start first runs the dataset health check
 // (TrainPreflight: errors block, warnings ask), then runs `osprey-cli train ... events=jsonl` as a child
-// process (TrainerProcess) and feeds its stdout lines to a TrainingRunModel; Stop sends SIGTERM so the
-// trainer finishes the batch and saves. Opening a past run replays its events.jsonl or results.csv;
-// selecting several runs overlays them. A run another process trains is followed, and Stop reaches it
-// through the process id in its run_started event. The device field lists the GPUs GpuProbe finds.
+// process (TrainerProcess) and feeds its stdout lines to the live TrainingRunModel; Stop sends SIGTERM so
+// the trainer finishes the batch and saves. The device field lists the GPUs GpuProbe finds.
 // GUI thread only; owns the trainer process.
 
 #include <QList>
-#include <QProcess>
 #include <QWidget>
 
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
-class QTimer;
 
 namespace osprey::ui {
 
 class GpuProbe;
+class LiveRun;
 class ProjectDocument;
+class RunViewer;
+class RunsTable;
 class TrainForm;
 class TrainPreflight;
-class TrainerProcess;
 class TrainingRunModel;
 class TrainingView;
 struct GpuDevice;
@@ -38,8 +37,8 @@ public:
     ~TrainPanel() override;
 
     /// The osprey-cli executable; defaults to the one beside the running program.
-    void setTrainerPath(const QString& path) { m_trainerPath = path; }
-    QString trainerPath() const { return m_trainerPath; }
+    void setTrainerPath(const QString& path);
+    QString trainerPath() const;
 
     /// Checks the dataset on a worker thread, then starts: errors show a dialog and block, warnings show
     /// a dialog whose "Start Anyway" starts. `preflightFinished` fires when the check is done. False
@@ -78,24 +77,15 @@ public:
     TrainForm* form() const { return m_form; }
     TrainingView* view() const { return m_view; }
     TrainingRunModel* liveModel() const { return m_live; }
-    TrainingRunModel* replayModel() const { return m_replay; }
-    /// The models of the comparison shown, parallel to the names given to compareRuns().
-    const QList<TrainingRunModel*>& comparedModels() const { return m_compared; }
+    TrainingRunModel* replayModel() const;
+    /// The models of the comparison shown read from disk, in the order of the names given to
+    /// compareRuns() (the live run, shown from liveModel(), has none).
+    const QList<TrainingRunModel*>& comparedModels() const;
     GpuProbe* gpuProbe() const { return m_gpuProbe; }
     TrainPreflight* preflight() const { return m_preflight; }
-    QTableWidget* runsTable() const { return m_runs; }
+    QTableWidget* runsTable() const;
     /// The arguments of the last started process (tests and the console show them).
-    QStringList lastArguments() const { return m_lastArguments; }
-
-    enum RunsColumn {
-        ColumnName,
-        ColumnStatus,
-        ColumnModel,
-        ColumnEpochs,
-        ColumnBest,
-        ColumnDuration,
-        ColumnCount
-    };
+    QStringList lastArguments() const;
 
 signals:
     /// The trainer process ended (after the model got its final status).
@@ -108,44 +98,24 @@ signals:
     void preflightFinished(const osprey::ui::PreflightResult& result);
 
 private:
-    bool validateForm(QString* error) const;
     bool launch(const QStringList& arguments, QString* error);
-    void onLine(const QByteArray& line);
-    void onErrorLine(const QString& line);
     void onPreflight(const PreflightResult& result);
     void onGpus(const QList<GpuDevice>& devices, const QString& note);
-    void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
-    void onFailedToStart(const QString& message);
-    void follow();
-    bool followedRunCanStop() const;
-    void stopFollowedRun();
     void updateButtons();
-    QString selectedRun() const;
 
     ProjectDocument* m_document;
-    QString m_trainerPath;
-    TrainerProcess* m_trainer;
+    LiveRun* m_liveRun;
     TrainPreflight* m_preflight;
     GpuProbe* m_gpuProbe;
-    QStringList m_stderrTail;
-    QStringList m_lastArguments;
-    QString m_liveRunName;
     TrainForm* m_form;
     QPushButton* m_start;
     QPushButton* m_stop;
-    QPushButton* m_resume;
-    QPushButton* m_open;
     QLabel* m_checkStatus;
     QProgressBar* m_checkProgress;
-    QTableWidget* m_runs;
-    QLabel* m_runsEmpty;
+    RunsTable* m_runs;
     TrainingRunModel* m_live;
-    TrainingRunModel* m_replay;
-    QList<TrainingRunModel*> m_compared;
-    QTimer* m_follow;          ///< reads new lines of a run trained by another process
-    QString m_followPath;      ///< its events.jsonl
-    qint64 m_followOffset = 0; ///< bytes of it already ingested
     TrainingView* m_view;
+    RunViewer* m_viewer;
 };
 
 } // namespace osprey::ui

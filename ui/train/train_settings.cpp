@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <algorithm>
 #include <climits>
@@ -233,6 +234,19 @@ bool TrainForm::setValue(const QString& key, const QVariant& value) {
         line->setText(value.toString());
     } else if (auto* check = qobject_cast<QCheckBox*>(editor)) {
         check->setChecked(value.toBool());
+    }
+    return true;
+}
+
+bool TrainForm::validate(QString* error) const {
+    if (!value(QStringLiteral("stream")).toBool())
+        return true;
+    static const QRegularExpression project(QStringLiteral("^[^/\\s]+/\\S.*$"));
+    if (!project.match(value(QStringLiteral("remote")).toString()).hasMatch()) {
+        if (error)
+            *error = tr("Stream to platform is on, but the platform project is missing. Enter it as "
+                        "user/project, or turn streaming off.");
+        return false;
     }
     return true;
 }

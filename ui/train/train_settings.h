@@ -40,6 +40,10 @@ public:
     /// and fields whose switch is off are omitted.
     QStringList trainArguments() const;
 
+    /// False with `error` when the values cannot start a run: streaming is on without a platform project
+    /// (user/project).
+    bool validate(QString* error) const;
+
     /// Replaces a choice field's entries, keeping the current value when it is still offered (else the
     /// option's default, else the first entry). False for an unknown or non-choice key.
     bool setChoices(const QString& key, const QList<TrainChoice>& choices);

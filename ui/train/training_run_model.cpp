@@ -237,42 +237,38 @@ void TrainingRunModel::markCrashed(const QString& reason) {
     emit ended();
 }
 
-bool TrainingRunModel::loadEventsFile(const QString& path, QString* error) {
+namespace {
+
+bool readEventsFile(const QString& path, TrainingRunModel::RunFiles& files) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        files.error = TrainingRunModel::tr("Cannot read %1: %2")
+                          .arg(QDir::toNativeSeparators(path), file.errorString());
         return false;
     }
-    const bool wasBatched = m_batched;
-    m_batched = true;
-    clear();
+    files.hasEvents = true;
     const QByteArray all = file.readAll();
-    m_eventsFileOffset = all.lastIndexOf('\n') + 1;
+    files.eventsOffset = all.lastIndexOf('\n') + 1;
     qsizetype start = 0;
     while (start < all.size()) {
         qsizetype end = all.indexOf('\n', start);
         if (end < 0)
             end = all.size();
-        ingestLine(QByteArray::fromRawData(all.constData() + start, end - start));
+        // Lines that are not events (a newer writer's types, a torn last line) are skipped.
+        if (auto event = run::parseEvent(std::string_view(all.constData() + start, size_t(end - start))))
+            files.events.append(std::move(event.value()));
         start = end + 1;
     }
-    // A replayed run without a terminal event was killed, or is still going in another process.
-    m_batched = wasBatched;
-    notify();
     return true;
 }
 
-bool TrainingRunModel::loadResultsCsv(const QString& path, QString* error) {
+bool readResultsCsv(const QString& path, TrainingRunModel::RunFiles& files) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        if (error)
-            *error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        files.error = TrainingRunModel::tr("Cannot read %1: %2")
+                          .arg(QDir::toNativeSeparators(path), file.errorString());
         return false;
     }
-    const bool wasBatched = m_batched;
-    m_batched = true;
-    clear();
     QStringList header;
     while (!file.atEnd()) {
         const QString line = QString::fromUtf8(file.readLine()).trimmed();
@@ -290,28 +286,81 @@ bool TrainingRunModel::loadResultsCsv(const QString& path, QString* error) {
             const double value = cells[i].trimmed().toDouble(&ok);
             row.insert(header[i], ok ? value : kNaN);
         }
-        addEpochRow(row);
+        files.rows.append(row);
     }
-    if (!m_epochs.isEmpty()) {
+    return true;
+}
+
+} // namespace
+
+TrainingRunModel::RunFiles TrainingRunModel::readRunFolder(const QString& runDir) {
+    RunFiles files;
+    const QDir dir(runDir);
+    if (QFileInfo::exists(dir.filePath(QStringLiteral("events.jsonl"))))
+        readEventsFile(dir.filePath(QStringLiteral("events.jsonl")), files);
+    else if (QFileInfo::exists(dir.filePath(QStringLiteral("results.csv"))))
+        readResultsCsv(dir.filePath(QStringLiteral("results.csv")), files);
+    else
+        files.error = tr("The run folder %1 has neither events.jsonl nor results.csv.")
+                          .arg(QDir::toNativeSeparators(runDir));
+    return files;
+}
+
+void TrainingRunModel::load(const RunFiles& files) {
+    const bool wasBatched = m_batched;
+    m_batched = true;
+    clear();
+    if (!files.error.isEmpty()) {
+        m_batched = wasBatched;
+        markCrashed(files.error);
+        return;
+    }
+    for (const run::TrainEvent& event : files.events)
+        ingestEvent(event);
+    m_eventsFileOffset = files.eventsOffset;
+    for (const auto& row : files.rows)
+        addEpochRow(row);
+    // A replayed run without a terminal event was killed, or is still going in another process.
+    if (!files.hasEvents && !m_epochs.isEmpty()) {
         m_status = Status::Finished;
         m_progress.epoch = m_progress.completedEpochs = m_progress.epochs = int(m_epochs.last());
         m_progress.elapsedS = m_series.value(QStringLiteral("time")).value(m_epochs.size() - 1);
     }
     m_batched = wasBatched;
     notify();
+}
+
+bool TrainingRunModel::loadEventsFile(const QString& path, QString* error) {
+    RunFiles files;
+    if (!readEventsFile(path, files)) {
+        if (error)
+            *error = files.error;
+        return false;
+    }
+    load(files);
+    return true;
+}
+
+bool TrainingRunModel::loadResultsCsv(const QString& path, QString* error) {
+    RunFiles files;
+    if (!readResultsCsv(path, files)) {
+        if (error)
+            *error = files.error;
+        return false;
+    }
+    load(files);
     return true;
 }
 
 bool TrainingRunModel::loadRunFolder(const QString& runDir, QString* error) {
-    const QDir dir(runDir);
-    if (QFileInfo::exists(dir.filePath(QStringLiteral("events.jsonl"))))
-        return loadEventsFile(dir.filePath(QStringLiteral("events.jsonl")), error);
-    if (QFileInfo::exists(dir.filePath(QStringLiteral("results.csv"))))
-        return loadResultsCsv(dir.filePath(QStringLiteral("results.csv")), error);
-    if (error)
-        *error = tr("The run folder %1 has neither events.jsonl nor results.csv.")
-                     .arg(QDir::toNativeSeparators(runDir));
-    return false;
+    const RunFiles files = readRunFolder(runDir);
+    if (!files.error.isEmpty()) {
+        if (error)
+            *error = files.error;
+        return false;
+    }
+    load(files);
+    return true;
 }
 
 } // namespace osprey::ui

@@ -4,15 +4,13 @@
 // or from an older run's results.csv. No widgets: views read it and listen to `changed`.
 // GUI thread only (a model may be filled on a worker thread before it is handed over).
 
+#include "run/train_events.h"
+
 #include <QHash>
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QVector>
-
-namespace osprey::run {
-struct TrainEvent;
-}
 
 namespace osprey::ui {
 
@@ -65,6 +63,21 @@ public:
     bool ingestLine(const QByteArray& line);
     /// Ingests one event.
     void ingestEvent(const run::TrainEvent& event);
+    /// A run folder's files read and parsed, off the GUI thread if need be: a value, so that no QObject
+    /// crosses threads. load() replays it into a model on the GUI thread.
+    struct RunFiles {
+        bool hasEvents = false;               ///< read from events.jsonl (else results.csv)
+        QVector<run::TrainEvent> events;      ///< events.jsonl's events, in order
+        qint64 eventsOffset = 0;              ///< bytes up to the last complete line
+        QVector<QHash<QString, double>> rows; ///< results.csv's rows, by column
+        QString error;                        ///< why nothing could be read; empty on success
+    };
+    /// Reads `<runDir>/events.jsonl`, or `<runDir>/results.csv` when there are no events. Any thread.
+    static RunFiles readRunFolder(const QString& runDir);
+    /// Clears, then replays what readRunFolder() read (a read error shows as a crashed run). Emits
+    /// `changed` once.
+    void load(const RunFiles& files);
+
     /// Clears, then replays a run's events.jsonl. Emits `changed` once. False with `error` on IO failure.
     bool loadEventsFile(const QString& path, QString* error = nullptr);
     /// After loadEventsFile(): the byte offset just past the last complete line read, where a reader

@@ -57,6 +57,18 @@ void TestTrainPanel::formComesFromTheFieldTable() {
     QVERIFY(form.setValue("batch", 8));
     QVERIFY(form.setValue("name", "exp"));
     QVERIFY(!form.setValue("no_such_key", 1));
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTemporaryDir dir;
+        QString error;
+        auto document = ProjectDocument::create(dir.filePath("p"), &error);
+        QVERIFY(document);
+        TrainPanel panel(document.get());
+        panel.resize(1366, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTest::qWait(100);
+        panel.grab().save(shots + "/train-panel.png");
+    }
     arguments = form.trainArguments();
     QCOMPARE(arguments.first(), QString("model=yolo11s"));
     QVERIFY(arguments.contains("batch=8"));

@@ -4,6 +4,7 @@
 #include "demo/demo_dataset.h"
 #include "ui/main/main_window.h"
 #include "ui/project/project_document.h"
+#include "ui/train/runs_table.h"
 #include "ui/train/train_panel.h"
 #include "ui/train/train_settings.h"
 #include "ui/train/training_charts.h"
@@ -90,17 +91,17 @@ void TestTrainPanelLive::trainsTwoEpochsThenStops() {
     }
     QTableWidget* runs = panel.runsTable();
     QCOMPARE(runs->rowCount(), 1);
-    QCOMPARE(runs->item(0, TrainPanel::ColumnName)->text(), QString("gui"));
-    QCOMPARE(runs->item(0, TrainPanel::ColumnStatus)->text(), QString("running"));
-    QCOMPARE(runs->item(0, TrainPanel::ColumnModel)->text(), QString("yolov8n"));
-    QCOMPARE(runs->item(0, TrainPanel::ColumnEpochs)->text(), QString("30"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnName)->text(), QString("gui"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnStatus)->text(), QString("running"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnModel)->text(), QString("yolov8n"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnEpochs)->text(), QString("30"));
 
     QSignalSpy ended(&panel, &TrainPanel::runEnded);
     panel.stop();
     QVERIFY(ended.wait(120000));
     QCOMPARE(live->status(), TrainingRunModel::Status::Stopped);
     QVERIFY(QFileInfo::exists(folder + "/runs/gui/weights/last.pt"));
-    QCOMPARE(runs->item(0, TrainPanel::ColumnStatus)->text(), QString("stopped"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnStatus)->text(), QString("stopped"));
 
     // The stopped run replays from its events.jsonl with the same epochs.
     QSignalSpy opened(&panel, &TrainPanel::runOpened);
