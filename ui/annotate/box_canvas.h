@@ -3,9 +3,12 @@
 // and lets the annotator draw (W, or drag on empty space), select (click, Ctrl+click, Shift+drag rubber
 // band, clicking again on overlapping boxes cycles through them), move, resize by 8 handles, nudge, zoom
 // (wheel, Ctrl+/Ctrl-, fit, 1:1) and pan (Space+drag, middle mouse). Edits go to the session as undo
-// commands; the canvas repaints from the session's boxes. GUI thread only.
+// commands; the canvas repaints from the session's boxes. The zoom and position are a CanvasView; the
+// mouse gestures are BoxDrag's. GUI thread only.
 
 #include "project/types.h"
+#include "ui/annotate/box_drag.h"
+#include "ui/annotate/canvas_view.h"
 #include "ui/annotate/image_pyramid.h"
 
 #include <QElapsedTimer>
@@ -46,11 +49,11 @@ public:
     bool boxesHidden() const { return m_boxesHidden; }
     /// Draws `overlay` over the boxes (null removes it); the canvas does not own it.
     void setOverlay(CanvasOverlay* overlay);
-    double scale() const { return m_scale; }
+    double scale() const { return m_view.scale(); }
 
     /// Where image pixel `imagePx` lands in widget coordinates, and back.
-    QPointF toWidget(QPointF imagePx) const;
-    QPointF toImage(QPointF widgetPoint) const;
+    QPointF toWidget(QPointF imagePx) const { return m_view.toWidget(imagePx); }
+    QPointF toImage(QPointF widgetPoint) const { return m_view.toImage(widgetPoint); }
 
 public slots:
     void armDrawing();
@@ -85,28 +88,21 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    enum class Drag { None, Draw, Move, Resize, RubberBand, Pan };
+    friend class BoxDrag;
 
     QSize imageSize() const;
     QRectF boxWidgetRect(const project::BoxRecord& box) const;
-    /// Boxes under a widget point, smallest first (so a small box inside a big one wins).
-    std::vector<std::int64_t> boxesAt(QPointF widgetPoint) const;
-    /// The selected box and handle (0-7) under a widget point; handle -1 when none.
-    std::pair<std::int64_t, int> handleAt(QPointF widgetPoint) const;
     bool isSelected(std::int64_t boxId) const;
     void zoomAround(QPointF widgetPoint, double newScale);
-    void updateCursor(QPointF widgetPoint);
-    void dragMoveTo(QPointF widgetPoint);
-    void finishDrag(QPointF widgetPoint, Qt::KeyboardModifiers modifiers);
     void onBoxesChanged();
+    void paintBoxes(QPainter& painter, const QRectF& captionArea);
 
     AnnotationSession* m_session;
     CanvasOverlay* m_overlay = nullptr;
     std::shared_ptr<const ImagePyramid> m_pyramid;
     QString m_placeholder;
-    double m_scale = 1.0;
-    QPointF m_origin; ///< widget position of image pixel (0, 0)
-    bool m_fit = true;
+    CanvasView m_view;
+    BoxDrag m_drag{*this};
     bool m_boxesHidden = false;
     bool m_drawArmed = false;
     bool m_spaceHeld = false;
@@ -114,18 +110,6 @@ private:
     std::vector<std::int64_t> m_selection;
     std::int64_t m_hovered = 0;
     QPointF m_cursor{-1, -1};
-
-    Drag m_drag = Drag::None;
-    QPointF m_pressWidget;
-    QPointF m_pressImage;
-    QPointF m_lastPanWidget;
-    std::vector<project::BoxRecord> m_dragStart; ///< the dragged boxes as they were at the press
-    std::vector<std::int64_t> m_pressCandidates;
-    bool m_pressOnSelected = false;
-    bool m_dragMoved = false;
-    int m_handle = -1;
-    int m_dragSerial = 0;
-    QRectF m_dragRectImage; ///< the box being drawn or the rubber band
     int m_nudgeSerial = 0;
     QElapsedTimer m_nudgeTimer;
 };
