@@ -1,13 +1,15 @@
 #pragma once
-// AssistController: model proposals in the editor. Holds the active predictor (an Osprey checkpoint, an
-// ONNX model or a Darknet cfg + weights, remembered per project), runs it on the current image off the GUI
-// thread, keeps the raw candidates (scores above kRawConfidence, no NMS) and re-filters them live by the
-// confidence and IoU thresholds (class-aware greedy NMS here, without running the model again). Draws the
-// proposals on the canvas (dashed, with scores) and turns accepted ones into boxes through an undoable
-// command. Results for an image that is no longer shown are discarded. GUI thread only.
+// AssistController: model proposals in the editor. Holds the active model (an Osprey checkpoint, an
+// ONNX model or a Darknet cfg + weights, remembered per project, or the followed run's best.pt), runs it
+// on the current image off the GUI thread (SuggestionEngine), maps its classes to the project's, keeps
+// the candidates in a ProposalSet (re-filtered live by the confidence and IoU sliders), draws them on the
+// canvas and turns accepted ones into boxes through an undoable command. Results for an image that is no
+// longer shown are discarded. GUI thread only.
 
 #include "assist/box_predictor.h"
 #include "ui/annotate/box_canvas.h"
+#include "ui/assist/proposal_set.h"
+#include "ui/assist/suggestion_engine.h"
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -26,15 +28,8 @@ class AssistController : public QObject, public CanvasOverlay {
     Q_OBJECT
 public:
     /// Candidates below this score are dropped by the predictor; the confidence slider starts here.
-    static constexpr float kRawConfidence = 0.01f;
-
-    /// One raw candidate, mapped to a project class.
-    struct Candidate {
-        QRectF rect; ///< image pixels
-        float score = 0;
-        std::int64_t classId = 0;
-        bool dismissed = false; ///< accepted or rejected
-    };
+    static constexpr float kRawConfidence = SuggestionEngine::kRawConfidence;
+    using Candidate = ProposalSet::Candidate;
 
     AssistController(AnnotationSession* session, BoxCanvas* canvas, QObject* parent = nullptr);
     ~AssistController() override;
@@ -65,13 +60,13 @@ public:
     bool busy() const { return m_running; }
     /// How many times the predictor ran (suggestions made), for tests and the status line.
     int predictionCount() const { return m_predictions; }
-    const std::vector<Candidate>& candidates() const { return m_candidates; }
+    const std::vector<Candidate>& candidates() const { return m_proposals.candidates(); }
     /// Indices into candidates() shown now (by descending score).
-    const std::vector<int>& visible() const { return m_visible; }
+    const std::vector<int>& visible() const { return m_proposals.visible(); }
     /// The selected candidate (index into candidates()), -1 when none.
-    int selected() const { return m_selected; }
-    float confidence() const { return m_conf; }
-    float iou() const { return m_iou; }
+    int selected() const { return m_proposals.selected(); }
+    float confidence() const { return m_proposals.confidence(); }
+    float iou() const { return m_proposals.iou(); }
     bool autoSuggest() const { return m_autoSuggest; }
 
     void paintOverlay(QPainter& painter, const QRectF& avoid) override;
@@ -98,27 +93,24 @@ signals:
     void message(const QString& text);
 
 private:
-    struct Engine;
     struct Result {
         std::int64_t imageId = 0;
         std::int64_t generation = 0;
-        QString error;
-        std::vector<assist::Proposal> proposals;
-        std::vector<std::string> names;
+        SuggestionEngine::Result prediction;
     };
 
     void start();
     void onFinished();
     void onImageChanged();
     void onFollowedCheckpoint(const QString& path, const QString& runName);
-    void refilter();
+    /// The proposals changed: repaint and tell the views.
+    void changed();
     void accept(const std::vector<int>& indices);
-    void dismiss(int index);
     void selectAfter(int position);
 
     AnnotationSession* m_session;
     BoxCanvas* m_canvas;
-    std::shared_ptr<Engine> m_engine;
+    std::shared_ptr<SuggestionEngine> m_engine;
     assist::ModelSource m_source;
     RunFollower* m_follower;
     std::int64_t m_revision = 0; ///< bumped when the followed file is rewritten in place
@@ -127,13 +119,7 @@ private:
     bool m_pending = false;
     std::int64_t m_generation = 0;
     int m_predictions = 0;
-    std::int64_t m_imageId = 0; ///< the image the candidates belong to
-    std::int64_t m_batch = 0;   ///< changes whenever the candidates are replaced or cleared
-    std::vector<Candidate> m_candidates;
-    std::vector<int> m_visible;
-    int m_selected = -1;
-    float m_conf = 0.25f;
-    float m_iou = 0.7f;
+    ProposalSet m_proposals;
     bool m_autoSuggest = false;
 };
 
