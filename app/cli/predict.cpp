@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -88,6 +89,63 @@ Status writeYoloTxt(const fs::path& path, const std::vector<model::Detection>& d
     return {};
 }
 
+/// Detects on one image (a file or a video frame) and writes what was asked; `what` names it.
+using DetectFunction = std::function<Expected<void>(imaging::Image&, const std::string&, const fs::path&)>;
+
+enum class VideoOutcome { Done, Skipped, Failed };
+
+/// Runs `detect` on every frame of the video `path` (the `index`-th of `count`), writing the annotated
+/// video to `out` when `save`. Skipped: the video could not be read (said on stderr); Failed: an error
+/// that ends the run (said on stderr).
+VideoOutcome predictVideo(const fs::path& path, size_t index, size_t count, const fs::path& out, bool save,
+                          const DetectFunction& detect) {
+    auto reader = imaging::VideoReader::open(path);
+    if (!reader) {
+        std::cerr << "warning: skipped " << reader.message() << "\n";
+        return VideoOutcome::Skipped;
+    }
+    const auto& info = (*reader)->info();
+    std::unique_ptr<imaging::VideoWriter> writer;
+    if (save) {
+        auto opened = imaging::VideoWriter::open(out / (path.stem().string() + ".mp4"), info.width,
+                                                 info.height, info.fps);
+        if (!opened) {
+            std::cerr << "error: " << opened.message() << "\n";
+            return VideoOutcome::Failed;
+        }
+        writer = std::move(*opened);
+    }
+    imaging::Image frame;
+    while ((*reader)->read(frame)) {
+        const auto k = (*reader)->position();
+        char what[64];
+        std::snprintf(what, sizeof what, "video %zu/%zu (frame %lld/%lld) ", index, count,
+                      static_cast<long long>(k), static_cast<long long>(std::max(info.frames, k)));
+        if (auto detected =
+                detect(frame, what + path.string(),
+                       out / "labels" / (path.stem().string() + "_" + std::to_string(k) + ".txt"));
+            !detected) {
+            std::cerr << "error: " << detected.message() << "\n";
+            return VideoOutcome::Failed;
+        }
+        if (writer)
+            if (auto written = writer->write(frame); !written) {
+                std::cerr << "error: " << written.message() << "\n";
+                return VideoOutcome::Failed;
+            }
+    }
+    if ((*reader)->position() == 0) {
+        std::cerr << "warning: skipped " << path.string() << ": no frames could be decoded\n";
+        return VideoOutcome::Skipped;
+    }
+    if (writer)
+        if (auto closed = writer->close(); !closed) {
+            std::cerr << "error: " << closed.message() << "\n";
+            return VideoOutcome::Failed;
+        }
+    return VideoOutcome::Done;
+}
+
 int runPredict(const Args& args) {
     const auto threads = args.integer("threads");
     model::setComputeThreads(threads > 0
@@ -125,8 +183,8 @@ int runPredict(const Args& args) {
     model::PredictTiming total;
     int done = 0, failed = 0;
     /// Detects on one image (a file or a video frame); draws the boxes into it when saving.
-    const auto detect = [&](imaging::Image& image, const std::string& what,
-                            const fs::path& txtPath) -> Expected<void> {
+    const DetectFunction detect = [&](imaging::Image& image, const std::string& what,
+                                      const fs::path& txtPath) -> Expected<void> {
         imaging::Letterbox box;
         const auto input = imaging::letterbox(image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
         model::PredictTiming timing;
@@ -161,53 +219,11 @@ int runPredict(const Args& args) {
     size_t imageIndex = 0, videoIndex = 0;
     for (const fs::path& path : *sources) {
         if (imaging::isVideoPath(path)) {
-            ++videoIndex;
-            auto reader = imaging::VideoReader::open(path);
-            if (!reader) {
-                std::cerr << "warning: skipped " << reader.message() << "\n";
+            const VideoOutcome outcome = predictVideo(path, ++videoIndex, videos, out, save, detect);
+            if (outcome == VideoOutcome::Failed)
+                return 1;
+            if (outcome == VideoOutcome::Skipped)
                 ++failed;
-                continue;
-            }
-            const auto& info = (*reader)->info();
-            std::unique_ptr<imaging::VideoWriter> writer;
-            const fs::path videoOut = out / (path.stem().string() + ".mp4");
-            if (save) {
-                auto opened = imaging::VideoWriter::open(videoOut, info.width, info.height, info.fps);
-                if (!opened) {
-                    std::cerr << "error: " << opened.message() << "\n";
-                    return 1;
-                }
-                writer = std::move(*opened);
-            }
-            imaging::Image frame;
-            while ((*reader)->read(frame)) {
-                const auto k = (*reader)->position();
-                char what[64];
-                std::snprintf(what, sizeof what, "video %zu/%zu (frame %lld/%lld) ", videoIndex, videos,
-                              static_cast<long long>(k), static_cast<long long>(std::max(info.frames, k)));
-                if (auto detected =
-                        detect(frame, what + path.string(),
-                               out / "labels" / (path.stem().string() + "_" + std::to_string(k) + ".txt"));
-                    !detected) {
-                    std::cerr << "error: " << detected.message() << "\n";
-                    return 1;
-                }
-                if (writer)
-                    if (auto written = writer->write(frame); !written) {
-                        std::cerr << "error: " << written.message() << "\n";
-                        return 1;
-                    }
-            }
-            if ((*reader)->position() == 0) {
-                std::cerr << "warning: skipped " << path.string() << ": no frames could be decoded\n";
-                ++failed;
-                continue;
-            }
-            if (writer)
-                if (auto closed = writer->close(); !closed) {
-                    std::cerr << "error: " << closed.message() << "\n";
-                    return 1;
-                }
             continue;
         }
         ++imageIndex;

@@ -103,6 +103,18 @@ public:
     }
 
 private:
+    /// What one COCO file's parts share while it is read.
+    struct FileContext {
+        fs::path file;
+        std::string name; ///< as messages name the file
+        coco::RawFile* raw = nullptr;
+        project::Split split = project::Split::None;
+        std::unordered_map<std::int64_t, int> classOf;            ///< category id -> class index
+        std::unordered_map<std::int64_t, std::size_t> imageIndex; ///< image id -> dataset index
+        std::size_t firstImage = 0;                               ///< this file's first dataset image
+        std::vector<char> hadError;                               ///< per image of this file
+    };
+
     Status readOne(const fs::path& file) {
         const std::string name = displayPath(file, m_base);
         if (m_options.progress.cancelled())
@@ -119,9 +131,29 @@ private:
         if (!raw.hasAnnotations)
             m_problems.warning(ProblemKind::MissingField, name, "annotations",
                                "missing field: read as an image-info file; its images import as unlabeled");
+        FileContext context{file, name, &raw, splitOfFile(file)};
+        readCategories(context);
+        if (auto status = readImages(context); !status)
+            return status;
+        if (auto status = readAnnotations(context); !status)
+            return status;
         Dataset& dataset = m_result.dataset;
+        const std::size_t firstImage = context.firstImage;
+        const std::vector<char>& hadError = context.hadError;
+        for (std::size_t i = firstImage; i < dataset.images.size(); ++i) {
+            auto& image = dataset.images[i];
+            if (image.labels == LabelState::Missing && raw.hasAnnotations && !hadError[i - firstImage])
+                image.labels = LabelState::Empty;
+            image.status = statusFor(image.labels);
+        }
+        return {};
+    }
 
-        std::unordered_map<std::int64_t, int> classOf;
+    void readCategories(FileContext& context) {
+        const std::string& name = context.name;
+        const coco::RawFile& raw = *context.raw;
+        Dataset& dataset = m_result.dataset;
+        std::unordered_map<std::int64_t, int>& classOf = context.classOf;
         for (std::size_t i = 0; i < raw.categories.size(); ++i) {
             const auto& cat = raw.categories[i];
             const std::string where = "categories[" + std::to_string(i) + "]";
@@ -140,8 +172,10 @@ private:
                 m_problems.error(ProblemKind::Syntax, name, where + ".id",
                                  "duplicate category id " + std::to_string(cat.id), "category " + cat.name);
         }
+    }
 
-        const project::Split split = splitOfFile(file);
+    /// The folders a COCO file's images may be in, nearest first (Ultralytics and COCO 2017 layouts).
+    static std::vector<fs::path> imageDirs(const fs::path& file, project::Split split) {
         const std::string subset = util::exportSplitName(split);
         std::vector<fs::path> dirs;
         std::error_code ec;
@@ -151,9 +185,19 @@ private:
                                     jsonDir.parent_path() / (subset + "2017")})
             if (fs::is_directory(dir, ec) && std::find(dirs.begin(), dirs.end(), dir) == dirs.end())
                 dirs.push_back(dir);
+        return dirs;
+    }
 
-        const std::size_t firstImage = dataset.images.size();
-        std::unordered_map<std::int64_t, std::size_t> imageIndex;
+    Status readImages(FileContext& context) {
+        const std::string& name = context.name;
+        const fs::path& file = context.file;
+        const coco::RawFile& raw = *context.raw;
+        const project::Split split = context.split;
+        Dataset& dataset = m_result.dataset;
+        const std::vector<fs::path> dirs = imageDirs(file, split);
+        const fs::path jsonDir = file.parent_path();
+        context.firstImage = dataset.images.size();
+        std::unordered_map<std::int64_t, std::size_t>& imageIndex = context.imageIndex;
         imageIndex.reserve(raw.images.size());
         std::int64_t missingFiles = 0;
         std::string firstMissing;
@@ -240,7 +284,18 @@ private:
                                    " image files not found (first: " + firstMissing +
                                    "); imported with the JSON's sizes; give images=DIR to point at them");
 
-        std::vector<char> hadError(dataset.images.size() - firstImage, 0);
+        context.hadError.assign(dataset.images.size() - context.firstImage, 0);
+        return {};
+    }
+
+    Status readAnnotations(FileContext& context) {
+        const std::string& name = context.name;
+        const coco::RawFile& raw = *context.raw;
+        Dataset& dataset = m_result.dataset;
+        const auto& classOf = context.classOf;
+        const auto& imageIndex = context.imageIndex;
+        const std::size_t firstImage = context.firstImage;
+        std::vector<char>& hadError = context.hadError;
         std::int64_t missingIds = 0, missingCrowd = 0, fromPolygon = 0;
         std::size_t firstMissingId = 0, firstMissingCrowd = 0;
         const std::int64_t total = static_cast<std::int64_t>(raw.annotations.size());
@@ -350,12 +405,6 @@ private:
         if (fromPolygon > 0)
             m_result.notes.push_back(name + ": " + std::to_string(fromPolygon) +
                                      " boxes computed from polygons without a bbox");
-        for (std::size_t i = firstImage; i < dataset.images.size(); ++i) {
-            auto& image = dataset.images[i];
-            if (image.labels == LabelState::Missing && raw.hasAnnotations && !hadError[i - firstImage])
-                image.labels = LabelState::Empty;
-            image.status = statusFor(image.labels);
-        }
         return {};
     }
 

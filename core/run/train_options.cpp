@@ -72,8 +72,7 @@ using F = FrontEnd;
 
 // The one declaration of every training option: Ultralytics 8.4's names and defaults (the recipe).
 // Rows shown in the GUI come first, in form order.
-Table buildTable() {
-    Table t;
+void addFormOptions(Table& t) {
     // ---- run ---------------------------------------------------------------------------------------------
     t.add({.key = "model",
            .type = T::Choice,
@@ -238,6 +237,9 @@ Table buildTable() {
            .minimum = 0,
            .maximum = 2147483647},
           field(&TrainConfig::seed));
+}
+
+void addCommandLineOptions(Table& t) {
     // ---- command line only ---------------------------------------------------------------------------
     t.add({.key = "lrf",
            .type = T::Number,
@@ -343,6 +345,9 @@ Table buildTable() {
            .maximum = 1024,
            .unit = "images"},
           field(&TrainConfig::nominalBatch));
+}
+
+void addRecordedOptions(Table& t) {
     // ---- recorded in args.yaml, set through the table (val's thresholds), not offered for training ----
     t.add({.key = "warmup_momentum",
            .type = T::Number,
@@ -416,6 +421,13 @@ Table buildTable() {
                                          "Validate after each epoch (the fitness needs it)."),
            .shownIn = F::None},
           field(&TrainConfig::validate));
+}
+
+Table buildTable() {
+    Table t;
+    addFormOptions(t);
+    addCommandLineOptions(t);
+    addRecordedOptions(t);
     return t;
 }
 
