@@ -600,6 +600,42 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images that received boxes: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boxes stored (source: model, with their scores): %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images skipped because they could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  … and %1 more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Auto-Label Images</source>
         <translation type="unfinished"></translation>
     </message>
@@ -720,6 +756,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>&amp;Review Them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close this dialog and walk the images that got boxes, the least confident first (the review queue)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weights: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -751,6 +795,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Cannot load the model.
 %1
 Pick another model with the Choose… button.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model loaded; running it on the first batch of images…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -786,42 +834,6 @@ Pick another model with the Choose… button.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images that received boxes: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Boxes stored (source: model, with their scores): %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images skipped because they could not be read: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>  … and %1 more</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Stop Auto-Label?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -832,18 +844,6 @@ The images processed so far keep their boxes.</source>
     </message>
     <message>
         <source>Choose a Model for Auto-Label</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model loaded; running it on the first batch of images…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Review Them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Close this dialog and walk the images that got boxes, the least confident first (the review queue)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -5,6 +5,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+
 #include <algorithm>
 #include <system_error>
 

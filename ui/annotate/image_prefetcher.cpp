@@ -1,9 +1,18 @@
 #include "ui/annotate/image_prefetcher.h"
 
-#include <QMetaObject>
-#include <QPointer>
+#include "ui/common/background.h"
 
 namespace osprey::ui {
+
+namespace {
+
+/// A decode's result, handed from the worker to the GUI thread.
+struct Decoded {
+    std::shared_ptr<const ImagePyramid> pyramid;
+    QString error;
+};
+
+} // namespace
 
 ImagePrefetcher::ImagePrefetcher(qint64 budgetBytes, QObject* parent)
     : QObject(parent), m_budgetBytes(budgetBytes) {
@@ -30,20 +39,17 @@ void ImagePrefetcher::request(qint64 imageId, const QString& filePath) {
     }
     m_pending.insert(imageId);
     const int generation = m_generation;
-    QPointer<ImagePrefetcher> self(this);
-    m_pool.start(
-        [self, generation, imageId, filePath] {
-            QString error;
-            auto pyramid = ImagePyramid::load(filePath, &error);
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, generation, imageId, pyramid = std::move(pyramid), error] {
-                    if (self)
-                        self->onDecoded(generation, imageId, pyramid, error);
-                },
-                Qt::QueuedConnection);
+    runInBackground(
+        this,
+        [filePath] {
+            Decoded decoded;
+            decoded.pyramid = ImagePyramid::load(filePath, &decoded.error);
+            return decoded;
         },
-        ++m_priority);
+        [this, generation, imageId](const Decoded& decoded) {
+            onDecoded(generation, imageId, decoded.pyramid, decoded.error);
+        },
+        &m_pool, ++m_priority);
 }
 
 void ImagePrefetcher::onDecoded(int generation, qint64 imageId, std::shared_ptr<const ImagePyramid> pyramid,

@@ -5,12 +5,12 @@
 #include "ui/assist/model_file_chooser.h"
 #include "ui/assist/proposal_painter.h"
 #include "ui/assist/run_follower.h"
+#include "ui/common/background.h"
 #include "ui/project/project_document.h"
 
 #include <QFileInfo>
 #include <QPointer>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace osprey::ui {
@@ -30,14 +30,14 @@ AssistController::AssistController(AnnotationSession* session, BoxCanvas* canvas
     : QObject(parent), m_session(session), m_canvas(canvas), m_engine(std::make_shared<SuggestionEngine>()),
       m_follower(new RunFollower(this)) {
     connect(m_follower, &RunFollower::checkpointChanged, this, &AssistController::onFollowedCheckpoint);
-    connect(&m_watcher, &QFutureWatcher<Result>::finished, this, &AssistController::onFinished);
+    m_pool.setMaxThreadCount(1);
     connect(session, &AnnotationSession::imageChanged, this, &AssistController::onImageChanged);
     canvas->setOverlay(this);
 }
 
 AssistController::~AssistController() {
     m_canvas->setOverlay(nullptr);
-    m_watcher.waitForFinished();
+    m_pool.waitForDone();
 }
 
 // ---- model ---------------------------------------------------------------------------------------
@@ -163,14 +163,16 @@ void AssistController::start() {
     ++m_predictions;
     emit busyChanged(true);
     emit message(tr("Suggesting boxes with %1…").arg(modelName()));
-    m_watcher.setFuture(QtConcurrent::run([engine = m_engine, source = m_source, revision = m_revision, path,
-                                           imageId, generation = m_generation] {
-        return Result{imageId, generation, engine->run(source, revision, path)};
-    }));
+    runInBackground(
+        this,
+        [engine = m_engine, source = m_source, revision = m_revision, path, imageId,
+         generation = m_generation] {
+            return Result{imageId, generation, engine->run(source, revision, path)};
+        },
+        [this](const Result& result) { onFinished(result); }, &m_pool);
 }
 
-void AssistController::onFinished() {
-    const Result result = m_watcher.result();
+void AssistController::onFinished(const Result& result) {
     m_running = false;
     emit busyChanged(false);
     ProjectDocument* document = m_session->document();

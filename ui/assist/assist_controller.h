@@ -11,9 +11,9 @@
 #include "ui/assist/proposal_set.h"
 #include "ui/assist/suggestion_engine.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QRectF>
+#include <QThreadPool>
 #include <memory>
 #include <vector>
 
@@ -100,7 +100,7 @@ private:
     };
 
     void start();
-    void onFinished();
+    void onFinished(const Result& result);
     void onImageChanged();
     void onFollowedCheckpoint(const QString& path, const QString& runName);
     /// The proposals changed: repaint and tell the views.
@@ -114,7 +114,7 @@ private:
     assist::ModelSource m_source;
     RunFollower* m_follower;
     std::int64_t m_revision = 0; ///< bumped when the followed file is rewritten in place
-    QFutureWatcher<Result> m_watcher;
+    QThreadPool m_pool;          ///< one suggestion at a time; destroying the controller waits for it
     bool m_running = false;
     bool m_pending = false;
     std::int64_t m_generation = 0;

@@ -3,7 +3,7 @@
 #include "assist/inference_threads.h"
 #include "ui/assist/class_mapping_dialog.h"
 #include "ui/assist/model_file_chooser.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 
 #include <QComboBox>
@@ -20,8 +20,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
 Q_DECLARE_METATYPE(std::shared_ptr<osprey::assist::AutoLabelReport>)
@@ -30,49 +28,24 @@ namespace osprey::ui {
 
 namespace {
 
-constexpr int kWarningsShown = 10;
-
 QString toText(const std::filesystem::path& path) {
     return QString::fromStdString(path.string());
 }
 
-QString duration(double seconds) {
-    if (seconds < 10)
-        return AutoLabelDialog::tr("%1 s").arg(seconds, 0, 'f', 1);
-    const int total = static_cast<int>(seconds + 0.5);
-    if (total < 60)
-        return AutoLabelDialog::tr("%1 s").arg(total);
-    if (total < 3600)
-        return AutoLabelDialog::tr("%1 min %2 s").arg(total / 60).arg(total % 60);
-    return AutoLabelDialog::tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
-}
-
-/// A Darknet model's names file: X.names beside the cfg, else the only .names file in its folder.
 } // namespace
 
-/// Between the worker and the dialog: the worker waits after each batch until the GUI has shown report
-/// `shown` or the run is cancelled.
-struct AutoLabelDialog::Handshake {
-    std::mutex mutex;
-    std::condition_variable changed;
-    int shown = 0;
-    std::atomic<bool> cancel{false};
-
-    void release(int report) {
-        {
-            const std::lock_guard lock(mutex);
-            shown = std::max(shown, report);
-        }
-        changed.notify_all();
-    }
-    void stop() {
-        {
-            const std::lock_guard lock(mutex);
-            cancel.store(true);
-        }
-        changed.notify_all();
-    }
+/// One stored batch, as the worker hands it to the dialog.
+struct AutoLabelProgress {
+    int done = 0;
+    int total = 0;
+    double elapsedSeconds = 0;
 };
+
+} // namespace osprey::ui
+
+Q_DECLARE_METATYPE(osprey::ui::AutoLabelProgress)
+
+namespace osprey::ui {
 
 AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelSource& model, QWidget* parent)
     : QDialog(parent), m_document(document), m_task(new BackgroundTask(this)) {
@@ -198,6 +171,7 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
         QDialog::accept();
     });
     connect(m_task, &BackgroundTask::finished, this, &AutoLabelDialog::onFinished);
+    connect(m_task, &BackgroundTask::delivered, this, &AutoLabelDialog::onDelivered);
     restoreSettings();
     setModel(model);
     m_images->setFocus();
@@ -205,8 +179,7 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
 
 AutoLabelDialog::~AutoLabelDialog() {
     // Never leave a worker behind: release it from its wait, let it finish the batch, join it.
-    if (m_handshake)
-        m_handshake->stop();
+    m_task->cancel();
     m_task->wait();
 }
 
@@ -241,53 +214,7 @@ assist::AutoLabelOptions AutoLabelDialog::options() const {
     return options;
 }
 
-namespace {
-constexpr char kSettingsKey[] = "autolabel.dialog";
-} // namespace
-
-void AutoLabelDialog::saveSettings() {
-    if (!m_document)
-        return;
-    const QString text = QStringLiteral("images=%1;conf=%2;iou=%3;mode=%4;add_classes=%5")
-                             .arg(m_images->currentData().toString())
-                             .arg(m_conf->value(), 0, 'f', 2)
-                             .arg(m_iou->value(), 0, 'f', 2)
-                             .arg(m_mode->currentData().toInt())
-                             .arg(m_addClasses->currentData().toInt());
-    (void)m_document->project().setSetting(kSettingsKey, text.toStdString()); // a preference: best effort
-}
-
-void AutoLabelDialog::restoreSettings() {
-    if (!m_document)
-        return;
-    const auto stored = m_document->project().setting(kSettingsKey);
-    if (!stored || stored->empty())
-        return;
-    // Unknown keys and values out of range are ignored: the defaults stay.
-    for (const QString& pair : QString::fromStdString(*stored).split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
-        const QString key = pair.section(QLatin1Char('='), 0, 0);
-        const QString value = pair.section(QLatin1Char('='), 1);
-        bool number = false;
-        if (key == QLatin1String("images")) {
-            if (const int index = m_images->findData(value); index >= 0)
-                m_images->setCurrentIndex(index);
-        } else if (key == QLatin1String("conf")) {
-            if (const double v = value.toDouble(&number);
-                number && v >= m_conf->minimum() && v <= m_conf->maximum())
-                m_conf->setValue(v);
-        } else if (key == QLatin1String("iou")) {
-            if (const double v = value.toDouble(&number);
-                number && v >= m_iou->minimum() && v <= m_iou->maximum())
-                m_iou->setValue(v);
-        } else if (key == QLatin1String("mode")) {
-            if (const int index = m_mode->findData(value.toInt(&number)); number && index >= 0)
-                m_mode->setCurrentIndex(index);
-        } else if (key == QLatin1String("add_classes")) {
-            if (const int index = m_addClasses->findData(value.toInt(&number)); number && index >= 0)
-                m_addClasses->setCurrentIndex(index);
-        }
-    }
-}
+namespace {} // namespace
 
 bool AutoLabelDialog::isRunning() const {
     return m_task->isRunning();
@@ -354,14 +281,12 @@ void AutoLabelDialog::start() {
     m_error.clear();
     m_summary->clear();
     m_closeWhenDone = false;
-    m_handshake = std::make_shared<Handshake>();
     setRunning(true);
     m_status->setText(tr("Loading %1…").arg(toText(m_model.model.filename())));
 
     const std::string folder = m_document->folder().toStdString();
     const QString modelFile = toText(m_model.model);
-    m_task->start([this, folder, model = m_model, modelFile, options = runOptions,
-                   handshake = m_handshake](TaskContext&) mutable {
+    m_task->start([folder, model = m_model, modelFile, options = runOptions](TaskContext& context) mutable {
         // The worker has its own connection: a Project object belongs to one thread.
         auto project = project::Project::open(folder);
         if (!project)
@@ -377,18 +302,12 @@ void AutoLabelDialog::start() {
                 0,
                 tr("Cannot load the model.\n%1\nPick another model with the Choose… button.").arg(message)};
         }
-        if (handshake->cancel.load()) { // stopped while the model loaded: nothing stored
+        if (context.cancelled()) { // stopped while the model loaded: nothing stored
             assist::AutoLabelReport nothing;
             nothing.cancelled = true;
             return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(nothing)), {}};
         }
-        QMetaObject::invokeMethod(
-            this,
-            [this, handshake] {
-                if (handshake == m_handshake && !handshake->cancel.load())
-                    m_status->setText(tr("Model loaded; running it on the first batch of images…"));
-            },
-            Qt::QueuedConnection);
+        context.post(tr("Model loaded; running it on the first batch of images…"));
         // As osprey-cli autolabel: on the CPU one image per core with one compute thread each; a checkpoint
         // on a GPU runs one image at a time. The editor's suggestions get all cores back afterwards.
         const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -397,24 +316,13 @@ void AutoLabelDialog::start() {
         options.openPredictor = [model] { return assist::BoxPredictor::open(model); };
         assist::setInferenceThreads(std::max(1, cores / options.workers));
         const auto started = std::chrono::steady_clock::now();
-        int reports = 0, stored = 0;
+        int stored = 0;
         auto report = assist::autoLabel(**project, **predictor, options, [&](int done, int total) {
             const double elapsed =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            const int ticket = ++reports;
             stored = done;
-            QMetaObject::invokeMethod(
-                this,
-                [this, handshake, ticket, done, total, elapsed] {
-                    if (handshake == m_handshake)
-                        onProgress(done, total, elapsed);
-                    handshake->release(ticket);
-                },
-                Qt::QueuedConnection);
-            std::unique_lock lock(handshake->mutex);
-            handshake->changed.wait(lock,
-                                    [&] { return handshake->shown >= ticket || handshake->cancel.load(); });
-            return !handshake->cancel.load();
+            // Waits until the dialog has shown this batch: a stop asked for now ends right after it.
+            return context.deliver(QVariant::fromValue(AutoLabelProgress{done, total, elapsed}));
         });
         assist::setInferenceThreads(cores);
         if (!report)
@@ -422,6 +330,15 @@ void AutoLabelDialog::start() {
         return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(std::move(*report))),
                           {}};
     });
+}
+
+void AutoLabelDialog::onDelivered(const QVariant& value) {
+    if (value.metaType() == QMetaType::fromType<AutoLabelProgress>()) {
+        const auto progress = value.value<AutoLabelProgress>();
+        onProgress(progress.done, progress.total, progress.elapsedSeconds);
+    } else if (!m_task->isCancelled()) {
+        m_status->setText(value.toString());
+    }
 }
 
 void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
@@ -433,17 +350,17 @@ void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
     QString text = tr("%1 / %2 images, %3 images/s").arg(done).arg(total).arg(rate, 0, 'f', 1);
     if (rate > 0 && done < total)
         text += (total - done) / rate < 1 ? tr(", under a second left")
-                                          : tr(", about %1 left").arg(duration((total - done) / rate));
-    if (m_handshake && m_handshake->cancel.load())
+                                          : tr(", about %1 left").arg(durationText((total - done) / rate));
+    if (m_task->isCancelled())
         text += QLatin1Char('\n') + tr("Stopping after the current batch…");
     m_status->setText(text);
     emit progressed(done, total);
 }
 
 void AutoLabelDialog::cancel() {
-    if (!isRunning() || !m_handshake)
+    if (!isRunning())
         return;
-    m_handshake->stop();
+    m_task->cancel();
     m_cancelButton->setEnabled(false);
     m_status->setText(m_status->text() + QLatin1Char('\n') + tr("Stopping after the current batch…"));
 }
@@ -466,7 +383,7 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
         m_report = *result.value.value<std::shared_ptr<assist::AutoLabelReport>>();
         m_progress->setValue(m_report->images);
         m_status->setText(m_report->cancelled ? tr("Stopped.") : tr("Finished."));
-        m_summary->setPlainText(describe(*m_report, m_total));
+        m_summary->setPlainText(summaryOf(*m_report, m_total, m_runMode));
         stored = m_report->images > 0;
         m_reviewButton->setVisible(m_report->boxes > 0);
     }
@@ -479,40 +396,6 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
     emit runFinished();
     if (m_closeWhenDone)
         QDialog::reject();
-}
-
-QString AutoLabelDialog::describe(const assist::AutoLabelReport& report, int total) const {
-    QStringList lines;
-    const double rate = report.seconds > 0 ? report.images / report.seconds : 0.0;
-    lines << tr("Processed: %1 of %2 images in %3 (%4 images/s)")
-                 .arg(report.images)
-                 .arg(total)
-                 .arg(duration(report.seconds))
-                 .arg(rate, 0, 'f', 1);
-    lines << tr("Images that received boxes: %1").arg(report.labeled);
-    lines << tr("Boxes stored (source: model, with their scores): %1").arg(report.boxes);
-    if (report.reopened > 0)
-        lines << tr("Reviewed images that received boxes and went back to labeled, for review: %1")
-                     .arg(report.reopened);
-    if (report.failed > 0) {
-        lines << tr("Images skipped because they could not be read: %1").arg(report.failed);
-        const int shown = std::min<int>(kWarningsShown, static_cast<int>(report.warnings.size()));
-        for (int i = 0; i < shown; ++i)
-            lines << QStringLiteral("  ") + QString::fromStdString(report.warnings[static_cast<size_t>(i)]);
-        if (static_cast<int>(report.warnings.size()) > shown)
-            lines << tr("  … and %1 more").arg(static_cast<int>(report.warnings.size()) - shown);
-    }
-    if (report.cancelled)
-        lines << tr("Stopped early: the processed images keep their boxes. Images left unchanged: %1")
-                     .arg(std::max(0, total - report.images));
-    lines << QString();
-    lines << tr("Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with "
-                "\"Replace earlier model boxes\".");
-    if (m_runMode == assist::WriteMode::Replace)
-        lines << tr(
-            "Replace mode: the editor's undo history is cleared, since it may refer to replaced model "
-            "boxes.");
-    return lines.join(QLatin1Char('\n'));
 }
 
 void AutoLabelDialog::reject() {

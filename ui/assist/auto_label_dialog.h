@@ -86,18 +86,20 @@ private:
     /// its class mapping are remembered elsewhere.
     void saveSettings();
     void restoreSettings();
-    struct Handshake;
+    void onDelivered(const QVariant& value);
     void onProgress(int done, int total, double elapsedSeconds);
     void onFinished(const TaskResult& result);
     void updateCount();
     void updateModelLabel();
     void setRunning(bool running);
-    QString describe(const assist::AutoLabelReport& report, int total) const;
+    /// The summary of a finished run (auto_label_summary.cpp).
+    static QString summaryOf(const assist::AutoLabelReport& report, int total, assist::WriteMode mode);
+    /// "4.2 s", "12 min 5 s", "2 h 3 min".
+    static QString durationText(double seconds);
 
     QPointer<ProjectDocument> m_document; ///< null once the project closed
     assist::ModelSource m_model;
     BackgroundTask* m_task;
-    std::shared_ptr<Handshake> m_handshake;
     QLineEdit* m_modelPath;
     QPushButton* m_chooseButton;
     QPushButton* m_mappingButton;

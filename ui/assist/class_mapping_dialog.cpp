@@ -1,7 +1,7 @@
 #include "ui/assist/class_mapping_dialog.h"
 
 #include "assist/auto_labeler.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 
 #include <QComboBox>

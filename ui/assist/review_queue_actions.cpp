@@ -1,6 +1,6 @@
 #include "ui/assist/review_queue_actions.h"
 
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"

@@ -1,7 +1,7 @@
 #include "ui/project/health_panel.h"
 
 #include "quality/health_check.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
 

@@ -2,7 +2,7 @@
 
 #include "formats/format_registry.h"
 #include "formats/project_import.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
 

@@ -2,7 +2,7 @@
 
 #include "formats/project_export.h"
 #include "quality/dataset_splitter.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 
 #include <QDoubleSpinBox>

@@ -1,7 +1,7 @@
 #include "ui/project/statistics_panel.h"
 
 #include "quality/dataset_stats.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/project/project_document.h"
 
 #include <QHBoxLayout>

@@ -4,7 +4,7 @@
 
 #include "formats/format.h"
 #include "quality/health_check.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 
 #include <QMetaType>
 

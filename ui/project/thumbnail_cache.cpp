@@ -1,5 +1,7 @@
 #include "ui/project/thumbnail_cache.h"
 
+#include "ui/common/background.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QImageReader>
@@ -125,17 +127,16 @@ void ThumbnailCache::startWaiting() {
         m_running.insert(request.key);
         const QString cachedPath =
             QDir(m_folder).filePath(QStringLiteral("thumbs/%1-%2.jpg").arg(request.key).arg(m_sizePx));
-        QPointer<ThumbnailCache> self(this);
         const int sizePx = m_sizePx;
         const bool background = m_scheduling.priority == WorkerPriority::Background;
-        m_pool.start([self, request, cachedPath, sizePx, background] {
-            if (background)
-                lowerCurrentThreadPriority();
-            QImage image = makeThumbnail(request.filePath, cachedPath, sizePx);
-            if (self)
-                QMetaObject::invokeMethod(self, "onFinished", Qt::QueuedConnection,
-                                          Q_ARG(QString, request.key), Q_ARG(QImage, image));
-        });
+        runInBackground(
+            this,
+            [request, cachedPath, sizePx, background] {
+                if (background)
+                    lowerCurrentThreadPriority();
+                return makeThumbnail(request.filePath, cachedPath, sizePx);
+            },
+            [this, key = request.key](const QImage& image) { onFinished(key, image); }, &m_pool);
     }
 }
 

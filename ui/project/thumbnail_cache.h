@@ -53,7 +53,7 @@ signals:
     /// A waiting request was dropped to make room for newer ones; asking again schedules it again.
     void dropped(const QString& key);
 
-private slots:
+private:
     void onFinished(const QString& key, const QImage& image);
 
 private:

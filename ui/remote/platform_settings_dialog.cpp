@@ -2,7 +2,7 @@
 
 #include "remote/platform_client.h"
 #include "remote/platform_settings.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,7 +1,7 @@
 #include "ui/train/gpu_probe.h"
 
 #include "system/gpu_monitor.h"
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 
 namespace osprey::ui {
 

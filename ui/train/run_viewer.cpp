@@ -1,6 +1,6 @@
 #include "ui/train/run_viewer.h"
 
-#include "ui/project/background_task.h"
+#include "ui/common/background_task.h"
 #include "ui/train/trainer_process.h"
 #include "ui/train/training_charts.h"
 #include "ui/train/training_run_model.h"
