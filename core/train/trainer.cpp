@@ -1,4 +1,4 @@
-#include "train/trainer.h"
+#include "train/training_run_impl.h"
 
 #include "model/inference_impl.h"
 #include "model/predictor.h"
@@ -19,192 +19,7 @@
 
 namespace osprey::train {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-/// Stamps each event with the run clock and forwards it; shared by the loop and the sampler thread.
-class Emitter {
-public:
-    Emitter(run::EventSink& sink) : m_sink(sink), m_start(Clock::now()) {}
-    void emit(run::TrainEvent event) {
-        event.timeS = secondsSince(m_start);
-        m_sink.onEvent(event);
-    }
-    void log(const std::string& message, const std::string& level = "info") {
-        run::TrainEvent event;
-        event.type = run::TrainEvent::Type::Log;
-        event.level = level;
-        event.message = message;
-        emit(std::move(event));
-    }
-
-private:
-    run::EventSink& m_sink;
-    Clock::time_point m_start;
-};
-
-/// The whole run; one object so that the phases share the state without long parameter lists.
-class Run {
-public:
-    Run(const run::TrainConfig& config, const TrainInputs& inputs, Emitter& emitter)
-        : m_config(config), m_inputs(inputs), m_emit(emitter), m_device(torch::kCPU) {}
-
-    Expected<TrainResult> execute();
-
-private:
-    void stripBest();
-    Status setUp();
-    void emitStarted(std::int64_t parameters, double gflops);
-    bool trainEpoch(int epoch);
-    void optimizerStep();
-    Status finishEpoch(int epoch, bool interrupted);
-    bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
-
-    const run::TrainConfig& m_config;
-    const TrainInputs& m_inputs;
-    Emitter& m_emit;
-    torch::Device m_device;
-    TrainingState m_state;
-    std::unique_ptr<DetectionLoss> m_loss;
-    std::unique_ptr<run::ResultsCsv> m_results;
-    PhaseTimes m_phases;
-    int m_batchesPerEpoch = 0;
-    int m_warmupIterations = 0;
-    int m_accumulate = 1;
-    double m_lastValidationS = 0;
-    double m_epochLoss[3] = {0, 0, 0};
-    double m_imagesPerS = 0;
-    run::EpochMetrics m_lastMetrics;
-    std::string m_status = "finished";
-    std::filesystem::path m_lastPath, m_bestPath;
-    bool m_autocast = false;
-};
-
-Status Run::setUp() {
-    if (auto status = m_config.check(); !status)
-        return status;
-    if (!m_inputs.train || !m_inputs.events)
-        return fail("training needs a train batch source and an event sink");
-    if (m_inputs.dataset.classNames.empty())
-        return fail("the project has no classes; add at least one class and label some images");
-    if (m_inputs.train->imageCount() == 0)
-        return fail(
-            "the train split has no usable images (labeled or verified-empty); assign some images to train");
-    const int threads = m_config.threads > 0
-                            ? m_config.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
-    auto device = model::parseDevice(m_config.device);
-    if (!device)
-        return fail(device.error());
-    m_device = device.value();
-    torch::manual_seed(m_config.seed);
-    const int nc = static_cast<int>(m_inputs.dataset.classNames.size());
-    auto spec = model::parseModelName(m_config.model, nc);
-    if (!spec)
-        return fail(spec.error());
-    m_state.model = std::make_shared<model::DetectionModel>(spec.value());
-    m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
-    if (!m_config.weights.empty() && !m_config.resume) {
-        auto checkpoint = model::loadCheckpoint(m_config.weights);
-        if (!checkpoint)
-            return fail(checkpoint.error());
-        const auto& state = checkpoint->ema.empty() ? checkpoint->model : checkpoint->ema;
-        auto report = model::loadState(*m_state.model, state, model::LoadMode::Pretrained);
-        if (!report)
-            return fail(m_config.weights + ": " + report.message());
-        std::ostringstream message;
-        message << "Transferred " << report->loaded.size() << "/" << m_state.model->stateDict().size()
-                << " items from pretrained weights " << m_config.weights;
-        if (!report->skipped.empty())
-            message << "; kept " << report->skipped.size()
-                    << " class-output tensors freshly initialised (the class count differs)";
-        m_emit.log(message.str());
-    }
-    m_state.model->to(m_device);
-    m_state.ema->to(m_device);
-    m_state.model->train();
-    m_state.emaUpdater =
-        std::make_unique<ModelEma>(m_state.ema, m_state.ema->stateDict(), m_state.model->stateDict());
-
-    m_batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
-    m_accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
-    m_warmupIterations = warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
-    const std::filesystem::path last = m_inputs.runDir / "weights" / "last.pt";
-    if (m_config.resume) {
-        auto choice = checkpointOptimizer(last);
-        if (!choice)
-            return fail("resume: " + choice.message());
-        m_state.choice = choice.value();
-    } else {
-        m_state.choice = chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
-    }
-    const double decay =
-        scaledWeightDecay(m_config.weightDecay, m_config.batch, m_accumulate, m_config.nominalBatch);
-    m_state.optimizer = std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay);
-    if (m_config.optimizer == run::OptimizerKind::Auto && !m_config.resume) {
-        m_emit.log("optimizer=auto: chose " + toString(m_state.choice.kind) +
-                   " (lr=" + std::to_string(m_state.choice.lr) +
-                   ", momentum=" + std::to_string(m_state.choice.momentum) +
-                   ") from the run length, ignoring lr0 and momentum");
-    }
-    m_emit.log("optimizer: " + m_state.optimizer->describe());
-    if (m_config.resume) {
-        if (auto status = loadTrainingCheckpoint(m_state, last); !status)
-            return fail("resume: " + status.message());
-        if (m_state.nextEpoch >= m_config.epochs)
-            return fail("resume: " + last.string() + " already completed " +
-                        std::to_string(m_state.nextEpoch) + " of " + std::to_string(m_config.epochs) +
-                        " epochs; start a new run or raise epochs");
-        m_emit.log("Resuming training from " + last.string() + " at epoch " +
-                   std::to_string(m_state.nextEpoch + 1));
-    }
-    m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
-                                             LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
-    std::error_code error;
-    std::filesystem::create_directories(m_inputs.runDir / "weights", error);
-    if (error)
-        return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
-    if (auto status = run::writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
-        return status;
-    m_results = std::make_unique<run::ResultsCsv>(m_inputs.runDir / "results.csv");
-    if (m_config.resume) {
-        if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
-            return status;
-    }
-    m_lastPath = m_inputs.runDir / "weights" / "last.pt";
-    m_bestPath = m_inputs.runDir / "weights" / "best.pt";
-    m_autocast = m_device.is_cuda() && m_config.amp;
-    return {};
-}
-
-void Run::emitStarted(std::int64_t parameters, double gflops) {
-    run::TrainEvent event;
-    event.type = run::TrainEvent::Type::RunStarted;
-    event.config = m_config.toMap();
-    event.config["optimizer_used"] = toString(m_state.choice.kind);
-    event.config["lr_used"] = std::to_string(m_state.choice.lr);
-    const auto& d = m_inputs.dataset;
-    event.trainImages = d.trainImages;
-    event.valImages = d.valImages;
-    event.trainBoxes = d.trainBoxes;
-    event.valBoxes = d.valBoxes;
-    event.negatives = d.negatives;
-    event.classNames = d.classNames;
-    event.modelName = m_state.model->spec().name();
-    event.parameters = parameters;
-    event.gflops = gflops;
-    event.runDir = m_inputs.runDir.string();
-    event.epochs = m_config.epochs;
-    event.startEpoch = m_state.nextEpoch + 1;
-    event.pid = static_cast<std::int64_t>(::getpid());
-    m_emit.emit(std::move(event));
-}
+namespace detail {
 
 void Run::optimizerStep() {
     auto parameters = m_state.optimizer->parameters();
@@ -482,15 +297,15 @@ Expected<TrainResult> Run::execute() {
     return result;
 }
 
-} // namespace
+} // namespace detail
 
 Expected<TrainResult> runTraining(const run::TrainConfig& config, const TrainInputs& inputs) {
     if (!inputs.events)
         return fail("runTraining: no event sink given");
-    Emitter emitter(*inputs.events);
+    detail::Emitter emitter(*inputs.events);
     Expected<TrainResult> result = fail("training did not run");
     try {
-        Run run(config, inputs, emitter);
+        detail::Run run(config, inputs, emitter);
         result = run.execute();
     } catch (const c10::Error& error) {
         result = fail(std::string("torch error: ") + error.what_without_backtrace());

@@ -1,0 +1,81 @@
+#pragma once
+// Private to core/train: one training run's state and phases (Run), shared by trainer.cpp (the epoch loop,
+// validation, checkpoints) and training_setup.cpp (model, optimiser, loss and the run_started event).
+// Thread affinity: the training thread; Emitter is also called from the system sampler's thread.
+
+#include "run/run_files.h"
+#include "train/trainer.h"
+#include "train/trainer_impl.h"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace osprey::train::detail {
+
+using Clock = std::chrono::steady_clock;
+
+inline double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Stamps each event with the run clock and forwards it; shared by the loop and the sampler thread.
+class Emitter {
+public:
+    Emitter(run::EventSink& sink) : m_sink(sink), m_start(Clock::now()) {}
+    void emit(run::TrainEvent event) {
+        event.timeS = secondsSince(m_start);
+        m_sink.onEvent(event);
+    }
+    void log(const std::string& message, const std::string& level = "info") {
+        run::TrainEvent event;
+        event.type = run::TrainEvent::Type::Log;
+        event.level = level;
+        event.message = message;
+        emit(std::move(event));
+    }
+
+private:
+    run::EventSink& m_sink;
+    Clock::time_point m_start;
+};
+
+/// The whole run; one object so that the phases share the state without long parameter lists.
+class Run {
+public:
+    Run(const run::TrainConfig& config, const TrainInputs& inputs, Emitter& emitter)
+        : m_config(config), m_inputs(inputs), m_emit(emitter), m_device(torch::kCPU) {}
+
+    Expected<TrainResult> execute();
+
+private:
+    void stripBest();
+    Status setUp();
+    void emitStarted(std::int64_t parameters, double gflops);
+    bool trainEpoch(int epoch);
+    void optimizerStep();
+    Status finishEpoch(int epoch, bool interrupted);
+    bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
+
+    const run::TrainConfig& m_config;
+    const TrainInputs& m_inputs;
+    Emitter& m_emit;
+    torch::Device m_device;
+    TrainingState m_state;
+    std::unique_ptr<DetectionLoss> m_loss;
+    std::unique_ptr<run::ResultsCsv> m_results;
+    PhaseTimes m_phases;
+    int m_batchesPerEpoch = 0;
+    int m_warmupIterations = 0;
+    int m_accumulate = 1;
+    double m_lastValidationS = 0;
+    double m_epochLoss[3] = {0, 0, 0};
+    double m_imagesPerS = 0;
+    run::EpochMetrics m_lastMetrics;
+    std::string m_status = "finished";
+    std::filesystem::path m_lastPath, m_bestPath;
+    bool m_autocast = false;
+};
+
+} // namespace osprey::train::detail

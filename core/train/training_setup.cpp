@@ -1,0 +1,143 @@
+#include "train/training_run_impl.h"
+
+#include "model/inference_impl.h"
+#include "model/predictor.h"
+#include "model/weights_impl.h"
+#include "run/run_files.h"
+#include "train/system_sampler.h"
+#include "train/trainer_impl.h"
+
+#include <ATen/autocast_mode.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+namespace osprey::train::detail {
+
+Status Run::setUp() {
+    if (auto status = m_config.check(); !status)
+        return status;
+    if (!m_inputs.train || !m_inputs.events)
+        return fail("training needs a train batch source and an event sink");
+    if (m_inputs.dataset.classNames.empty())
+        return fail("the project has no classes; add at least one class and label some images");
+    if (m_inputs.train->imageCount() == 0)
+        return fail(
+            "the train split has no usable images (labeled or verified-empty); assign some images to train");
+    const int threads = m_config.threads > 0
+                            ? m_config.threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
+    auto device = model::parseDevice(m_config.device);
+    if (!device)
+        return fail(device.error());
+    m_device = device.value();
+    torch::manual_seed(m_config.seed);
+    const int nc = static_cast<int>(m_inputs.dataset.classNames.size());
+    auto spec = model::parseModelName(m_config.model, nc);
+    if (!spec)
+        return fail(spec.error());
+    m_state.model = std::make_shared<model::DetectionModel>(spec.value());
+    m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
+    if (!m_config.weights.empty() && !m_config.resume) {
+        auto checkpoint = model::loadCheckpoint(m_config.weights);
+        if (!checkpoint)
+            return fail(checkpoint.error());
+        const auto& state = checkpoint->ema.empty() ? checkpoint->model : checkpoint->ema;
+        auto report = model::loadState(*m_state.model, state, model::LoadMode::Pretrained);
+        if (!report)
+            return fail(m_config.weights + ": " + report.message());
+        std::ostringstream message;
+        message << "Transferred " << report->loaded.size() << "/" << m_state.model->stateDict().size()
+                << " items from pretrained weights " << m_config.weights;
+        if (!report->skipped.empty())
+            message << "; kept " << report->skipped.size()
+                    << " class-output tensors freshly initialised (the class count differs)";
+        m_emit.log(message.str());
+    }
+    m_state.model->to(m_device);
+    m_state.ema->to(m_device);
+    m_state.model->train();
+    m_state.emaUpdater =
+        std::make_unique<ModelEma>(m_state.ema, m_state.ema->stateDict(), m_state.model->stateDict());
+
+    m_batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
+    m_accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
+    m_warmupIterations = warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
+    const std::filesystem::path last = m_inputs.runDir / "weights" / "last.pt";
+    if (m_config.resume) {
+        auto choice = checkpointOptimizer(last);
+        if (!choice)
+            return fail("resume: " + choice.message());
+        m_state.choice = choice.value();
+    } else {
+        m_state.choice = chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
+    }
+    const double decay =
+        scaledWeightDecay(m_config.weightDecay, m_config.batch, m_accumulate, m_config.nominalBatch);
+    m_state.optimizer = std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay);
+    if (m_config.optimizer == run::OptimizerKind::Auto && !m_config.resume) {
+        m_emit.log("optimizer=auto: chose " + toString(m_state.choice.kind) +
+                   " (lr=" + std::to_string(m_state.choice.lr) +
+                   ", momentum=" + std::to_string(m_state.choice.momentum) +
+                   ") from the run length, ignoring lr0 and momentum");
+    }
+    m_emit.log("optimizer: " + m_state.optimizer->describe());
+    if (m_config.resume) {
+        if (auto status = loadTrainingCheckpoint(m_state, last); !status)
+            return fail("resume: " + status.message());
+        if (m_state.nextEpoch >= m_config.epochs)
+            return fail("resume: " + last.string() + " already completed " +
+                        std::to_string(m_state.nextEpoch) + " of " + std::to_string(m_config.epochs) +
+                        " epochs; start a new run or raise epochs");
+        m_emit.log("Resuming training from " + last.string() + " at epoch " +
+                   std::to_string(m_state.nextEpoch + 1));
+    }
+    m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
+                                             LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
+    std::error_code error;
+    std::filesystem::create_directories(m_inputs.runDir / "weights", error);
+    if (error)
+        return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
+    if (auto status = run::writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
+        return status;
+    m_results = std::make_unique<run::ResultsCsv>(m_inputs.runDir / "results.csv");
+    if (m_config.resume) {
+        if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
+            return status;
+    }
+    m_lastPath = m_inputs.runDir / "weights" / "last.pt";
+    m_bestPath = m_inputs.runDir / "weights" / "best.pt";
+    m_autocast = m_device.is_cuda() && m_config.amp;
+    return {};
+}
+
+void Run::emitStarted(std::int64_t parameters, double gflops) {
+    run::TrainEvent event;
+    event.type = run::TrainEvent::Type::RunStarted;
+    event.config = m_config.toMap();
+    event.config["optimizer_used"] = toString(m_state.choice.kind);
+    event.config["lr_used"] = std::to_string(m_state.choice.lr);
+    const auto& d = m_inputs.dataset;
+    event.trainImages = d.trainImages;
+    event.valImages = d.valImages;
+    event.trainBoxes = d.trainBoxes;
+    event.valBoxes = d.valBoxes;
+    event.negatives = d.negatives;
+    event.classNames = d.classNames;
+    event.modelName = m_state.model->spec().name();
+    event.parameters = parameters;
+    event.gflops = gflops;
+    event.runDir = m_inputs.runDir.string();
+    event.epochs = m_config.epochs;
+    event.startEpoch = m_state.nextEpoch + 1;
+    event.pid = static_cast<std::int64_t>(::getpid());
+    m_emit.emit(std::move(event));
+}
+
+} // namespace osprey::train::detail
