@@ -3,7 +3,7 @@
 #include "cli/verb.h"
 
 #include "common/strings.h"
-#include "metrics/eval_reader.h"
+#include "formats/eval_reader.h"
 #include "metrics/eval_report.h"
 
 #include <iostream>
@@ -12,13 +12,13 @@ namespace osprey::cli {
 
 namespace {
 
-std::optional<metrics::BoxNotation> notationFrom(const std::string& text) {
+std::optional<formats::BoxNotation> notationFrom(const std::string& text) {
     if (text == "xyxy")
-        return metrics::BoxNotation::Xyxy;
+        return formats::BoxNotation::Xyxy;
     if (text == "xywh")
-        return metrics::BoxNotation::Xywh;
+        return formats::BoxNotation::Xywh;
     if (text == "yolo" || text == "xcycwh")
-        return metrics::BoxNotation::YoloNormalized;
+        return formats::BoxNotation::YoloNormalized;
     return std::nullopt;
 }
 
@@ -28,7 +28,7 @@ int error(const std::string& message) {
 }
 
 int runEval(const Args& args) {
-    metrics::ReadOptions options;
+    formats::EvalReadOptions options;
     const auto notation = notationFrom(args.str("box"));
     if (!notation)
         return error("box=" + args.str("box") + ": expected xyxy, xywh or yolo");
@@ -41,7 +41,7 @@ int runEval(const Args& args) {
         options.truthNotation = *truthNotation;
     }
     if (args.has("names")) {
-        auto names = metrics::readClassNames(args.str("names"));
+        auto names = formats::readClassNames(args.str("names"));
         if (!names)
             return error(names.message());
         options.classNames = std::move(*names);
@@ -59,7 +59,7 @@ int runEval(const Args& args) {
     }
     options.roundNormalizedToPixels = args.flag("round");
 
-    auto set = metrics::readEvalSet(args.str("gt"), args.str("pred"), options);
+    auto set = formats::readEvalSet(args.str("gt"), args.str("pred"), options);
     if (!set)
         return error(set.message());
     const bool json = args.flag("json");

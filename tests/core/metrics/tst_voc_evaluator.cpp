@@ -1,12 +1,13 @@
 // VOC-style AP: the published values of ../shared/fixtures/metrics (README there) read through every
 // input notation, plus hand-built cases.
 #include "fixtures.h"
-#include "metrics/eval_reader.h"
+#include "formats/eval_reader.h"
 #include "metrics/voc_evaluator.h"
 #include "metrics_test_util.h"
 
 #include <QtTest>
 
+using namespace osprey::formats;
 using namespace osprey::metrics;
 using namespace osprey::metrics::test;
 
@@ -24,7 +25,7 @@ double vocAp(const EvalSet& set, double iou, PixelConvention pixels, VocInterpol
 
 EvalSet read(const std::string& truth, const std::string& detections, BoxNotation notation,
              std::vector<std::string> names = {}, int imageSizePx = 0) {
-    ReadOptions options;
+    EvalReadOptions options;
     // The published values come from tools that round relative boxes to whole pixels.
     options.roundNormalizedToPixels = true;
     options.notation = notation;

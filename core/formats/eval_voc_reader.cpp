@@ -1,14 +1,14 @@
 // Pascal VOC XML annotation folders (one file per image).
 #include "common/atomic_file.h"
 #include "common/strings.h"
-#include "metrics/eval_reader_impl.h"
+#include "formats/eval_reader_impl.h"
 
 #include <pugixml.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-namespace osprey::metrics::detail {
+namespace osprey::formats::eval_detail {
 
 namespace {
 
@@ -74,4 +74,4 @@ Status readVocFolder(const std::filesystem::path& folder, SetBuilder& builder) {
     return {};
 }
 
-} // namespace osprey::metrics::detail
+} // namespace osprey::formats::eval_detail

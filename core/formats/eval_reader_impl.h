@@ -1,13 +1,13 @@
 #pragma once
-// Private to core/metrics: the builder the file readers share.
+// Private to core/formats: the builder the file readers share.
 
-#include "metrics/eval_reader.h"
+#include "formats/eval_reader.h"
 
 #include <map>
 #include <optional>
 #include <string_view>
 
-namespace osprey::metrics::detail {
+namespace osprey::formats::eval_detail {
 
 /// Collects images and classes while files are read, then produces an EvalSet with classes in a stable
 /// order: names given up front first, the rest sorted (numerically when they are numbers).
@@ -41,9 +41,9 @@ std::string lineError(const std::filesystem::path& path, size_t line, const std:
 Expected<std::vector<std::filesystem::path>> listFiles(const std::filesystem::path& folder,
                                                        const std::string& extension);
 
-Status readTextTruthFolder(const std::filesystem::path& folder, const ReadOptions& options,
+Status readTextTruthFolder(const std::filesystem::path& folder, const EvalReadOptions& options,
                            SetBuilder& builder);
-Status readTextDetectionFolder(const std::filesystem::path& folder, const ReadOptions& options,
+Status readTextDetectionFolder(const std::filesystem::path& folder, const EvalReadOptions& options,
                                SetBuilder& builder);
 Status readVocFolder(const std::filesystem::path& folder, SetBuilder& builder);
 
@@ -55,4 +55,4 @@ Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder
                           const std::map<std::string, int>& cocoImages,
                           const std::map<std::string, int>& cocoCategories);
 
-} // namespace osprey::metrics::detail
+} // namespace osprey::formats::eval_detail

@@ -1,12 +1,12 @@
 // Folders of per-image text files: the mAP tools' plain-text notation and YOLO label files.
 #include "common/atomic_file.h"
 #include "common/strings.h"
-#include "metrics/eval_reader_impl.h"
+#include "formats/eval_reader_impl.h"
 
 #include <array>
 #include <cmath>
 
-namespace osprey::metrics::detail {
+namespace osprey::formats::eval_detail {
 
 namespace {
 
@@ -23,7 +23,7 @@ const char* notationText(BoxNotation notation) {
 }
 
 // The image size for normalised boxes: from the ground truth, else the image file, else the fallback.
-Expected<std::pair<int, int>> sizeOf(SetBuilder& builder, int index, const ReadOptions& options) {
+Expected<std::pair<int, int>> sizeOf(SetBuilder& builder, int index, const EvalReadOptions& options) {
     auto& image = builder.image(index);
     if (image.widthPx > 0 && image.heightPx > 0)
         return std::pair<int, int>(image.widthPx, image.heightPx);
@@ -48,7 +48,7 @@ Expected<std::pair<int, int>> sizeOf(SetBuilder& builder, int index, const ReadO
 
 // Four numbers in `notation` to an xyxy pixel box; the error text is ready for lineError.
 Expected<BoxXyxy> toBox(const std::array<double, 4>& v, BoxNotation notation, SetBuilder& builder, int image,
-                        const ReadOptions& options) {
+                        const EvalReadOptions& options) {
     for (const double value : v)
         if (!std::isfinite(value))
             return fail("coordinates must be finite numbers");
@@ -128,7 +128,7 @@ Expected<std::array<double, 4>> numbers(const std::vector<std::string_view>& fie
 
 } // namespace
 
-Status readTextTruthFolder(const std::filesystem::path& folder, const ReadOptions& options,
+Status readTextTruthFolder(const std::filesystem::path& folder, const EvalReadOptions& options,
                            SetBuilder& builder) {
     auto files = listFiles(folder, ".txt");
     if (!files)
@@ -175,7 +175,7 @@ Status readTextTruthFolder(const std::filesystem::path& folder, const ReadOption
     return {};
 }
 
-Status readTextDetectionFolder(const std::filesystem::path& folder, const ReadOptions& options,
+Status readTextDetectionFolder(const std::filesystem::path& folder, const EvalReadOptions& options,
                                SetBuilder& builder) {
     auto files = listFiles(folder, ".txt");
     if (!files)
@@ -222,4 +222,4 @@ Status readTextDetectionFolder(const std::filesystem::path& folder, const ReadOp
     return {};
 }
 
-} // namespace osprey::metrics::detail
+} // namespace osprey::formats::eval_detail

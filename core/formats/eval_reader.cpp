@@ -1,16 +1,16 @@
-#include "metrics/eval_reader.h"
+#include "formats/eval_reader.h"
 
 #include "common/atomic_file.h"
 #include "common/strings.h"
-#include "metrics/eval_reader_impl.h"
+#include "formats/eval_reader_impl.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
 
-namespace osprey::metrics {
+namespace osprey::formats {
 
-namespace detail {
+namespace eval_detail {
 
 SetBuilder::SetBuilder(std::vector<std::string> knownNames) : m_haveKnownNames(!knownNames.empty()) {
     for (auto& name : knownNames)
@@ -105,7 +105,7 @@ Expected<std::vector<std::filesystem::path>> listFiles(const std::filesystem::pa
     return files;
 }
 
-} // namespace detail
+} // namespace eval_detail
 
 namespace {
 
@@ -144,27 +144,27 @@ std::uint32_t bigEndian(const unsigned char* p, int bytes) {
 } // namespace
 
 Expected<EvalSet> readEvalSet(const std::filesystem::path& truthPath,
-                              const std::filesystem::path& detectionPath, const ReadOptions& options) {
+                              const std::filesystem::path& detectionPath, const EvalReadOptions& options) {
     if (!std::filesystem::exists(truthPath))
         return fail(truthPath.string() + ": the ground truth path does not exist");
     if (!std::filesystem::exists(detectionPath))
         return fail(detectionPath.string() + ": the detection path does not exist");
-    ReadOptions effective = options;
+    EvalReadOptions effective = options;
     if (effective.imagesDir.empty())
         effective.imagesDir = guessImagesDir(truthPath);
 
-    detail::SetBuilder builder(options.classNames);
+    eval_detail::SetBuilder builder(options.classNames);
     std::map<std::string, int> cocoImages, cocoCategories;
     const bool truthIsCoco = isJsonFile(truthPath);
     Status status;
     if (truthIsCoco) {
-        status = detail::readCocoTruth(truthPath, builder, cocoImages, cocoCategories);
+        status = eval_detail::readCocoTruth(truthPath, builder, cocoImages, cocoCategories);
     } else if (std::filesystem::is_directory(truthPath)) {
-        auto xml = detail::listFiles(truthPath, ".xml");
+        auto xml = eval_detail::listFiles(truthPath, ".xml");
         if (!xml)
             return fail(xml.error());
-        status = xml->empty() ? detail::readTextTruthFolder(truthPath, effective, builder)
-                              : detail::readVocFolder(truthPath, builder);
+        status = xml->empty() ? eval_detail::readTextTruthFolder(truthPath, effective, builder)
+                              : eval_detail::readVocFolder(truthPath, builder);
     } else {
         return fail(
             truthPath.string() +
@@ -174,9 +174,10 @@ Expected<EvalSet> readEvalSet(const std::filesystem::path& truthPath,
         return fail(status.error());
 
     if (isJsonFile(detectionPath))
-        status = detail::readCocoDetections(detectionPath, builder, truthIsCoco, cocoImages, cocoCategories);
+        status =
+            eval_detail::readCocoDetections(detectionPath, builder, truthIsCoco, cocoImages, cocoCategories);
     else if (std::filesystem::is_directory(detectionPath))
-        status = detail::readTextDetectionFolder(detectionPath, effective, builder);
+        status = eval_detail::readTextDetectionFolder(detectionPath, effective, builder);
     else
         return fail(detectionPath.string() + ": not a COCO results JSON file or a folder of text files");
     if (!status)
@@ -242,4 +243,4 @@ Expected<std::pair<int, int>> readImageSizePx(const std::filesystem::path& path)
                 ": cannot read the image size (only JPEG, PNG and BMP headers are understood)");
 }
 
-} // namespace osprey::metrics
+} // namespace osprey::formats

@@ -1,5 +1,6 @@
 #pragma once
-// Reads ground truth and detections from files into an EvalSet, for `osprey-cli eval` and tests.
+// Reads ground truth and detections from files into core/metrics' EvalSet, for `osprey-cli eval` and
+// tests (core/metrics itself only scores values).
 // Ground truth: a COCO JSON file, a folder of VOC XML files, or a folder of text files (one per image:
 // the mAP tools' plain-text notation, or YOLO labels). Detections: a COCO results JSON (a list, or an
 // object with "annotations") or a folder of text files. Errors name the file and the line or field.
@@ -11,7 +12,14 @@
 #include <string>
 #include <vector>
 
-namespace osprey::metrics {
+namespace osprey::formats {
+
+// The readers produce core/metrics' value types.
+using metrics::BoxXyxy;
+using metrics::DetectionBox;
+using metrics::EvalSet;
+using metrics::GroundTruthBox;
+using metrics::ImageBoxes;
 
 /// How the four numbers of a text line describe a box.
 enum class BoxNotation {
@@ -21,7 +29,7 @@ enum class BoxNotation {
 };
 
 /// Options for readEvalSet.
-struct ReadOptions {
+struct EvalReadOptions {
     BoxNotation notation =
         BoxNotation::Xyxy; ///< text files of detections, and of ground truth unless overridden
     bool truthNotationSet = false;
@@ -43,7 +51,8 @@ struct ReadOptions {
 /// lines and lines starting with '#' are skipped. A missing or empty detection file means no detections.
 /// A detection for an image that has no ground truth entry is an error.
 Expected<EvalSet> readEvalSet(const std::filesystem::path& truthPath,
-                              const std::filesystem::path& detectionPath, const ReadOptions& options = {});
+                              const std::filesystem::path& detectionPath,
+                              const EvalReadOptions& options = {});
 
 /// Reads class names, one per line (darknet obj.names); blank lines are skipped.
 Expected<std::vector<std::string>> readClassNames(const std::filesystem::path& path);
@@ -51,4 +60,4 @@ Expected<std::vector<std::string>> readClassNames(const std::filesystem::path& p
 /// Reads the pixel size of a JPEG, PNG or BMP file from its header.
 Expected<std::pair<int, int>> readImageSizePx(const std::filesystem::path& path);
 
-} // namespace osprey::metrics
+} // namespace osprey::formats

@@ -1,14 +1,14 @@
 // COCO ground truth files and COCO results files.
 #include "common/atomic_file.h"
 #include "common/strings.h"
-#include "metrics/eval_reader_impl.h"
+#include "formats/eval_reader_impl.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-namespace osprey::metrics::detail {
+namespace osprey::formats::eval_detail {
 
 namespace {
 
@@ -248,4 +248,4 @@ Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder
     return {};
 }
 
-} // namespace osprey::metrics::detail
+} // namespace osprey::formats::eval_detail

@@ -1,6 +1,6 @@
 // Reading ground truth and detections from files: every kind of bad input gets an error that names the
 // file and the line or field, and never crashes; missing detection files mean no detections.
-#include "metrics/eval_reader.h"
+#include "formats/eval_reader.h"
 #include "metrics/voc_evaluator.h"
 
 #include <QTemporaryDir>
@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+using namespace osprey::formats;
 using namespace osprey::metrics;
 
 namespace {
@@ -19,7 +20,7 @@ void writeFile(const std::filesystem::path& path, const std::string& text) {
 
 // The error message of a read that must fail ("" when it unexpectedly succeeds).
 std::string errorOf(const std::filesystem::path& truth, const std::filesystem::path& detections,
-                    const ReadOptions& options = {}) {
+                    const EvalReadOptions& options = {}) {
     const auto set = readEvalSet(truth, detections, options);
     return set ? std::string() : set.message();
 }
@@ -60,7 +61,7 @@ private slots:
         QCOMPARE(set->images[1].detections.size(), size_t(0)); // no detection file
         // Integer classes index a names list.
         writeFile(m_pred / "a.txt", "1 0.9 5 5 20 20\n");
-        ReadOptions options;
+        EvalReadOptions options;
         options.classNames = {"cat", "dog"};
         const auto named = readEvalSet(m_gt, m_pred, options);
         QVERIFY(named.hasValue());
@@ -76,7 +77,7 @@ private slots:
         EXPECT_ERROR(errorOf(m_gt, m_pred), "a.txt: line 1:", "'1O' is not a number");
         writeFile(m_pred / "a.txt", "cat high 0 0 10 10\n");
         EXPECT_ERROR(errorOf(m_gt, m_pred), "a.txt: line 1: confidence 'high' is not a number");
-        ReadOptions xywh;
+        EvalReadOptions xywh;
         xywh.notation = BoxNotation::Xywh;
         writeFile(m_pred / "a.txt", "cat 0.9 0 0 -4 10\n");
         EXPECT_ERROR(errorOf(m_gt, m_pred, xywh), "a.txt: line 1: negative box size");
@@ -96,7 +97,7 @@ private slots:
 
     void normalisedBoxesNeedSizes() {
         writeFile(m_pred / "a.txt", "cat 0.9 0.5 0.5 0.2 0.2\n");
-        ReadOptions yolo;
+        EvalReadOptions yolo;
         yolo.notation = BoxNotation::YoloNormalized;
         yolo.truthNotationSet = true;
         yolo.truthNotation = BoxNotation::Xyxy;
