@@ -1,9 +1,11 @@
-// COCO ground truth files and COCO results files.
+// COCO ground truth files and COCO results files, read with rapidjson (the JSON library core/formats
+// uses for COCO), parsed at full precision so that the figures match pycocotools to the last digit.
 #include "common/atomic_file.h"
 #include "common/strings.h"
 #include "formats/eval_reader_impl.h"
 
-#include <nlohmann/json.hpp>
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,34 +14,62 @@ namespace osprey::formats::eval_detail {
 
 namespace {
 
-using nlohmann::json;
+using Json = rapidjson::Value;
 
-Expected<json> parseJson(const std::filesystem::path& path) {
-    auto text = readFile(path);
-    if (!text)
-        return fail(text.error());
-    try {
-        return json::parse(*text);
-    } catch (const json::parse_error& error) {
-        const size_t byte = std::min(error.byte, text->size());
+Expected<rapidjson::Document> parseJson(const std::filesystem::path& path, std::string& text) {
+    auto read = readFile(path);
+    if (!read)
+        return fail(read.error());
+    text = std::move(*read);
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
+    if (document.HasParseError()) {
+        const size_t byte = std::min(document.GetErrorOffset(), text.size());
         const size_t line =
-            1 + static_cast<size_t>(std::count(text->begin(), text->begin() + static_cast<long>(byte), '\n'));
-        std::string what = error.what();
-        // nlohmann's text starts with "[json.exception.parse_error.101] parse error at line N, column M: ".
-        if (const auto colon = what.find(": "); colon != std::string::npos)
-            what = what.substr(colon + 2);
-        return fail(lineError(path, line, "malformed JSON: " + what));
+            1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(byte), '\n'));
+        return fail(lineError(path, line,
+                              std::string("malformed JSON: ") +
+                                  rapidjson::GetParseError_En(document.GetParseError())));
     }
+    return document;
+}
+
+/// The member `key` of an object, or null (also when `object` is not an object).
+const Json* member(const Json& object, const char* key) {
+    if (!object.IsObject())
+        return nullptr;
+    const auto it = object.FindMember(key);
+    return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+bool isInteger(const Json& value) {
+    return value.IsInt64() || value.IsUint64();
+}
+
+long long integer(const Json& value) {
+    return value.IsInt64() ? value.GetInt64() : static_cast<long long>(value.GetUint64());
+}
+
+std::string text(const Json& value) {
+    return std::string(value.GetString(), value.GetStringLength());
+}
+
+/// A string member, or nullopt.
+std::optional<std::string> textMember(const Json& object, const char* key) {
+    const Json* value = member(object, key);
+    return value && value->IsString() ? std::optional<std::string>(text(*value)) : std::nullopt;
 }
 
 // An id as text: COCO ids are integers, but some tools write strings.
-std::optional<std::string> idText(const json& value) {
-    if (value.is_number_integer())
-        return std::to_string(value.get<long long>());
-    if (value.is_number_float() && std::floor(value.get<double>()) == value.get<double>())
-        return std::to_string(static_cast<long long>(value.get<double>()));
-    if (value.is_string())
-        return value.get<std::string>();
+std::optional<std::string> idText(const Json* value) {
+    if (!value)
+        return std::nullopt;
+    if (isInteger(*value))
+        return std::to_string(integer(*value));
+    if (value->IsDouble() && std::floor(value->GetDouble()) == value->GetDouble())
+        return std::to_string(static_cast<long long>(value->GetDouble()));
+    if (value->IsString())
+        return text(*value);
     return std::nullopt;
 }
 
@@ -47,15 +77,15 @@ std::string field(const std::filesystem::path& path, const std::string& where) {
     return path.string() + ": " + where;
 }
 
-Expected<BoxXyxy> readBbox(const json& object, const std::filesystem::path& path, const std::string& where) {
-    const auto it = object.find("bbox");
-    if (it == object.end() || !it->is_array() || it->size() != 4)
+Expected<BoxXyxy> readBbox(const Json& object, const std::filesystem::path& path, const std::string& where) {
+    const Json* bbox = member(object, "bbox");
+    if (!bbox || !bbox->IsArray() || bbox->Size() != 4)
         return fail(field(path, where + ".bbox: expected [x, y, width, height]"));
     double v[4];
-    for (size_t i = 0; i < 4; ++i) {
-        if (!(*it)[i].is_number() || !std::isfinite((*it)[i].get<double>()))
+    for (rapidjson::SizeType i = 0; i < 4; ++i) {
+        if (!(*bbox)[i].IsNumber() || !std::isfinite((*bbox)[i].GetDouble()))
             return fail(field(path, where + ".bbox[" + std::to_string(i) + "]: not a number"));
-        v[i] = (*it)[i].get<double>();
+        v[i] = (*bbox)[i].GetDouble();
     }
     if (v[2] < 0 || v[3] < 0)
         return fail(field(path, where + ".bbox: negative size (width " + std::to_string(v[2]) + ", height " +
@@ -67,43 +97,45 @@ Expected<BoxXyxy> readBbox(const json& object, const std::filesystem::path& path
 
 Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
                      std::map<std::string, int>& cocoImages, std::map<std::string, int>& cocoCategories) {
-    auto document = parseJson(path);
+    std::string source;
+    auto document = parseJson(path, source);
     if (!document)
         return fail(document.error());
-    const json& root = *document;
-    if (!root.is_object() || !root.contains("images") || !root["images"].is_array())
+    const Json& root = *document;
+    const Json* imageList = member(root, "images");
+    const Json* categoryList = member(root, "categories");
+    if (!imageList || !imageList->IsArray())
         return fail(field(path, "\"images\": missing; not a COCO ground truth file"));
-    if (!root.contains("categories") || !root["categories"].is_array())
+    if (!categoryList || !categoryList->IsArray())
         return fail(field(path, "\"categories\": missing; not a COCO ground truth file"));
 
     // pycocotools evaluates categories and images in ascending id order.
-    std::vector<std::pair<long long, const json*>> categories;
-    for (size_t i = 0; i < root["categories"].size(); ++i) {
-        const auto& category = root["categories"][i];
+    std::vector<std::pair<long long, const Json*>> categories;
+    for (rapidjson::SizeType i = 0; i < categoryList->Size(); ++i) {
+        const Json& category = (*categoryList)[i];
         const std::string where = "categories[" + std::to_string(i) + "]";
-        if (!category.is_object() || !category.contains("id") || !category["id"].is_number_integer())
+        const Json* id = member(category, "id");
+        if (!id || !isInteger(*id))
             return fail(field(path, where + ".id: missing or not an integer"));
-        categories.push_back({category["id"].get<long long>(), &category});
+        categories.push_back({integer(*id), &category});
     }
     std::stable_sort(categories.begin(), categories.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [id, category] : categories) {
-        std::string name = std::to_string(id);
-        if (category->contains("name") && (*category)["name"].is_string())
-            name = (*category)["name"].get<std::string>();
+        const std::string name = textMember(*category, "name").value_or(std::to_string(id));
         if (!cocoCategories.emplace(std::to_string(id), builder.classForName(name)).second)
             return fail(field(path, "categories: id " + std::to_string(id) + " appears twice"));
     }
 
-    std::vector<std::pair<std::string, const json*>> images;
-    for (size_t i = 0; i < root["images"].size(); ++i) {
-        const auto& image = root["images"][i];
+    std::vector<std::pair<std::string, const Json*>> images;
+    for (rapidjson::SizeType i = 0; i < imageList->Size(); ++i) {
+        const Json& image = (*imageList)[i];
         const std::string where = "images[" + std::to_string(i) + "]";
-        const auto id = image.is_object() && image.contains("id") ? idText(image["id"]) : std::nullopt;
+        const auto id = idText(member(image, "id"));
         if (!id)
             return fail(field(path, where + ".id: missing or not an integer"));
         for (const char* key : {"width", "height"})
-            if (image.contains(key) && (!image[key].is_number() || image[key].get<double>() < 0))
+            if (const Json* size = member(image, key); size && (!size->IsNumber() || size->GetDouble() < 0))
                 return fail(field(path, where + "." + key + ": negative or not a number"));
         images.push_back({*id, &image});
     }
@@ -112,10 +144,14 @@ Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
         return na && nb ? *na < *nb : a.first < b.first;
     });
     for (const auto& [id, image] : images) {
-        const int width = image->value("width", 0), height = image->value("height", 0);
+        const auto sizeOf = [image](const char* key) {
+            const Json* size = member(*image, key);
+            return size ? static_cast<int>(size->GetDouble()) : 0;
+        };
+        const int width = sizeOf("width"), height = sizeOf("height");
         std::string name = id;
-        if (image->contains("file_name") && (*image)["file_name"].is_string())
-            name = std::filesystem::path((*image)["file_name"].get<std::string>()).stem().string();
+        if (const auto file = textMember(*image, "file_name"))
+            name = std::filesystem::path(*file).stem().string();
         // File names may repeat across folders; the id keeps images apart.
         if (builder.findImage(name))
             name = id;
@@ -123,23 +159,23 @@ Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
             return fail(field(path, "images: id " + id + " appears twice"));
     }
 
-    if (!root.contains("annotations"))
+    const Json* annotations = member(root, "annotations");
+    if (!annotations)
         return {};
-    if (!root["annotations"].is_array())
+    if (!annotations->IsArray())
         return fail(field(path, "\"annotations\": not a list"));
-    for (size_t i = 0; i < root["annotations"].size(); ++i) {
-        const auto& annotation = root["annotations"][i];
+    for (rapidjson::SizeType i = 0; i < annotations->Size(); ++i) {
+        const Json& annotation = (*annotations)[i];
         const std::string where = "annotations[" + std::to_string(i) + "]";
-        if (!annotation.is_object())
+        if (!annotation.IsObject())
             return fail(field(path, where + ": not an object"));
-        const auto imageId = annotation.contains("image_id") ? idText(annotation["image_id"]) : std::nullopt;
+        const auto imageId = idText(member(annotation, "image_id"));
         if (!imageId)
             return fail(field(path, where + ".image_id: missing or not an integer"));
         const auto image = cocoImages.find(*imageId);
         if (image == cocoImages.end())
             return fail(field(path, where + ".image_id: " + *imageId + " is not in \"images\""));
-        const auto categoryId =
-            annotation.contains("category_id") ? idText(annotation["category_id"]) : std::nullopt;
+        const auto categoryId = idText(member(annotation, "category_id"));
         if (!categoryId)
             return fail(field(path, where + ".category_id: missing or not an integer"));
         const auto category = cocoCategories.find(*categoryId);
@@ -151,16 +187,13 @@ Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
         GroundTruthBox truth;
         truth.boxPx = *box;
         truth.classId = category->second;
-        if (annotation.contains("iscrowd")) {
-            const auto& crowd = annotation["iscrowd"];
-            truth.crowd =
-                crowd.is_boolean() ? crowd.get<bool>() : (crowd.is_number() && crowd.get<double>() != 0);
-        }
+        if (const Json* crowd = member(annotation, "iscrowd"))
+            truth.crowd = crowd->IsBool() ? crowd->GetBool() : (crowd->IsNumber() && crowd->GetDouble() != 0);
         // pycocotools overwrites "ignore" with iscrowd, so a file's own "ignore" field has no effect.
-        if (annotation.contains("area")) {
-            if (!annotation["area"].is_number() || annotation["area"].get<double>() < 0)
+        if (const Json* area = member(annotation, "area")) {
+            if (!area->IsNumber() || area->GetDouble() < 0)
                 return fail(field(path, where + ".area: negative or not a number"));
-            truth.areaPx2 = annotation["area"].get<double>();
+            truth.areaPx2 = area->GetDouble();
         }
         builder.image(image->second).truths.push_back(truth);
     }
@@ -170,41 +203,39 @@ Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
 Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder, bool truthIsCoco,
                           const std::map<std::string, int>& cocoImages,
                           const std::map<std::string, int>& cocoCategories) {
-    auto document = parseJson(path);
+    std::string source;
+    auto document = parseJson(path, source);
     if (!document)
         return fail(document.error());
-    const json& root = *document;
-    const json* list = &root;
+    const Json& root = *document;
+    const Json* list = &root;
     std::string prefix;
     std::map<std::string, std::string> imageNames, categoryNames;
-    if (root.is_object()) {
-        if (!root.contains("annotations") || !root["annotations"].is_array())
+    if (root.IsObject()) {
+        list = member(root, "annotations");
+        if (!list || !list->IsArray())
             return fail(field(path, "expected a COCO results list or an object with \"annotations\""));
-        list = &root["annotations"];
         prefix = "annotations";
         // Without COCO ground truth, the file's own images and categories give names to match by.
-        if (root.contains("images") && root["images"].is_array())
-            for (const auto& image : root["images"])
-                if (image.is_object() && image.contains("id") && image.contains("file_name") &&
-                    image["file_name"].is_string())
-                    if (const auto id = idText(image["id"]))
-                        imageNames[*id] =
-                            std::filesystem::path(image["file_name"].get<std::string>()).stem().string();
-        if (root.contains("categories") && root["categories"].is_array())
-            for (const auto& category : root["categories"])
-                if (category.is_object() && category.contains("id") && category.contains("name") &&
-                    category["name"].is_string())
-                    if (const auto id = idText(category["id"]))
-                        categoryNames[*id] = category["name"].get<std::string>();
-    } else if (!root.is_array()) {
+        if (const Json* images = member(root, "images"); images && images->IsArray())
+            for (const Json& image : images->GetArray())
+                if (const auto id = idText(member(image, "id")))
+                    if (const auto file = textMember(image, "file_name"))
+                        imageNames[*id] = std::filesystem::path(*file).stem().string();
+        if (const Json* categories = member(root, "categories"); categories && categories->IsArray())
+            for (const Json& category : categories->GetArray())
+                if (const auto id = idText(member(category, "id")))
+                    if (const auto name = textMember(category, "name"))
+                        categoryNames[*id] = *name;
+    } else if (!root.IsArray()) {
         return fail(field(path, "expected a COCO results list or an object with \"annotations\""));
     }
-    for (size_t i = 0; i < list->size(); ++i) {
-        const auto& result = (*list)[i];
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+        const Json& result = (*list)[i];
         const std::string where = prefix + "[" + std::to_string(i) + "]";
-        if (!result.is_object())
+        if (!result.IsObject())
             return fail(field(path, where + ": not an object"));
-        const auto imageId = result.contains("image_id") ? idText(result["image_id"]) : std::nullopt;
+        const auto imageId = idText(member(result, "image_id"));
         if (!imageId)
             return fail(field(path, where + ".image_id: missing or not an integer"));
         std::optional<int> image;
@@ -218,7 +249,7 @@ Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder
         if (!image)
             return fail(
                 field(path, where + ".image_id: " + *imageId + " is not an image of the ground truth"));
-        const auto categoryId = result.contains("category_id") ? idText(result["category_id"]) : std::nullopt;
+        const auto categoryId = idText(member(result, "category_id"));
         if (!categoryId)
             return fail(field(path, where + ".category_id: missing or not an integer"));
         int classId = -1;
@@ -233,8 +264,8 @@ Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder
         if (classId < 0)
             return fail(field(path, where + ".category_id: " + *categoryId +
                                         " is not a category of the ground truth"));
-        if (!result.contains("score") || !result["score"].is_number() ||
-            !std::isfinite(result["score"].get<double>()))
+        const Json* score = member(result, "score");
+        if (!score || !score->IsNumber() || !std::isfinite(score->GetDouble()))
             return fail(field(path, where + ".score: missing or not a number"));
         auto box = readBbox(result, path, where);
         if (!box)
@@ -242,7 +273,7 @@ Status readCocoDetections(const std::filesystem::path& path, SetBuilder& builder
         DetectionBox detection;
         detection.boxPx = *box;
         detection.classId = classId;
-        detection.score = result["score"].get<double>();
+        detection.score = score->GetDouble();
         builder.image(*image).detections.push_back(detection);
     }
     return {};

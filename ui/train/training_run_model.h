@@ -2,7 +2,7 @@
 // TrainingRunModel: everything the dashboard shows about one training run, built from the trainer's
 // JSON event lines (core/run/EVENTS.md), live from the child process or replayed from events.jsonl,
 // or from an older run's results.csv. No widgets: views read it and listen to `changed`.
-// GUI thread only (a model may be filled on a worker thread before it is handed over).
+// GUI thread only; a run's files are read on any thread into RunFiles (a value) and load() replays them.
 
 #include "run/train_events.h"
 
