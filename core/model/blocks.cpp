@@ -1,4 +1,4 @@
-#include "model/blocks_impl.h"
+#include "model/blocks_torch.h"
 
 #include <cmath>
 

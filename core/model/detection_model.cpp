@@ -1,4 +1,4 @@
-#include "model/detector_impl.h"
+#include "model/detector_torch.h"
 
 #include <cmath>
 #include <functional>

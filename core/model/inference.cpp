@@ -1,4 +1,4 @@
-#include "model/inference_impl.h"
+#include "model/inference_torch.h"
 
 #include "common/strings.h"
 

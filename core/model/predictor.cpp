@@ -1,7 +1,7 @@
 #include "model/predictor.h"
 
-#include "model/inference_impl.h"
-#include "model/weights_impl.h"
+#include "model/inference_torch.h"
+#include "model/weights_torch.h"
 
 #include <chrono>
 

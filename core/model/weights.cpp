@@ -1,4 +1,4 @@
-#include "model/weights_impl.h"
+#include "model/weights_torch.h"
 
 #include "common/version.h"
 

@@ -1,50 +1,82 @@
 # Helpers that declare Osprey's library targets. Each core module is one static library whose link
 # list states what it may use, so the build enforces the layer rule in DESIGN.md.
 
-# Header privacy. A core module's public headers are its core/<name>/*.h except *_impl.h. They are
-# linked (symlinks, nothing copied) into one public root, ${OSPREY_PUBLIC_INCLUDE_DIR}/<name>/x.h, and
-# that root is all that ui/ and app/ see of core: including a core *_impl.h, or app/ from ui/, fails to
-# compile (tests/ui/privacy). Core modules and tests set OSPREY_SEES_INTERNALS and keep the core/ root.
+# Header privacy. A core module's headers come in three kinds: public (core/<m>/*.h), its torch
+# interface (*_torch.h: LibTorch types, for the modules that link LibTorch) and private (*_impl.h). The
+# public headers of every module are linked (symlinks, nothing copied) into one public root,
+# ${OSPREY_PUBLIC_INCLUDE_DIR}/<m>/x.h, and the torch interfaces into ${OSPREY_TORCH_INCLUDE_DIR}. A core
+# module sees the public root, its own folder through a private root holding only itself, and, with
+# TORCH_PCH, the torch root; ui/ and app/ see the public root only. Including another module's *_impl.h,
+# torch headers from ui/, or app/ from ui/ therefore fails to compile (tests/ui/privacy). Tests and
+# benchmarks set OSPREY_SEES_INTERNALS and keep the whole core/ root.
 set(OSPREY_PUBLIC_INCLUDE_DIR ${CMAKE_BINARY_DIR}/osprey-include)
+set(OSPREY_TORCH_INCLUDE_DIR ${CMAKE_BINARY_DIR}/osprey-torch-include)
+set(OSPREY_PRIVATE_INCLUDE_DIR ${CMAKE_BINARY_DIR}/osprey-private)
 set(OSPREY_UI_INCLUDE_DIR ${CMAKE_BINARY_DIR}/osprey-ui-include)
 set(OSPREY_SEES_INTERNALS "$<BOOL:$<TARGET_PROPERTY:OSPREY_SEES_INTERNALS>>")
 
-# Links core/<name>'s public headers into the public root; links whose header is gone are removed.
-function(osprey_link_headers name)
-    set(public ${OSPREY_PUBLIC_INCLUDE_DIR}/${name})
-    file(MAKE_DIRECTORY ${public})
-    file(GLOB headers CONFIGURE_DEPENDS ${OSPREY_SOURCE_DIR}/core/${name}/*.h)
-    set(wanted)
-    foreach(header ${headers})
-        get_filename_component(file ${header} NAME)
-        if(NOT file MATCHES "_impl\\.h$")
-            file(CREATE_LINK ${header} ${public}/${file} SYMBOLIC)
-            list(APPEND wanted ${file})
+# Links core/<folder>'s public headers and torch interfaces into their roots (stale links are removed),
+# and the folder itself into its private root (<private>/<folder>/<folder> -> core/<folder>).
+function(osprey_link_headers folder)
+    file(GLOB headers CONFIGURE_DEPENDS ${OSPREY_SOURCE_DIR}/core/${folder}/*.h)
+    foreach(kind public torch)
+        if(kind STREQUAL "public")
+            set(root ${OSPREY_PUBLIC_INCLUDE_DIR}/${folder})
+        else()
+            set(root ${OSPREY_TORCH_INCLUDE_DIR}/${folder})
         endif()
+        file(MAKE_DIRECTORY ${root})
+        set(wanted)
+        foreach(header ${headers})
+            get_filename_component(file ${header} NAME)
+            if(file MATCHES "_impl\\.h$")
+                continue()
+            endif()
+            if(file MATCHES "_torch\\.h$")
+                set(headerKind torch)
+            else()
+                set(headerKind public)
+            endif()
+            if(headerKind STREQUAL kind)
+                file(CREATE_LINK ${header} ${root}/${file} SYMBOLIC)
+                list(APPEND wanted ${file})
+            endif()
+        endforeach()
+        file(GLOB existing LIST_DIRECTORIES false ${root}/*)
+        foreach(link ${existing})
+            get_filename_component(file ${link} NAME)
+            if(NOT file IN_LIST wanted)
+                file(REMOVE ${link})
+            endif()
+        endforeach()
     endforeach()
-    file(GLOB existing LIST_DIRECTORIES false ${public}/*)
-    foreach(link ${existing})
-        get_filename_component(file ${link} NAME)
-        if(NOT file IN_LIST wanted)
-            file(REMOVE ${link})
-        endif()
-    endforeach()
+    if(NOT EXISTS ${OSPREY_PRIVATE_INCLUDE_DIR}/${folder}/${folder})
+        file(MAKE_DIRECTORY ${OSPREY_PRIVATE_INCLUDE_DIR}/${folder})
+        file(CREATE_LINK ${OSPREY_SOURCE_DIR}/core/${folder} ${OSPREY_PRIVATE_INCLUDE_DIR}/${folder}/${folder}
+            SYMBOLIC)
+    endif()
 endfunction()
 
-# osprey_core_module(<name> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [TORCH_PCH])
-# Creates target osprey_<name> (alias osprey::<name>) from core/<name>. Headers are included as
-# "<module>/header.h".
+# osprey_core_module(<name> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [FOLDER f] [TORCH_PCH])
+# Creates target osprey_<name> (alias osprey::<name>) from core/<name> (or core/<f>, for a second
+# target of one folder). Headers are included as "<module>/header.h". TORCH_PCH: the module uses
+# LibTorch (a precompiled torch header, and the torch interfaces of the modules it links).
 function(osprey_core_module name)
-    cmake_parse_arguments(ARG "TORCH_PCH" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+    cmake_parse_arguments(ARG "TORCH_PCH" "FOLDER" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
     set(target osprey_${name})
+    set(folder ${name})
+    if(ARG_FOLDER)
+        set(folder ${ARG_FOLDER})
+    endif()
     add_library(${target} STATIC ${ARG_SOURCES})
     add_library(osprey::${name} ALIAS ${target})
-    osprey_link_headers(${name})
-    set_target_properties(${target} PROPERTIES OSPREY_SEES_INTERNALS ON)
-    # Consumers that see internals get the core/ root, the others only the public root.
+    osprey_link_headers(${folder})
     target_include_directories(${target}
-        PRIVATE ${OSPREY_SOURCE_DIR}/core
+        PRIVATE ${OSPREY_PRIVATE_INCLUDE_DIR}/${folder}
         INTERFACE $<IF:${OSPREY_SEES_INTERNALS},${OSPREY_SOURCE_DIR}/core,${OSPREY_PUBLIC_INCLUDE_DIR}>)
+    if(ARG_TORCH_PCH)
+        target_include_directories(${target} PRIVATE ${OSPREY_TORCH_INCLUDE_DIR})
+    endif()
     target_compile_options(${target} PRIVATE ${OSPREY_WARNINGS})
     target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
     # Core is Qt-free: no moc, uic or rcc steps there.

@@ -1,5 +1,5 @@
 #pragma once
-// Private to core/model and core/train: the building blocks of the YOLOv8 and YOLO11 networks as
+// The torch interface of core/model (for its LibTorch consumers, core/train): the building blocks of the YOLOv8 and YOLO11 networks as
 // torch::nn modules. Member names follow the Ultralytics modules (conv, bn, cv1, m, attn, ...) so that
 // state_dict names match 1:1. Modules are not thread-safe; use one per thread or guard them.
 

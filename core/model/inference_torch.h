@@ -1,5 +1,5 @@
 #pragma once
-// Private to core/model and core/train: the tensor side of inference. Preprocessing into the network's
+// The torch interface of core/model (for its LibTorch consumers, core/train): the tensor side of inference. Preprocessing into the network's
 // input layout, NMS over decoded predictions, and device parsing. Free functions; thread-safe as long
 // as the tensors passed in are not shared with a writer.
 

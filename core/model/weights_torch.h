@@ -1,8 +1,8 @@
 #pragma once
-// Private to core/model and core/train: reading and writing weights files with their tensors (format in
+// The torch interface of core/model (for its LibTorch consumers, core/train): reading and writing weights files with their tensors (format in
 // weights.h), and loading state into a network. Thread-safe for distinct files and models.
 
-#include "model/detector_impl.h"
+#include "model/detector_torch.h"
 #include "model/weights.h"
 
 #include <torch/torch.h>
