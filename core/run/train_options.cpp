@@ -143,6 +143,10 @@ void addFormOptions(Table& t) {
            .choices = {"cpu"},
            .openChoices = true},
           field(&TrainConfig::device));
+}
+
+void addFormTrainingOptions(Table& t) {
+    // ---- optimiser, augmentation and the run's bookkeeping, still in the form -----------------------
     t.add({.key = "optimizer",
            .type = T::Choice,
            .defaultValue = "auto",
@@ -426,6 +430,7 @@ void addRecordedOptions(Table& t) {
 Table buildTable() {
     Table t;
     addFormOptions(t);
+    addFormTrainingOptions(t);
     addCommandLineOptions(t);
     addRecordedOptions(t);
     return t;
