@@ -1,4 +1,4 @@
-#include "model/blocks_torch.h"
+#include "model/blocks_torch_impl.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 
 #include <cmath>
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 // The public face of a detector network: build one from a ModelSpec and ask for its layers, parameter
 // count and GFLOPs. No torch types leak out (pimpl); core/train reaches the torch module through
-// detector_torch.h. A Detector is not thread-safe: use it from one thread at a time.
+// detector_torch_impl.h. A Detector is not thread-safe: use it from one thread at a time.
 
 #include "common/expected.h"
 #include "model/model_spec.h"
@@ -47,7 +47,7 @@ public:
     /// Parameters that require gradients.
     std::int64_t gradientCount() const;
     /// GFLOPs for one square image of side `imgsz` (a multiple of 32), counted from the layers by a
-    /// forward pass with the rules Ultralytics' figures use (see OpCounterScope in blocks_torch.h):
+    /// forward pass with the rules Ultralytics' figures use (see OpCounterScope in blocks_torch_impl.h):
     /// 2 x (conv MACs + 4 per BatchNorm element + upsampled elements) / 1e9.
     Expected<double> gflops(int imgsz = 640) const;
     /// The state_dict in PyTorch order: per module its parameters, then its buffers, then its children.
@@ -56,7 +56,7 @@ public:
     void fuse();
     bool fused() const;
 
-    struct Impl; ///< defined in detector_torch.h
+    struct Impl; ///< defined in detector_torch_impl.h
     Impl& impl() { return *m_impl; }
     const Impl& impl() const { return *m_impl; }
     explicit Detector(std::unique_ptr<Impl> impl);

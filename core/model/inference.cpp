@@ -1,4 +1,4 @@
-#include "model/inference_torch.h"
+#include "model/inference_torch_impl.h"
 
 #include "common/strings.h"
 

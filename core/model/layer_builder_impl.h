@@ -3,7 +3,7 @@
 // output channels and applying the scale's width and depth rules, so the family files read like the
 // Ultralytics model YAMLs.
 
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 
 #include <sstream>
 #include <string>

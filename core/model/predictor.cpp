@@ -1,7 +1,7 @@
 #include "model/predictor.h"
 
-#include "model/inference_torch.h"
-#include "model/weights_torch.h"
+#include "model/inference_torch_impl.h"
+#include "model/weights_torch_impl.h"
 
 #include <chrono>
 

@@ -1,4 +1,4 @@
-#include "model/weights_torch.h"
+#include "model/weights_torch_impl.h"
 
 #include "common/version.h"
 

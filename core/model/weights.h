@@ -1,6 +1,6 @@
 #pragma once
 // Osprey's weights file (.pt): a LibTorch archive, written atomically. Public side: the metadata, which
-// the GUI can read without torch types. Tensors are handled in weights_torch.h. Free functions;
+// the GUI can read without torch types. Tensors are handled in weights_torch_impl.h. Free functions;
 // thread-safe for distinct files.
 //
 // ## Format (version 1)

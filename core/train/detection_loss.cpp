@@ -1,6 +1,6 @@
 #include "train/detection_loss_impl.h"
 
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "train/trainer_impl.h"
 
-#include "model/weights_torch.h"
+#include "model/weights_torch_impl.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 

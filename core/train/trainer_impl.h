@@ -2,7 +2,7 @@
 // Private to core/train: the engine's mutable state (network, EMA, optimiser, counters) and the helpers
 // the loop shares with checkpointing and validation. Used from the training thread only.
 
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 #include "run/train_config.h"
 #include "run/train_events.h"
 #include "train/batch_source.h"

@@ -1,8 +1,8 @@
 #include "train/training_run_impl.h"
 
-#include "model/inference_torch.h"
+#include "model/inference_torch_impl.h"
 #include "model/predictor.h"
-#include "model/weights_torch.h"
+#include "model/weights_torch_impl.h"
 #include "run/run_files.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"

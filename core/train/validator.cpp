@@ -1,8 +1,8 @@
 #include "train/trainer_impl.h"
 
-#include "model/inference_torch.h"
+#include "model/inference_torch_impl.h"
 #include "model/predictor.h"
-#include "model/weights_torch.h"
+#include "model/weights_torch_impl.h"
 #include "train/trainer.h"
 
 #include <chrono>

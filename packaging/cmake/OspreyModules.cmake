@@ -2,10 +2,10 @@
 # list states what it may use, so the build enforces the layer rule in DESIGN.md.
 
 # Header privacy. A core module's headers come in three kinds: public (core/<m>/*.h), its torch
-# interface (*_torch.h: LibTorch types, for the modules that link LibTorch) and private (*_impl.h). The
-# public headers of every module are linked (symlinks, nothing copied) into one public root,
-# ${OSPREY_PUBLIC_INCLUDE_DIR}/<m>/x.h, and the torch interfaces into ${OSPREY_TORCH_INCLUDE_DIR}. A core
-# module sees the public root, its own folder through a private root holding only itself, and, with
+# interface (*_torch_impl.h: LibTorch types, for the modules that link LibTorch) and private (the other
+# *_impl.h). The public headers of every module are linked (symlinks, nothing copied) into one public
+# root, ${OSPREY_PUBLIC_INCLUDE_DIR}/<m>/x.h, and the torch interfaces into ${OSPREY_TORCH_INCLUDE_DIR}. A
+# core module sees the public root, its own folder through a private root holding only itself, and, with
 # TORCH_PCH, the torch root; ui/ and app/ see the public root only. Including another module's *_impl.h,
 # torch headers from ui/, or app/ from ui/ therefore fails to compile (tests/ui/privacy). Tests and
 # benchmarks set OSPREY_SEES_INTERNALS and keep the whole core/ root.
@@ -29,11 +29,10 @@ function(osprey_link_headers folder)
         set(wanted)
         foreach(header ${headers})
             get_filename_component(file ${header} NAME)
-            if(file MATCHES "_impl\\.h$")
-                continue()
-            endif()
-            if(file MATCHES "_torch\\.h$")
+            if(file MATCHES "_torch_impl\\.h$")
                 set(headerKind torch)
+            elseif(file MATCHES "_impl\\.h$")
+                continue()
             else()
                 set(headerKind public)
             endif()
@@ -101,7 +100,8 @@ function(osprey_ui_module name)
     endif()
     target_include_directories(${target}
         PRIVATE ${OSPREY_UI_INCLUDE_DIR}
-        INTERFACE $<${OSPREY_SEES_INTERNALS}:${OSPREY_SOURCE_DIR}> $<${OSPREY_SEES_INTERNALS}:${OSPREY_SOURCE_DIR}/core>
+        INTERFACE $<${OSPREY_SEES_INTERNALS}:${OSPREY_SOURCE_DIR}>
+                  $<${OSPREY_SEES_INTERNALS}:${OSPREY_SOURCE_DIR}/core>
                   $<$<NOT:${OSPREY_SEES_INTERNALS}>:${OSPREY_UI_INCLUDE_DIR}>)
     target_compile_options(${target} PRIVATE ${OSPREY_WARNINGS})
     target_link_libraries(${target} PUBLIC Qt6::Widgets ${ARG_DEPS})

@@ -1,7 +1,7 @@
 #include "ui/annotate/class_panel.h"
 
-#include "ui/annotate/commands/add_class_command.h"
 #include "ui/annotate/annotation_session.h"
+#include "ui/annotate/commands/add_class_command.h"
 #include "ui/annotate/commands/edit_class_command.h"
 #include "ui/project/project_document.h"
 

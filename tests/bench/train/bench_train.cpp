@@ -8,7 +8,7 @@
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 #include "model/predictor.h"
 #include "train/data_loader.h"
 #include "train/detection_loss_impl.h"

@@ -1,6 +1,6 @@
 // The detector networks: Ultralytics state_dict names and shapes, parameter counts and GFLOPs from the
 // recipe, forward layouts in both modes, and Conv+BN fusion.
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 
 #include "fixtures.h"
 #include "model_figures.h"

@@ -1,6 +1,6 @@
 // The m, l and x scales of both families: parameter counts and GFLOPs against the recipe's table. Slow
 // tier: building these networks takes seconds each on two cores.
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 
 #include "model_figures.h"
 

@@ -1,6 +1,6 @@
 // NMS against a brute-force reference on random boxes, the tensor front end (thresholds, multi-label,
 // max_det), letterbox geometry and the mapping back to original coordinates.
-#include "model/inference_torch.h"
+#include "model/inference_torch_impl.h"
 
 #include <QtTest>
 

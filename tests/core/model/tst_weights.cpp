@@ -2,7 +2,7 @@
 // blobs), clear errors for broken files, pretrained start across nc, and the Predictor end to end.
 #include "imaging/video.h"
 #include "model/predictor.h"
-#include "model/weights_torch.h"
+#include "model/weights_torch_impl.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

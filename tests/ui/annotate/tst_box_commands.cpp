@@ -2,9 +2,9 @@
 // image status is restored exactly, drags merge, and class edits undo.
 #include "editor_test_util.h"
 #include "project_printers.h"
+#include "ui/annotate/annotation_session.h"
 #include "ui/annotate/commands/add_box_command.h"
 #include "ui/annotate/commands/add_class_command.h"
-#include "ui/annotate/annotation_session.h"
 #include "ui/annotate/commands/delete_boxes_command.h"
 #include "ui/annotate/commands/edit_class_command.h"
 #include "ui/project/project_document.h"

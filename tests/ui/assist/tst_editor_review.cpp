@@ -4,13 +4,13 @@
 // training run": RunFollower finds the newest best.pt and sees a rewrite; the assist bar's option is
 // remembered per project. A reset of the list keeps its current image. Real widgets and key events
 // (offscreen); the database is read back through a second connection.
-#include "ui/annotate/editor_test_util.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
-#include "ui/assist/assist_controller.h"
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/annotate/editor_test_util.h"
+#include "ui/assist/assist_controller.h"
 #include "ui/assist/review_queue_actions.h"
 #include "ui/assist/run_follower.h"
 #include "ui/main/main_window.h"

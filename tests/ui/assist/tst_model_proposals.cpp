@@ -3,16 +3,16 @@
 // suggest, the sliders re-filter without running the model again, Tab/click select, accept one, reject
 // one, accept all, undo, Esc, and a result for an image no longer shown is discarded. After each step the
 // database is read through a second connection.
-#include "ui/annotate/editor_test_util.h"
 #include "fixtures.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
-#include "ui/assist/assist_bar.h"
-#include "ui/assist/assist_controller.h"
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/annotate/editor_test_util.h"
 #include "ui/annotate/shortcut_registry.h"
+#include "ui/assist/assist_bar.h"
+#include "ui/assist/assist_controller.h"
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/project_document.h"

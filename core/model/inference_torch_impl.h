@@ -1,7 +1,7 @@
 #pragma once
-// The torch interface of core/model (for its LibTorch consumers, core/train): the tensor side of inference. Preprocessing into the network's
-// input layout, NMS over decoded predictions, and device parsing. Free functions; thread-safe as long
-// as the tensors passed in are not shared with a writer.
+// The torch interface of core/model (for its LibTorch consumers, core/train): the tensor side of inference.
+// Preprocessing into the network's input layout, NMS over decoded predictions, and device parsing. Free
+// functions; thread-safe as long as the tensors passed in are not shared with a writer.
 
 #include "common/expected.h"
 #include "model/detection.h"

@@ -1,8 +1,9 @@
 #pragma once
-// The torch interface of core/model (for its LibTorch consumers, core/train): reading and writing weights files with their tensors (format in
-// weights.h), and loading state into a network. Thread-safe for distinct files and models.
+// The torch interface of core/model (for its LibTorch consumers, core/train): reading and writing weights
+// files with their tensors (format in weights.h), and loading state into a network. Thread-safe for distinct
+// files and models.
 
-#include "model/detector_torch.h"
+#include "model/detector_torch_impl.h"
 #include "model/weights.h"
 
 #include <torch/torch.h>

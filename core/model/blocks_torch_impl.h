@@ -1,7 +1,8 @@
 #pragma once
-// The torch interface of core/model (for its LibTorch consumers, core/train): the building blocks of the YOLOv8 and YOLO11 networks as
-// torch::nn modules. Member names follow the Ultralytics modules (conv, bn, cv1, m, attn, ...) so that
-// state_dict names match 1:1. Modules are not thread-safe; use one per thread or guard them.
+// The torch interface of core/model (for its LibTorch consumers, core/train): the building blocks of the
+// YOLOv8 and YOLO11 networks as torch::nn modules. Member names follow the Ultralytics modules (conv, bn,
+// cv1, m, attn, ...) so that state_dict names match 1:1. Modules are not thread-safe; use one per thread or
+// guard them.
 
 #include <torch/torch.h>
 

@@ -1,9 +1,9 @@
 #pragma once
-// The torch interface of core/model (for its LibTorch consumers, core/train): the detector networks as torch::nn modules. core/train builds
-// its loss on DetectionModel::forwardRaw() and the head's geometry (strides, reg_max, anchors).
-// Modules are not thread-safe; use one per thread or guard them.
+// The torch interface of core/model (for its LibTorch consumers, core/train): the detector networks as
+// torch::nn modules. core/train builds its loss on DetectionModel::forwardRaw() and the head's geometry
+// (strides, reg_max, anchors). Modules are not thread-safe; use one per thread or guard them.
 
-#include "model/blocks_torch.h"
+#include "model/blocks_torch_impl.h"
 #include "model/detector.h"
 
 #include <torch/torch.h>
