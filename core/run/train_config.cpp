@@ -1,6 +1,5 @@
 #include "run/train_config.h"
 
-#include "common/strings.h"
 #include "run/train_options.h"
 
 namespace osprey::run {
@@ -18,14 +17,14 @@ std::string toString(OptimizerKind kind) {
 }
 
 Expected<OptimizerKind> parseOptimizer(const std::string& text) {
-    const auto lower = toLower(text);
-    if (lower == "auto")
-        return OptimizerKind::Auto;
-    if (lower == "sgd")
-        return OptimizerKind::Sgd;
-    if (lower == "adamw")
-        return OptimizerKind::AdamW;
-    return fail("optimizer: unknown value '" + text + "'; use auto, SGD or AdamW");
+    // The accepted spellings (and the error listing them) are the option's declared choices.
+    auto canonical = normalizeOptionValue(*findTrainOption("optimizer"), text);
+    if (!canonical)
+        return fail(canonical.error());
+    for (const OptimizerKind kind : {OptimizerKind::Auto, OptimizerKind::Sgd, OptimizerKind::AdamW})
+        if (toString(kind) == *canonical)
+            return kind;
+    return fail("optimizer: '" + text + "' has no optimiser behind it");
 }
 
 TrainConfig::TrainConfig() {
