@@ -5,123 +5,124 @@
     <name>AcceptProposalsCommand</name>
     <message>
         <source>Accept Proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>接受候选框</translation>
     </message>
     <message>
         <source>Accept %1 Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>接受 %1 个候选框</translation>
     </message>
 </context>
 <context>
     <name>AddBoxCommand</name>
     <message>
         <source>Add Box</source>
-        <translation type="unfinished"></translation>
+        <translation>添加框</translation>
     </message>
 </context>
 <context>
     <name>AddClassCommand</name>
     <message>
         <source>Add Class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>添加类别 %1</translation>
     </message>
 </context>
 <context>
     <name>ChangeBoxClassCommand</name>
     <message>
         <source>Set Class to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>将类别设为 %1</translation>
     </message>
 </context>
 <context>
     <name>DeleteBoxesCommand</name>
     <message>
         <source>Delete Box</source>
-        <translation type="unfinished"></translation>
+        <translation>删除框</translation>
     </message>
     <message>
         <source>Delete %1 Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 %1 个框</translation>
     </message>
 </context>
 <context>
     <name>EditClassCommand</name>
     <message>
         <source>Rename Class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名类别 %1</translation>
     </message>
     <message>
         <source>Recolour Class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>更改类别 %1 的颜色</translation>
     </message>
     <message>
         <source>Reorder Class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>调整类别 %1 的顺序</translation>
     </message>
 </context>
 <context>
     <name>ModelFileChooser</name>
     <message>
         <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 (*.pt *.onnx *.cfg);;Osprey 检查点 (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</translation>
     </message>
     <message>
         <source>Darknet Weights for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的 Darknet 权重</translation>
     </message>
     <message>
         <source>Darknet weights (*.weights)</source>
-        <translation type="unfinished"></translation>
+        <translation>Darknet 权重 (*.weights)</translation>
     </message>
     <message>
         <source>Class Names for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的类别名称</translation>
     </message>
     <message>
         <source>Names files (*.names *.txt)</source>
-        <translation type="unfinished"></translation>
+        <translation>类别名称文件 (*.names *.txt)</translation>
     </message>
 </context>
 <context>
     <name>MoveBoxesCommand</name>
     <message>
         <source>Move Box</source>
-        <translation type="unfinished"></translation>
+        <translation>移动框</translation>
     </message>
     <message>
         <source>Move %1 Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>移动 %1 个框</translation>
     </message>
 </context>
 <context>
     <name>PasteBoxesCommand</name>
     <message>
         <source>Paste Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴框</translation>
     </message>
     <message>
         <source>Paste Boxes from Previous Image</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴上一张图像的框</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
         <source>Exported %1 images and %2 boxes to %3 (%4 unlabeled left out).</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 张图像和 %2 个框导出到 %3（未包含 %4 张未标注图像）。</translation>
     </message>
     <message>
         <source>… and %1 more
 </source>
-        <translation type="unfinished"></translation>
+        <translation>… 以及另外 %1 项
+</translation>
     </message>
     <message>
         <source>skipped: </source>
-        <translation type="unfinished"></translation>
+        <translation>已跳过：</translation>
     </message>
     <message>
         <source>warning: </source>
-        <translation type="unfinished"></translation>
+        <translation>警告：</translation>
     </message>
     <message>
         <source>Format: %1
@@ -129,722 +130,734 @@ Images: %2
 Boxes: %3
 Classes: %4
 </source>
-        <translation type="unfinished"></translation>
+        <translation>格式：%1
+图像：%2
+框：%3
+类别：%4
+</translation>
     </message>
     <message>
         <source>
 %1 problems:
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+%1 个问题：
+</translation>
     </message>
     <message>
         <source>Imported with format %1: %2 images, %3 boxes, %4 new classes.
 Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>已按 %1 格式导入：%2 张图像，%3 个框，%4 个新类别。
+未标注：%5，确认为空：%6，已在项目中：%7，跳过的 crowd 框：%8。
+</translation>
     </message>
     <message>
         <source>Split applied: %1 images changed split, %2 locked images kept, %3 grouped with an identical image.</source>
-        <translation type="unfinished"></translation>
+        <translation>已应用划分：%1 张图像更换了子集，保留 %2 张锁定图像，%3 张与相同图像归为一组。</translation>
     </message>
     <message>
         <source>%1: %2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 / %3</translation>
     </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
     <message>
         <source>Resize Box</source>
-        <translation type="unfinished"></translation>
+        <translation>调整框大小</translation>
     </message>
 </context>
 <context>
     <name>SetImageStatusCommand</name>
     <message>
         <source>Mark Image %1</source>
-        <translation type="unfinished"></translation>
+        <translation>将图像标记为%1</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Label images and train object detectors.</source>
-        <translation type="unfinished"></translation>
+        <translation>标注图像并训练目标检测器。</translation>
     </message>
     <message>
         <source>Project folder to open.</source>
-        <translation type="unfinished"></translation>
+        <translation>要打开的项目文件夹。</translation>
     </message>
 </context>
 <context>
     <name>osprey::run::Options</name>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Network: yolov8n/s/m/l/x or yolo11n/s/m/l/x. n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
-        <translation type="unfinished"></translation>
+        <translation>网络：yolov8n/s/m/l/x 或 yolo11n/s/m/l/x。n (nano) 最快；s、m、l、x 更大、更慢，通常也更准确。</translation>
     </message>
     <message>
         <source>Pretrained weights</source>
-        <translation type="unfinished"></translation>
+        <translation>预训练权重</translation>
     </message>
     <message>
         <source>Start from this checkpoint (.pt); class outputs reset when nc differs. Empty trains from scratch.</source>
-        <translation type="unfinished"></translation>
+        <translation>从此检查点 (.pt) 开始；nc 不同时重置类别输出层。留空则从头训练。</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Training epochs: passes over the training images.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练轮次：遍历全部训练图像的次数。</translation>
     </message>
     <message>
         <source>Image size</source>
-        <translation type="unfinished"></translation>
+        <translation>图像尺寸</translation>
     </message>
     <message>
         <source>Image side in pixels (a multiple of 32). Larger finds smaller objects but trains slower.</source>
-        <translation type="unfinished"></translation>
+        <translation>图像边长，单位像素（32 的倍数）。越大越能发现小目标，但训练越慢。</translation>
     </message>
     <message>
         <source>Batch size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images per batch. Lower it if memory runs out.</source>
-        <translation type="unfinished"></translation>
+        <translation>批大小</translation>
     </message>
     <message>
         <source>Device</source>
-        <translation type="unfinished"></translation>
+        <translation>设备</translation>
     </message>
     <message>
         <source>cpu, or a CUDA device index such as 0. A GPU needs an osprey-cli built with CUDA LibTorch.</source>
-        <translation type="unfinished"></translation>
+        <translation>cpu，或 CUDA 设备编号，如 0。使用 GPU 需要以 CUDA 版 LibTorch 构建的 osprey-cli。</translation>
     </message>
     <message>
         <source>Optimiser</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>auto, SGD or AdamW. auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
-        <translation type="unfinished"></translation>
+        <translation>auto、SGD 或 AdamW。auto 对较短的训练运行选择 AdamW，对较长的选择 SGD，并使用其自身的学习率。</translation>
     </message>
     <message>
         <source>Initial learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>初始学习率</translation>
     </message>
     <message>
         <source>Initial learning rate (ignored by optimizer=auto).</source>
-        <translation type="unfinished"></translation>
+        <translation>初始学习率（optimizer=auto 时忽略）。</translation>
     </message>
     <message>
         <source>Patience</source>
-        <translation type="unfinished"></translation>
+        <translation>早停耐心值</translation>
     </message>
     <message>
         <source>Stop after this many epochs without a better mAP50-95.</source>
-        <translation type="unfinished"></translation>
+        <translation>连续这么多轮 mAP50-95 没有提升后停止。</translation>
     </message>
     <message>
         <source>Mosaic probability</source>
-        <translation type="unfinished"></translation>
+        <translation>马赛克概率</translation>
     </message>
     <message>
         <source>Chance of combining four images into one training image.</source>
-        <translation type="unfinished"></translation>
+        <translation>将四张图像拼成一张训练图像的概率。</translation>
     </message>
     <message>
         <source>Close mosaic</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭马赛克</translation>
     </message>
     <message>
         <source>Switch mosaic off for this many final epochs.</source>
-        <translation type="unfinished"></translation>
+        <translation>在最后这么多轮中关闭马赛克增强。</translation>
     </message>
     <message>
         <source>Horizontal flip probability</source>
-        <translation type="unfinished"></translation>
+        <translation>水平翻转概率</translation>
     </message>
     <message>
         <source>Chance of mirroring an image left to right.</source>
-        <translation type="unfinished"></translation>
+        <translation>将图像左右镜像的概率。</translation>
     </message>
     <message>
         <source>Loader threads</source>
-        <translation type="unfinished"></translation>
+        <translation>加载线程数</translation>
     </message>
     <message>
         <source>Data loader threads that decode and augment images.</source>
-        <translation type="unfinished"></translation>
+        <translation>负责解码和增强图像的数据加载线程数。</translation>
     </message>
     <message>
         <source>Run name</source>
-        <translation type="unfinished"></translation>
+        <translation>运行名称</translation>
     </message>
     <message>
         <source>Run folder name under &lt;project&gt;/runs (default train, train2, ...); the run&apos;s name on the platform.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;project&gt;/runs 下的运行文件夹名（默认 train、train2、...）；也是该运行在平台上的名称。</translation>
     </message>
     <message>
         <source>automatic</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子</translation>
     </message>
     <message>
         <source>Random seed; the same seed repeats the same run.</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子；相同的种子会重复同样的运行。</translation>
     </message>
     <message>
         <source>Final learning rate as a fraction of lr0.</source>
-        <translation type="unfinished"></translation>
+        <translation>最终学习率，为 lr0 的比例。</translation>
     </message>
     <message>
         <source>SGD momentum / AdamW beta1.</source>
-        <translation type="unfinished"></translation>
+        <translation>SGD 动量 / AdamW beta1。</translation>
     </message>
     <message>
         <source>Weight decay (scaled by batch x accumulate / 64).</source>
-        <translation type="unfinished"></translation>
+        <translation>权重衰减（按 批大小 × 累积步数 / 64 缩放）。</translation>
     </message>
     <message>
         <source>Warmup length in epochs (at least 100 iterations).</source>
-        <translation type="unfinished"></translation>
+        <translation>预热长度，单位为轮（至少 100 次迭代）。</translation>
     </message>
     <message>
         <source>Cosine learning-rate schedule instead of linear.</source>
-        <translation type="unfinished"></translation>
+        <translation>使用余弦学习率调度代替线性调度。</translation>
     </message>
     <message>
         <source>Hue jitter gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>色调抖动增益。</translation>
     </message>
     <message>
         <source>Saturation jitter gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>饱和度抖动增益。</translation>
     </message>
     <message>
         <source>Value jitter gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>亮度抖动增益。</translation>
     </message>
     <message>
         <source>Random translation fraction.</source>
-        <translation type="unfinished"></translation>
+        <translation>随机平移比例。</translation>
     </message>
     <message>
         <source>Random scale gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>随机缩放增益。</translation>
     </message>
     <message>
         <source>Continue the run name= (or the latest run) from weights/last.pt.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 weights/last.pt 继续 name= 指定的运行（或最近一次运行）。</translation>
     </message>
     <message>
         <source>Torch CPU threads; 0 = all cores.</source>
-        <translation type="unfinished"></translation>
+        <translation>Torch CPU 线程数；0 = 所有核心。</translation>
     </message>
     <message>
         <source>Mixed precision on CUDA (bf16).</source>
-        <translation type="unfinished"></translation>
+        <translation>在 CUDA 上使用混合精度 (bf16)。</translation>
     </message>
     <message>
         <source>Nominal batch: gradients accumulate to this many images per step.</source>
-        <translation type="unfinished"></translation>
+        <translation>名义批大小：每一步累积这么多张图像的梯度。</translation>
     </message>
     <message>
         <source>Momentum at the start of warmup.</source>
-        <translation type="unfinished"></translation>
+        <translation>预热开始时的动量。</translation>
     </message>
     <message>
         <source>Bias learning rate at the start of warmup.</source>
-        <translation type="unfinished"></translation>
+        <translation>预热开始时偏置的学习率。</translation>
     </message>
     <message>
         <source>Box (CIoU) loss gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>框 (CIoU) 损失增益。</translation>
     </message>
     <message>
         <source>Classification loss gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>分类损失增益。</translation>
     </message>
     <message>
         <source>Distribution focal loss gain.</source>
-        <translation type="unfinished"></translation>
+        <translation>分布焦点损失 (DFL) 增益。</translation>
     </message>
     <message>
         <source>NMS confidence threshold.</source>
-        <translation type="unfinished"></translation>
+        <translation>NMS 置信度阈值。</translation>
     </message>
     <message>
         <source>NMS IoU threshold.</source>
-        <translation type="unfinished"></translation>
+        <translation>NMS 交并比 (IoU) 阈值。</translation>
     </message>
     <message>
         <source>Detections kept per image.</source>
-        <translation type="unfinished"></translation>
+        <translation>每张图像保留的检测数。</translation>
     </message>
     <message>
         <source>Validate after each epoch (the fitness needs it).</source>
-        <translation type="unfinished"></translation>
+        <translation>每轮后在验证集上验证（计算适应度需要）。</translation>
+    </message>
+    <message>
+        <source>Images per batch. Lower it if memory runs out. -1: AutoBatch (60% of free GPU memory); 0.7: AutoBatch for that fraction.</source>
+        <translation>每批的图像数。内存不足时请调小。-1：AutoBatch（使用 60% 的空闲显存）；0.7：按该比例使用 AutoBatch。</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
     <message>
         <source>Cannot read this image: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取此图像：%1</translation>
     </message>
     <message>
         <source>No unlabeled image left in this list</source>
-        <translation type="unfinished"></translation>
+        <translation>此列表中已没有未标注的图像</translation>
     </message>
     <message>
         <source>Marked reviewed</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记为已审核</translation>
     </message>
     <message>
         <source>Marked verified empty: this image has no objects</source>
-        <translation type="unfinished"></translation>
+        <translation>已标记为确认为空：此图像中没有目标</translation>
     </message>
     <message>
         <source>Class: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>类别：%1</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationSession</name>
     <message>
         <source>Add a class first (Class ▸ Add Class…)</source>
-        <translation type="unfinished"></translation>
+        <translation>请先添加类别（类别 ▸ 添加类别…）</translation>
     </message>
     <message>
         <source>The previous image has no boxes to paste</source>
-        <translation type="unfinished"></translation>
+        <translation>上一张图像没有可粘贴的框</translation>
     </message>
     <message>
         <source>This image has boxes, so it is not empty. Delete its boxes first.</source>
-        <translation type="unfinished"></translation>
+        <translation>此图像有框，因此不为空。请先删除它的框。</translation>
     </message>
     <message>
         <source>Copied 1 box</source>
-        <translation type="unfinished"></translation>
+        <translation>已复制 1 个框</translation>
     </message>
     <message>
         <source>Copied %1 boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>已复制 %1 个框</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::AssistBar</name>
     <message>
         <source>Suggest (I)</source>
-        <translation type="unfinished"></translation>
+        <translation>建议 (I)</translation>
     </message>
     <message>
         <source>Run the model on this image</source>
-        <translation type="unfinished"></translation>
+        <translation>在此图像上运行模型</translation>
     </message>
     <message>
         <source>Every image</source>
-        <translation type="unfinished"></translation>
+        <translation>每张图像</translation>
     </message>
     <message>
         <source>Suggest boxes on every image as it opens (Shift+I)</source>
-        <translation type="unfinished"></translation>
+        <translation>每打开一张图像就建议框 (Shift+I)</translation>
     </message>
     <message>
         <source>Confidence: proposals scoring below it are hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>置信度：得分低于此值的候选框会被隐藏</translation>
     </message>
     <message>
         <source>IoU: a proposal overlapping a better one of its class by more than this is hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>IoU：与同类别更优候选框的交并比超过此值的候选框会被隐藏</translation>
     </message>
     <message>
         <source>Model:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型：</translation>
     </message>
     <message>
         <source>Confidence</source>
-        <translation type="unfinished"></translation>
+        <translation>置信度</translation>
     </message>
     <message>
         <source>IoU</source>
-        <translation type="unfinished"></translation>
+        <translation>IoU</translation>
     </message>
     <message>
         <source>Choose…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择…</translation>
     </message>
     <message>
         <source>suggesting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在建议…</translation>
     </message>
     <message>
         <source>1 proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个候选框</translation>
     </message>
     <message>
         <source>%1 proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个候选框</translation>
     </message>
     <message>
         <source>The model that suggests boxes: an Osprey checkpoint (.pt), an ONNX detector or a Darknet .cfg with its .weights and names. The arrow offers to follow the training runs instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>用于建议框的模型：Osprey 检查点 (.pt)、ONNX 检测器，或带 .weights 权重和类别名称的 Darknet .cfg。箭头菜单可改为跟随训练运行。</translation>
     </message>
     <message>
         <source>Choose Model File…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择模型文件…</translation>
     </message>
     <message>
         <source>Follow the Active Training Run</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随当前训练运行</translation>
     </message>
     <message>
         <source>Use the best.pt written last under this project&apos;s runs, and reload it each time training saves a better one</source>
-        <translation type="unfinished"></translation>
+        <translation>使用此项目的运行中最近写入的 best.pt，训练每保存一个更好的模型就重新加载</translation>
     </message>
     <message>
         <source>Review Queue</source>
-        <translation type="unfinished"></translation>
+        <translation>审核队列</translation>
     </message>
     <message>
         <source>Walk the images whose model boxes nobody has checked yet, likeliest mistakes first</source>
-        <translation type="unfinished"></translation>
+        <translation>逐一查看模型框尚未被检查的图像，最可能出错的优先</translation>
     </message>
     <message>
         <source>Waiting for a run…</source>
-        <translation type="unfinished"></translation>
+        <translation>等待运行…</translation>
     </message>
     <message>
         <source>%1
 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::AssistController</name>
     <message>
         <source>Could not remember the model: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法记住该模型：%1</translation>
     </message>
     <message>
         <source>Choose a Model for Suggestions</source>
-        <translation type="unfinished"></translation>
+        <translation>选择用于建议框的模型</translation>
     </message>
     <message>
         <source>Suggesting boxes with %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在用 %1 建议框…</translation>
     </message>
     <message>
         <source>Suggestion failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>建议失败：%1</translation>
     </message>
     <message>
         <source>Added the model&apos;s %1 classes to the project</source>
-        <translation type="unfinished"></translation>
+        <translation>已将模型的 %1 个类别添加到项目</translation>
     </message>
     <message>
         <source>None of the model&apos;s %1 classes is a class of this project</source>
-        <translation type="unfinished"></translation>
+        <translation>模型的 %1 个类别都不是此项目的类别</translation>
     </message>
     <message>
         <source>1 proposal: Enter accepts, X rejects, Shift+Enter accepts all</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个候选框：Enter 接受，X 拒绝，Shift+Enter 全部接受</translation>
     </message>
     <message>
         <source>%1 proposals: Enter accepts, X rejects, Shift+Enter accepts all</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个候选框：Enter 接受，X 拒绝，Shift+Enter 全部接受</translation>
     </message>
     <message>
         <source>%1 of run %2</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 %2 的 %1</translation>
     </message>
     <message>
         <source>Could not remember the setting: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法记住该设置：%1</translation>
     </message>
     <message>
         <source>Following the training runs: no run has saved a best.pt yet; the first one will be loaded when it is written</source>
-        <translation type="unfinished"></translation>
+        <translation>正在跟随训练运行：还没有运行保存 best.pt；第一个写入后将被加载</translation>
     </message>
     <message>
         <source>Following run %1: using its best.pt saved at %2</source>
-        <translation type="unfinished"></translation>
+        <translation>正在跟随运行 %1：使用其保存于 %2 的 best.pt</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::AutoLabelDialog</name>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 秒</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分 %2 秒</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时 %2 分</translation>
     </message>
     <message>
         <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
-        <translation type="unfinished"></translation>
+        <translation>已处理：%1 / %2 张图像，用时 %3（%4 张/秒）</translation>
     </message>
     <message>
         <source>Images that received boxes: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>获得框的图像：%1</translation>
     </message>
     <message>
         <source>Boxes stored (source: model, with their scores): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已存储的框（来源：模型，附带得分）：%1</translation>
     </message>
     <message>
         <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>获得框而退回为已标注、需要审核的已审核图像：%1</translation>
     </message>
     <message>
         <source>Images skipped because they could not be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>因无法读取而跳过的图像：%1</translation>
     </message>
     <message>
         <source>  … and %1 more</source>
-        <translation type="unfinished"></translation>
+        <translation>  … 以及另外 %1 项</translation>
     </message>
     <message>
         <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已提前停止：已处理的图像保留其框。未改动的图像：%1</translation>
     </message>
     <message>
         <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
-        <translation type="unfinished"></translation>
+        <translation>自动标注不在撤销栈中。请在编辑器中删除不需要的框，或选择“替换先前的模型框”再运行一次。</translation>
     </message>
     <message>
         <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
-        <translation type="unfinished"></translation>
+        <translation>替换模式：编辑器的撤销历史已清空，因为其中可能引用了被替换的模型框。</translation>
     </message>
     <message>
         <source>Auto-Label Images</source>
-        <translation type="unfinished"></translation>
+        <translation>自动标注图像</translation>
     </message>
     <message>
         <source>No model yet: choose an Osprey checkpoint, ONNX or Darknet model</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无模型：请选择 Osprey 检查点、ONNX 或 Darknet 模型</translation>
     </message>
     <message>
         <source>C&amp;hoose…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择(&amp;H)…</translation>
     </message>
     <message>
         <source>Class &amp;Mapping…</source>
-        <translation type="unfinished"></translation>
+        <translation>类别映射(&amp;M)…</translation>
     </message>
     <message>
         <source>Which project class each model class becomes, or ignore it</source>
-        <translation type="unfinished"></translation>
+        <translation>每个模型类别对应哪个项目类别，或忽略它</translation>
     </message>
     <message>
         <source>Unlabeled images (status new)</source>
-        <translation type="unfinished"></translation>
+        <translation>未标注的图像（状态为“新”）</translation>
     </message>
     <message>
         <source>All images</source>
-        <translation type="unfinished"></translation>
+        <translation>所有图像</translation>
     </message>
     <message>
         <source>Train split</source>
-        <translation type="unfinished"></translation>
+        <translation>训练集</translation>
     </message>
     <message>
         <source>Validation split</source>
-        <translation type="unfinished"></translation>
+        <translation>验证集</translation>
     </message>
     <message>
         <source>Test split</source>
-        <translation type="unfinished"></translation>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>Boxes scoring at or below this are not stored</source>
-        <translation type="unfinished"></translation>
+        <translation>得分不高于此值的框不会被存储</translation>
     </message>
     <message>
         <source>Non-maximum suppression: a box overlapping a better one of its class above this IoU is dropped</source>
-        <translation type="unfinished"></translation>
+        <translation>非极大值抑制 (NMS)：与同类别更优框的交并比 (IoU) 超过此值的框会被丢弃</translation>
     </message>
     <message>
         <source>Add to the existing boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>添加到现有框</translation>
     </message>
     <message>
         <source>Replace earlier model boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>替换先前的模型框</translation>
     </message>
     <message>
         <source>Replace deletes the image&apos;s earlier boxes from a model first; manual and imported boxes always stay</source>
-        <translation type="unfinished"></translation>
+        <translation>替换会先删除图像上先前由模型生成的框；手动和导入的框始终保留</translation>
     </message>
     <message>
         <source>Automatic: only when the project has no classes yet</source>
-        <translation type="unfinished"></translation>
+        <translation>自动：仅当项目还没有类别时</translation>
     </message>
     <message>
         <source>Yes: add the model classes the project lacks</source>
-        <translation type="unfinished"></translation>
+        <translation>是：添加项目缺少的模型类别</translation>
     </message>
     <message>
         <source>No: ignore the model classes the project lacks</source>
-        <translation type="unfinished"></translation>
+        <translation>否：忽略项目缺少的模型类别</translation>
     </message>
     <message>
         <source>M&amp;odel:</source>
-        <translation type="unfinished"></translation>
+        <translation>模型(&amp;O)：</translation>
     </message>
     <message>
         <source>&amp;Images:</source>
-        <translation type="unfinished"></translation>
+        <translation>图像(&amp;I)：</translation>
     </message>
     <message>
         <source>Co&amp;nfidence:</source>
-        <translation type="unfinished"></translation>
+        <translation>置信度(&amp;N)：</translation>
     </message>
     <message>
         <source>Io&amp;U threshold:</source>
-        <translation type="unfinished"></translation>
+        <translation>IoU 阈值(&amp;U)：</translation>
     </message>
     <message>
         <source>Mo&amp;de:</source>
-        <translation type="unfinished"></translation>
+        <translation>模式(&amp;D)：</translation>
     </message>
     <message>
         <source>Add missing &amp;classes:</source>
-        <translation type="unfinished"></translation>
+        <translation>添加缺少的类别(&amp;C)：</translation>
     </message>
     <message>
         <source>Choose the images and thresholds, then Start.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择图像和阈值，然后点击“开始”。</translation>
     </message>
     <message>
         <source>The summary of the run appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行的摘要会显示在这里。</translation>
     </message>
     <message>
         <source>&amp;Start</source>
-        <translation type="unfinished"></translation>
+        <translation>开始(&amp;S)</translation>
     </message>
     <message>
         <source>S&amp;top</source>
-        <translation type="unfinished"></translation>
+        <translation>停止(&amp;T)</translation>
     </message>
     <message>
         <source>Stop after the current batch; the images labelled so far keep their boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>在当前批次之后停止；已标注的图像保留其框</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>&amp;Review Them</source>
-        <translation type="unfinished"></translation>
+        <translation>审核它们(&amp;R)</translation>
     </message>
     <message>
         <source>Close this dialog and walk the images that got boxes, the least confident first (the review queue)</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭此对话框并逐一查看获得框的图像，置信度最低的优先（审核队列）</translation>
     </message>
     <message>
         <source>Weights: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>权重：%1</translation>
     </message>
     <message>
         <source>Class names: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>类别名称：%1</translation>
     </message>
     <message>
         <source>Cannot count the images: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法统计图像数：%1</translation>
     </message>
     <message>
         <source>No image matches: nothing to do.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有匹配的图像：无需处理。</translation>
     </message>
     <message>
         <source>Images to process: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>待处理图像：%1</translation>
     </message>
     <message>
         <source>Loading %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 %1…</translation>
     </message>
     <message>
         <source>Cannot open the project: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开项目：%1</translation>
     </message>
     <message>
         <source>Cannot load the model.
 %1
 Pick another model with the Choose… button.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法加载模型。
+%1
+请用“选择…”按钮挑选其他模型。</translation>
     </message>
     <message>
         <source>Model loaded; running it on the first batch of images…</source>
-        <translation type="unfinished"></translation>
+        <translation>模型已加载；正在第一批图像上运行…</translation>
     </message>
     <message>
         <source>%1 / %2 images, %3 images/s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 张图像，%3 张/秒</translation>
     </message>
     <message>
         <source>, under a second left</source>
-        <translation type="unfinished"></translation>
+        <translation>，剩余不到一秒</translation>
     </message>
     <message>
         <source>, about %1 left</source>
-        <translation type="unfinished"></translation>
+        <translation>，约剩 %1</translation>
     </message>
     <message>
         <source>Stopping after the current batch…</source>
-        <translation type="unfinished"></translation>
+        <translation>将在当前批次之后停止…</translation>
     </message>
     <message>
         <source>Auto-label failed.</source>
-        <translation type="unfinished"></translation>
+        <translation>自动标注失败。</translation>
     </message>
     <message>
         <source>Images processed before the error keep their boxes: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>出错前已处理的图像保留其框：%1。</translation>
     </message>
     <message>
         <source>Stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止。</translation>
     </message>
     <message>
         <source>Finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成。</translation>
     </message>
     <message>
         <source>Stop Auto-Label?</source>
-        <translation type="unfinished"></translation>
+        <translation>停止自动标注？</translation>
     </message>
     <message>
         <source>Auto-label is still running. Stop it after the current batch and close?
 The images processed so far keep their boxes.</source>
-        <translation type="unfinished"></translation>
+        <translation>自动标注仍在运行。要在当前批次之后停止并关闭吗？
+已处理的图像保留其框。</translation>
     </message>
     <message>
         <source>Choose a Model for Auto-Label</source>
-        <translation type="unfinished"></translation>
+        <translation>选择用于自动标注的模型</translation>
     </message>
 </context>
 <context>
@@ -854,667 +867,670 @@ The images processed so far keep their boxes.</source>
 
 File ▸ Open Project… (Ctrl+O)
 File ▸ New Project… (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>未打开项目
+
+文件 ▸ 打开项目… (Ctrl+O)
+文件 ▸ 新建项目… (Ctrl+N)</translation>
     </message>
     <message>
         <source>Select an image in the list</source>
-        <translation type="unfinished"></translation>
+        <translation>请在列表中选择一张图像</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <source>   next box: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>   下一个框：%1</translation>
     </message>
     <message>
         <source>   boxes hidden (H)</source>
-        <translation type="unfinished"></translation>
+        <translation>   框已隐藏 (H)</translation>
     </message>
     <message>
         <source>%1   %2 × %3   %4   %5   %6%</source>
-        <translation type="unfinished"></translation>
+        <translation>%1   %2 × %3   %4   %5   %6%</translation>
     </message>
     <message>
         <source>1 box</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个框</translation>
     </message>
     <message>
         <source>%1 boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个框</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::CheatSheetDialog</name>
     <message>
         <source>Keyboard Shortcuts Cheat Sheet</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键速查表</translation>
     </message>
     <message>
         <source>—</source>
-        <translation type="unfinished"></translation>
+        <translation>—</translation>
     </message>
     <message>
         <source> or </source>
-        <translation type="unfinished"></translation>
+        <translation> 或 </translation>
     </message>
     <message>
         <source>Drag on empty space</source>
-        <translation type="unfinished"></translation>
+        <translation>在空白处拖动</translation>
     </message>
     <message>
         <source>Draw a box</source>
-        <translation type="unfinished"></translation>
+        <translation>绘制框</translation>
     </message>
     <message>
         <source>Click / Ctrl+click</source>
-        <translation type="unfinished"></translation>
+        <translation>单击 / Ctrl+单击</translation>
     </message>
     <message>
         <source>Select a box / add to the selection</source>
-        <translation type="unfinished"></translation>
+        <translation>选择框 / 加入选择</translation>
     </message>
     <message>
         <source>Click again</source>
-        <translation type="unfinished"></translation>
+        <translation>再次单击</translation>
     </message>
     <message>
         <source>Select the next of several overlapping boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>选择多个重叠框中的下一个</translation>
     </message>
     <message>
         <source>Shift+drag</source>
-        <translation type="unfinished"></translation>
+        <translation>Shift+拖动</translation>
     </message>
     <message>
         <source>Select the boxes inside a rectangle</source>
-        <translation type="unfinished"></translation>
+        <translation>选择矩形内的框</translation>
     </message>
     <message>
         <source>Drag a box / a handle</source>
-        <translation type="unfinished"></translation>
+        <translation>拖动框 / 控制点</translation>
     </message>
     <message>
         <source>Move it / resize it</source>
-        <translation type="unfinished"></translation>
+        <translation>移动 / 调整大小</translation>
     </message>
     <message>
         <source>Wheel</source>
-        <translation type="unfinished"></translation>
+        <translation>滚轮</translation>
     </message>
     <message>
         <source>Zoom around the cursor</source>
-        <translation type="unfinished"></translation>
+        <translation>以光标为中心缩放</translation>
     </message>
     <message>
         <source>Space+drag or middle drag</source>
-        <translation type="unfinished"></translation>
+        <translation>Space+拖动或中键拖动</translation>
     </message>
     <message>
         <source>Pan</source>
-        <translation type="unfinished"></translation>
+        <translation>平移</translation>
     </message>
     <message>
         <source>Mouse</source>
-        <translation type="unfinished"></translation>
+        <translation>鼠标</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ClassMappingDialog</name>
     <message>
         <source>Class Mapping for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 的类别映射</translation>
     </message>
     <message>
         <source>Reading the classes of %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取 %1 的类别…</translation>
     </message>
     <message>
         <source>Model class</source>
-        <translation type="unfinished"></translation>
+        <translation>模型类别</translation>
     </message>
     <message>
         <source>Project class</source>
-        <translation type="unfinished"></translation>
+        <translation>项目类别</translation>
     </message>
     <message>
         <source>Boxes of ignored classes are not stored. The mapping is saved in the project for this model file and used by every later auto-label run, in the application and in osprey-cli.</source>
-        <translation type="unfinished"></translation>
+        <translation>被忽略类别的框不会被存储。该映射按此模型文件保存在项目中，之后在应用程序和 osprey-cli 中的每次自动标注运行都会使用它。</translation>
     </message>
     <message>
         <source>&amp;Match by Name</source>
-        <translation type="unfinished"></translation>
+        <translation>按名称匹配(&amp;M)</translation>
     </message>
     <message>
         <source>Map every model class to the project class of the same name, ignoring the saved mapping</source>
-        <translation type="unfinished"></translation>
+        <translation>将每个模型类别映射到同名的项目类别，忽略已保存的映射</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>Cannot read the classes of %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1 的类别：%2</translation>
     </message>
     <message>
         <source>Cannot read the saved class mapping: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取已保存的类别映射：%1</translation>
     </message>
     <message>
         <source>Project class for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 对应的项目类别</translation>
     </message>
     <message>
         <source>(ignore)</source>
-        <translation type="unfinished"></translation>
+        <translation>（忽略）</translation>
     </message>
     <message>
         <source>(add as new class)</source>
-        <translation type="unfinished"></translation>
+        <translation>（添加为新类别）</translation>
     </message>
     <message>
         <source>Cannot add the new classes: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法添加新类别：%1</translation>
     </message>
     <message>
         <source>Cannot save the class mapping: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存类别映射：%1</translation>
     </message>
     <message>
         <source>Mapped: %1 of %2 model classes; the others are ignored.</source>
-        <translation type="unfinished"></translation>
+        <translation>已映射：%1 / %2 个模型类别；其余的将被忽略。</translation>
     </message>
     <message>
         <source>Classes to add to the project on Save: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>保存时要添加到项目的类别：%1。</translation>
     </message>
     <message>
         <source>Filter classes (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选类别 (Ctrl+F)</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ClassPanel</name>
     <message>
         <source>Class</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Images</source>
-        <translation type="unfinished"></translation>
+        <translation>图像</translation>
     </message>
     <message>
         <source>Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>框</translation>
     </message>
     <message>
         <source>Click: use this class for new boxes. Double-click: rename.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击：新框使用此类别。双击：重命名。</translation>
     </message>
     <message>
         <source>Add</source>
-        <translation type="unfinished"></translation>
+        <translation>添加</translation>
     </message>
     <message>
         <source>Add a class</source>
-        <translation type="unfinished"></translation>
+        <translation>添加类别</translation>
     </message>
     <message>
         <source>Colour</source>
-        <translation type="unfinished"></translation>
+        <translation>颜色</translation>
     </message>
     <message>
         <source>Change the colour of the selected class</source>
-        <translation type="unfinished"></translation>
+        <translation>更改所选类别的颜色</translation>
     </message>
     <message>
         <source>Up</source>
-        <translation type="unfinished"></translation>
+        <translation>上移</translation>
     </message>
     <message>
         <source>Move the selected class up (its digit key changes)</source>
-        <translation type="unfinished"></translation>
+        <translation>上移所选类别（其数字键会改变）</translation>
     </message>
     <message>
         <source>Down</source>
-        <translation type="unfinished"></translation>
+        <translation>下移</translation>
     </message>
     <message>
         <source>Move the selected class down (its digit key changes)</source>
-        <translation type="unfinished"></translation>
+        <translation>下移所选类别（其数字键会改变）</translation>
     </message>
     <message>
         <source>Key %1 gives the selected boxes this class</source>
-        <translation type="unfinished"></translation>
+        <translation>按键 %1 将所选框设为此类别</translation>
     </message>
     <message>
         <source>Add Class</source>
-        <translation type="unfinished"></translation>
+        <translation>添加类别</translation>
     </message>
     <message>
         <source>Class name:</source>
-        <translation type="unfinished"></translation>
+        <translation>类别名称：</translation>
     </message>
     <message>
         <source>Class Colour</source>
-        <translation type="unfinished"></translation>
+        <translation>类别颜色</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ClassPickerDialog</name>
     <message>
         <source>Choose Class</source>
-        <translation type="unfinished"></translation>
+        <translation>选择类别</translation>
     </message>
     <message>
         <source>Type to search classes…</source>
-        <translation type="unfinished"></translation>
+        <translation>输入以搜索类别…</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::DatasetActions</name>
     <message>
         <source>&amp;Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入(&amp;I)…</translation>
     </message>
     <message>
         <source>Ctrl+I</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+I</translation>
     </message>
     <message>
         <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)…</translation>
     </message>
     <message>
         <source>Ctrl+Shift+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
         <source>&amp;Split…</source>
-        <translation type="unfinished"></translation>
+        <translation>划分(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Health Check</source>
-        <translation type="unfinished"></translation>
+        <translation>健康检查(&amp;H)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+H</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+H</translation>
     </message>
     <message>
         <source>S&amp;tatistics</source>
-        <translation type="unfinished"></translation>
+        <translation>统计(&amp;T)</translation>
     </message>
     <message>
         <source>Health</source>
-        <translation type="unfinished"></translation>
+        <translation>健康检查</translation>
     </message>
     <message>
         <source>Statistics</source>
-        <translation type="unfinished"></translation>
+        <translation>统计</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::EditorActions</name>
     <message>
         <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Image</source>
-        <translation type="unfinished"></translation>
+        <translation>图像(&amp;I)</translation>
     </message>
     <message>
         <source>&amp;Class</source>
-        <translation type="unfinished"></translation>
+        <translation>类别(&amp;C)</translation>
     </message>
     <message>
         <source>Keyboard &amp;Cheat Sheet</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键速查表(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
+        <translation>撤销(&amp;U)</translation>
     </message>
     <message>
         <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
+        <translation>重做(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Draw Box</source>
-        <translation type="unfinished"></translation>
+        <translation>绘制框(&amp;D)</translation>
     </message>
     <message>
         <source>De&amp;lete Box</source>
-        <translation type="unfinished"></translation>
+        <translation>删除框(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Copy Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>复制框(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Paste Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴框(&amp;P)</translation>
     </message>
     <message>
         <source>Paste Boxes from &amp;Previous Image</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴上一张图像的框(&amp;P)</translation>
     </message>
     <message>
         <source>Select &amp;All Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>选择所有框(&amp;A)</translation>
     </message>
     <message>
         <source>Select &amp;Next Box</source>
-        <translation type="unfinished"></translation>
+        <translation>选择下一个框(&amp;N)</translation>
     </message>
     <message>
         <source>N&amp;udge</source>
-        <translation type="unfinished"></translation>
+        <translation>微移(&amp;U)</translation>
     </message>
     <message>
         <source>Left</source>
-        <translation type="unfinished"></translation>
+        <translation>向左</translation>
     </message>
     <message>
         <source>Right</source>
-        <translation type="unfinished"></translation>
+        <translation>向右</translation>
     </message>
     <message>
         <source>Up</source>
-        <translation type="unfinished"></translation>
+        <translation>向上</translation>
     </message>
     <message>
         <source>Down</source>
-        <translation type="unfinished"></translation>
+        <translation>向下</translation>
     </message>
     <message>
         <source>%1 by %2 px</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2 像素</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts…</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键(&amp;K)…</translation>
     </message>
     <message>
         <source>Zoom &amp;In</source>
-        <translation type="unfinished"></translation>
+        <translation>放大(&amp;I)</translation>
     </message>
     <message>
         <source>Zoom &amp;Out</source>
-        <translation type="unfinished"></translation>
+        <translation>缩小(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Fit to Window</source>
-        <translation type="unfinished"></translation>
+        <translation>适应窗口(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Actual Pixels (1:1)</source>
-        <translation type="unfinished"></translation>
+        <translation>实际像素 (1:1)(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Hide Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏框(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Next Image</source>
-        <translation type="unfinished"></translation>
+        <translation>下一张图像(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Previous Image</source>
-        <translation type="unfinished"></translation>
+        <translation>上一张图像(&amp;P)</translation>
     </message>
     <message>
         <source>Next &amp;Unlabeled Image</source>
-        <translation type="unfinished"></translation>
+        <translation>下一张未标注图像(&amp;U)</translation>
     </message>
     <message>
         <source>Mark &amp;Reviewed</source>
-        <translation type="unfinished"></translation>
+        <translation>标记为已审核(&amp;R)</translation>
     </message>
     <message>
         <source>Mark &amp;Verified Empty (No Objects)</source>
-        <translation type="unfinished"></translation>
+        <translation>标记为确认为空（无目标）(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Choose Class…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择类别(&amp;C)…</translation>
     </message>
     <message>
         <source>Class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>类别 %1</translation>
     </message>
     <message>
         <source>Class %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>类别 %1：%2</translation>
     </message>
     <message>
         <source>Model &amp;Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>模型候选框(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Suggest Boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>建议框(&amp;S)</translation>
     </message>
     <message>
         <source>Suggest on &amp;Every Image</source>
-        <translation type="unfinished"></translation>
+        <translation>在每张图像上建议(&amp;E)</translation>
     </message>
     <message>
         <source>Choose &amp;Model…</source>
-        <translation type="unfinished"></translation>
+        <translation>选择模型(&amp;M)…</translation>
     </message>
     <message>
         <source>&amp;Accept Proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>接受候选框(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Reject Proposal</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝候选框(&amp;R)</translation>
     </message>
     <message>
         <source>Accept A&amp;ll Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>接受所有候选框(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Clear Proposals</source>
-        <translation type="unfinished"></translation>
+        <translation>清除候选框(&amp;C)</translation>
     </message>
     <message>
         <source>Auto-Label &amp;Images…</source>
-        <translation type="unfinished"></translation>
+        <translation>自动标注图像(&amp;I)…</translation>
     </message>
     <message>
         <source>Class Ma&amp;pping…</source>
-        <translation type="unfinished"></translation>
+        <translation>类别映射(&amp;P)…</translation>
     </message>
     <message>
         <source>&amp;Follow the Active Training Run</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随当前训练运行(&amp;F)</translation>
     </message>
     <message>
         <source>Use the best.pt written last under the project&apos;s runs, reloaded each time training saves a better one</source>
-        <translation type="unfinished"></translation>
+        <translation>使用项目的运行中最近写入的 best.pt，训练每保存一个更好的模型就重新加载</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ExportDialog</name>
     <message>
         <source>Export Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>导出数据集</translation>
     </message>
     <message>
         <source>Output folder (created when missing)</source>
-        <translation type="unfinished"></translation>
+        <translation>输出文件夹（不存在时自动创建）</translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹…</translation>
     </message>
     <message>
         <source>Link to the project&apos;s images</source>
-        <translation type="unfinished"></translation>
+        <translation>链接到项目的图像</translation>
     </message>
     <message>
         <source>Copy the images</source>
-        <translation type="unfinished"></translation>
+        <translation>复制图像</translation>
     </message>
     <message>
         <source>Labels only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅标注</translation>
     </message>
     <message>
         <source>Leave out images that are not labeled yet</source>
-        <translation type="unfinished"></translation>
+        <translation>不包含尚未标注的图像</translation>
     </message>
     <message>
         <source>Keep them (with empty labels)</source>
-        <translation type="unfinished"></translation>
+        <translation>保留（使用空标注）</translation>
     </message>
     <message>
         <source>Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式：</translation>
     </message>
     <message>
         <source>Destination:</source>
-        <translation type="unfinished"></translation>
+        <translation>目标位置：</translation>
     </message>
     <message>
         <source>Images:</source>
-        <translation type="unfinished"></translation>
+        <translation>图像：</translation>
     </message>
     <message>
         <source>Unlabeled images:</source>
-        <translation type="unfinished"></translation>
+        <translation>未标注的图像：</translation>
     </message>
     <message>
         <source>Verified-empty images are exported with empty label files.</source>
-        <translation type="unfinished"></translation>
+        <translation>确认为空的图像将以空的标注文件导出。</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Export to</source>
-        <translation type="unfinished"></translation>
+        <translation>导出到</translation>
     </message>
     <message>
         <source>Choose a destination folder first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择目标文件夹。</translation>
     </message>
     <message>
         <source>Export failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>导出失败：%1</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::GpuProbe</name>
     <message>
         <source>no NVIDIA GPU found</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到 NVIDIA GPU</translation>
     </message>
     <message>
         <source>no NVIDIA GPU: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 NVIDIA GPU：%1</translation>
     </message>
     <message>
         <source>GPU %1: %2 (%3 GB)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1：%2（%3 GB）</translation>
     </message>
     <message>
         <source>GPU %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1：%2</translation>
     </message>
     <message>
         <source>CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::HealthPanel</name>
     <message>
         <source>imgsz </source>
-        <translation type="unfinished"></translation>
+        <translation>imgsz </translation>
     </message>
     <message>
         <source>Training size: boxes smaller than 4 px at this size are reported</source>
-        <translation type="unfinished"></translation>
+        <translation>训练尺寸：在此尺寸下小于 4 像素的框会被报告</translation>
     </message>
     <message>
         <source>Decode images</source>
-        <translation type="unfinished"></translation>
+        <translation>解码图像</translation>
     </message>
     <message>
         <source>Decode every image to find corrupt files (slower)</source>
-        <translation type="unfinished"></translation>
+        <translation>解码每张图像以找出损坏的文件（较慢）</translation>
     </message>
     <message>
         <source>Check</source>
-        <translation type="unfinished"></translation>
+        <translation>检查</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Run the check to find missing or corrupt images, bad boxes and duplicates.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行检查以找出缺失或损坏的图像、有问题的框和重复项。</translation>
     </message>
     <message>
         <source>Finding</source>
-        <translation type="unfinished"></translation>
+        <translation>检查结果</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
     <message>
         <source>Checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查…</translation>
     </message>
     <message>
         <source>The check did not finish: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>检查未完成：%1</translation>
     </message>
     <message>
         <source>%1 images, %2 boxes: no errors found.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 张图像，%2 个框：未发现错误。</translation>
     </message>
     <message>
         <source>%1 images, %2 boxes: problems found; errors block training.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 张图像，%2 个框：发现问题；错误会阻止训练。</translation>
     </message>
     <message>
         <source>Double-click to open this image</source>
-        <translation type="unfinished"></translation>
+        <translation>双击打开此图像</translation>
     </message>
     <message numerus="yes">
         <source>%n finding(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个检查结果</numerusform>
         </translation>
     </message>
 </context>
@@ -1522,11 +1538,11 @@ File ▸ New Project… (Ctrl+N)</source>
     <name>osprey::ui::ImageListDelegate</name>
     <message>
         <source>1 box</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个框</translation>
     </message>
     <message>
         <source>%1 boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个框</translation>
     </message>
 </context>
 <context>
@@ -1534,1429 +1550,1437 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>%1
 %2 x %3 px, %4, %5 boxes, split %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+%2 x %3 像素，%4，%5 个框，子集 %6</translation>
     </message>
     <message>
         <source>new</source>
-        <translation type="unfinished"></translation>
+        <translation>新</translation>
     </message>
     <message>
         <source>labeled</source>
-        <translation type="unfinished"></translation>
+        <translation>已标注</translation>
     </message>
     <message>
         <source>reviewed</source>
-        <translation type="unfinished"></translation>
+        <translation>已审核</translation>
     </message>
     <message>
         <source>verified empty</source>
-        <translation type="unfinished"></translation>
+        <translation>确认为空</translation>
     </message>
     <message>
         <source>train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练集</translation>
     </message>
     <message>
         <source>val</source>
-        <translation type="unfinished"></translation>
+        <translation>验证集</translation>
     </message>
     <message>
         <source>test</source>
-        <translation type="unfinished"></translation>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>未划分</translation>
     </message>
     <message>
         <source>(image %1 was deleted)</source>
-        <translation type="unfinished"></translation>
+        <translation>（图像 %1 已被删除）</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ImageListPanel</name>
     <message>
         <source>Any status</source>
-        <translation type="unfinished"></translation>
+        <translation>任意状态</translation>
     </message>
     <message>
         <source>Any split</source>
-        <translation type="unfinished"></translation>
+        <translation>任意子集</translation>
     </message>
     <message>
         <source>Show only images with this status</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示此状态的图像</translation>
     </message>
     <message>
         <source>Show only images in this split</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示此子集中的图像</translation>
     </message>
     <message>
         <source>Show only images with at least one box of this class</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示至少有一个此类别框的图像</translation>
     </message>
     <message>
         <source>Any class</source>
-        <translation type="unfinished"></translation>
+        <translation>任意类别</translation>
     </message>
     <message>
         <source>%1 of %2 images</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 张图像</translation>
     </message>
     <message>
         <source>Show All</source>
-        <translation type="unfinished"></translation>
+        <translation>显示全部</translation>
     </message>
     <message>
         <source>Leave this order and show the filtered image list again</source>
-        <translation type="unfinished"></translation>
+        <translation>退出此顺序，重新显示筛选后的图像列表</translation>
     </message>
     <message>
         <source>%1 images in this order (%2 in the project)</source>
-        <translation type="unfinished"></translation>
+        <translation>此顺序中有 %1 张图像（项目中共 %2 张）</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ImportDialog</name>
     <message>
         <source>Import Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>导入数据集</translation>
     </message>
     <message>
         <source>A dataset folder (YOLO, VOC, images) or a COCO JSON file</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集文件夹（YOLO、VOC、图像）或 COCO JSON 文件</translation>
     </message>
     <message>
         <source>Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹…</translation>
     </message>
     <message>
         <source>File…</source>
-        <translation type="unfinished"></translation>
+        <translation>文件…</translation>
     </message>
     <message>
         <source>Detect automatically</source>
-        <translation type="unfinished"></translation>
+        <translation>自动检测</translation>
     </message>
     <message>
         <source>Optional: where the images are, when not beside the labels</source>
-        <translation type="unfinished"></translation>
+        <translation>可选：图像不在标注文件旁边时，图像所在的位置</translation>
     </message>
     <message>
         <source>Keep, flagged as crowd (evaluation ignores them)</source>
-        <translation type="unfinished"></translation>
+        <translation>保留，标记为 crowd（评估时忽略）</translation>
     </message>
     <message>
         <source>Skip them</source>
-        <translation type="unfinished"></translation>
+        <translation>跳过</translation>
     </message>
     <message>
         <source>Strict: abort on any problem, warnings included</source>
-        <translation type="unfinished"></translation>
+        <translation>严格：出现任何问题（包括警告）都中止</translation>
     </message>
     <message>
         <source>By default valid items are imported and every skipped item is listed. In strict mode any problem aborts and the project stays exactly as it was.</source>
-        <translation type="unfinished"></translation>
+        <translation>默认导入有效的条目，并列出每个被跳过的条目。严格模式下任何问题都会中止导入，项目保持原样。</translation>
     </message>
     <message>
         <source>Source:</source>
-        <translation type="unfinished"></translation>
+        <translation>来源：</translation>
     </message>
     <message>
         <source>Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式：</translation>
     </message>
     <message>
         <source>Images folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>图像文件夹：</translation>
     </message>
     <message>
         <source>COCO crowd boxes:</source>
-        <translation type="unfinished"></translation>
+        <translation>COCO crowd 框：</translation>
     </message>
     <message>
         <source>Choose a source, then Preview.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择来源，然后点击“预览”。</translation>
     </message>
     <message>
         <source>The preview and the import summary appear here.</source>
-        <translation type="unfinished"></translation>
+        <translation>预览和导入摘要会显示在这里。</translation>
     </message>
     <message>
         <source>Preview</source>
-        <translation type="unfinished"></translation>
+        <translation>预览</translation>
     </message>
     <message>
         <source>Import</source>
-        <translation type="unfinished"></translation>
+        <translation>导入</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Dataset folder</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集文件夹</translation>
     </message>
     <message>
         <source>Annotation file</source>
-        <translation type="unfinished"></translation>
+        <translation>标注文件</translation>
     </message>
     <message>
         <source>Annotations (*.json *.yaml *.yml *.data *.txt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>标注文件 (*.json *.yaml *.yml *.data *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Choose a source first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先选择来源。</translation>
     </message>
     <message>
         <source>Reading the source…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取来源…</translation>
     </message>
     <message>
         <source>Importing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导入…</translation>
     </message>
     <message>
         <source>Import failed; the project is unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>导入失败；项目未改变。</translation>
     </message>
     <message>
         <source>Cannot read the source.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取来源。</translation>
     </message>
     <message>
         <source>Import finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>导入完成。</translation>
     </message>
     <message>
         <source>Preview of the source (nothing imported yet).</source>
-        <translation type="unfinished"></translation>
+        <translation>来源预览（尚未导入任何内容）。</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::LiveRun</name>
     <message>
         <source>A run is already in progress. Stop it before starting another.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有一个运行正在进行。请先停止它再开始新的运行。</translation>
     </message>
     <message>
         <source>The trainer %1 was not found. Reinstall Osprey, or build the osprey-cli target.</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到训练程序 %1。请重新安装 Osprey，或构建 osprey-cli 目标。</translation>
     </message>
     <message>
         <source>$ osprey-cli %1</source>
-        <translation type="unfinished"></translation>
+        <translation>$ osprey-cli %1</translation>
     </message>
     <message>
         <source>Stopping: the trainer finishes the batch and saves last.pt…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止：训练进程完成当前批次并保存 last.pt…</translation>
     </message>
     <message>
         <source>Ending the trainer without waiting for it to save…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在结束训练进程，不等待其保存…</translation>
     </message>
     <message>
         <source>The run goes on in the background (process %1). Open it from the runs table to see its progress.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行在后台继续（进程 %1）。可从运行列表中打开以查看进度。</translation>
     </message>
     <message>
         <source>The trainer process crashed</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程崩溃了</translation>
     </message>
     <message>
         <source>The trainer exited with code %1 without reporting the end of the run</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程以退出码 %1 退出，未报告运行结束</translation>
     </message>
     <message>
         <source> Last output: %1</source>
-        <translation type="unfinished"></translation>
+        <translation> 最后输出：%1</translation>
     </message>
     <message>
         <source>. Weights up to the last saved checkpoint are kept; resume the run to continue.</source>
-        <translation type="unfinished"></translation>
+        <translation>。截至最后保存的检查点的权重已保留；恢复运行即可继续。</translation>
     </message>
     <message>
         <source>Could not start %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 %1：%2</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::MainWindow</name>
     <message>
         <source>Images</source>
-        <translation type="unfinished"></translation>
+        <translation>图像</translation>
     </message>
     <message>
         <source>Classes</source>
-        <translation type="unfinished"></translation>
+        <translation>类别</translation>
     </message>
     <message>
         <source>Open a project to start</source>
-        <translation type="unfinished"></translation>
+        <translation>打开一个项目以开始</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;New Project…</source>
-        <translation type="unfinished"></translation>
+        <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
         <source>&amp;Open Project…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Close Project</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About Osprey</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Osprey(&amp;A)</translation>
     </message>
     <message>
         <source>About Osprey</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Osprey</translation>
     </message>
     <message>
         <source>&lt;b&gt;Osprey %1&lt;/b&gt;&lt;p&gt;Label images, train YOLO detectors and watch them learn.&lt;/p&gt;&lt;p&gt;Licensed under the GNU GPL v3 or later.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Osprey %1&lt;/b&gt;&lt;p&gt;标注图像，训练 YOLO 检测器，并观察它们的学习过程。&lt;/p&gt;&lt;p&gt;依据 GNU GPL v3 或更高版本授权。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Cannot open project</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开项目</translation>
     </message>
     <message>
         <source>%1 — %2 images, %3 classes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2 张图像，%3 个类别</translation>
     </message>
     <message>
         <source>Choose an empty folder for the new project</source>
-        <translation type="unfinished"></translation>
+        <translation>为新项目选择一个空文件夹</translation>
     </message>
     <message>
         <source>Cannot create project</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建项目</translation>
     </message>
     <message>
         <source>Open a project folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开项目文件夹</translation>
     </message>
     <message>
         <source>No recent projects</source>
-        <translation type="unfinished"></translation>
+        <translation>没有最近的项目</translation>
     </message>
     <message>
         <source>%1 — Osprey</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — Osprey</translation>
     </message>
     <message>
         <source>Osprey</source>
-        <translation type="unfinished"></translation>
+        <translation>Osprey</translation>
     </message>
     <message>
         <source>&amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Platform…</source>
-        <translation type="unfinished"></translation>
+        <translation>平台(&amp;P)…</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::PlatformSettingsDialog</name>
     <message>
         <source>from the ULTRALYTICS_API_KEY environment variable</source>
-        <translation type="unfinished"></translation>
+        <translation>来自 ULTRALYTICS_API_KEY 环境变量</translation>
     </message>
     <message>
         <source>stored in the OS keychain</source>
-        <translation type="unfinished"></translation>
+        <translation>存储在系统钥匙串中</translation>
     </message>
     <message>
         <source>stored in the settings file (readable only by you)</source>
-        <translation type="unfinished"></translation>
+        <translation>存储在设置文件中（仅你可读）</translation>
     </message>
     <message>
         <source>Platform Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>平台设置</translation>
     </message>
     <message>
         <source>Stream training runs to a platform dashboard (Ultralytics Platform or a compatible server) and upload the trained weights there. Create an API key in the platform&apos;s settings and paste it here.</source>
-        <translation type="unfinished"></translation>
+        <translation>将训练运行实时推送到平台仪表板（Ultralytics Platform 或兼容的服务器），并把训练好的权重上传到那里。请在平台的设置中创建 API 密钥并粘贴到这里。</translation>
     </message>
     <message>
         <source>The platform&apos;s address. Empty uses %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>平台地址。留空则使用 %1。</translation>
     </message>
     <message>
         <source>Reading the stored key…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取已存储的密钥…</translation>
     </message>
     <message>
         <source>paste a new key (ul_…) to replace the stored one</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴新的密钥 (ul_…) 以替换已存储的密钥</translation>
     </message>
     <message>
         <source>The key is stored in the OS keychain where one runs, otherwise in a settings file only you can read. It is never shown or logged in clear.</source>
-        <translation type="unfinished"></translation>
+        <translation>若系统钥匙串服务可用，密钥将存储在其中，否则存储在只有你可读的设置文件中。密钥从不以明文显示或记录到日志。</translation>
     </message>
     <message>
         <source>Platform URL</source>
-        <translation type="unfinished"></translation>
+        <translation>平台 URL</translation>
     </message>
     <message>
         <source>API key</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥</translation>
     </message>
     <message>
         <source>Test</source>
-        <translation type="unfinished"></translation>
+        <translation>测试</translation>
     </message>
     <message>
         <source>Ask the platform whose key this is (the typed key, or else the stored one).</source>
-        <translation type="unfinished"></translation>
+        <translation>向平台查询此密钥属于谁（优先使用输入的密钥，否则使用已存储的密钥）。</translation>
     </message>
     <message>
         <source>Remove Key</source>
-        <translation type="unfinished"></translation>
+        <translation>删除密钥</translation>
     </message>
     <message>
         <source>Delete the stored key from this computer.</source>
-        <translation type="unfinished"></translation>
+        <translation>从这台计算机上删除已存储的密钥。</translation>
     </message>
     <message>
         <source>Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存</translation>
     </message>
     <message>
         <source>Asking the platform…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在询问平台…</translation>
     </message>
     <message>
         <source>There is no key to test: paste one above.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可测试的密钥：请在上方粘贴一个。</translation>
     </message>
     <message>
         <source>Key rejected (%1): the platform does not accept this key. Check that the whole key was copied, or create a new one.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥被拒绝 (%1)：平台不接受此密钥。请检查是否复制了完整的密钥，或创建一个新密钥。</translation>
     </message>
     <message>
         <source>The platform at %1 could not check the key: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>位于 %1 的平台无法检查此密钥：%2</translation>
     </message>
     <message>
         <source>The platform at %1 answered, but not with an account; is this the right URL?</source>
-        <translation type="unfinished"></translation>
+        <translation>位于 %1 的平台有应答，但没有返回账户；URL 是否正确？</translation>
     </message>
     <message>
         <source>The platform URL must be an https:// address, e.g. %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>平台 URL 必须是 https:// 地址，例如 %1。</translation>
     </message>
     <message>
         <source>The settings could not be saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存设置：%1</translation>
     </message>
     <message>
         <source>Remove API key</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 API 密钥</translation>
     </message>
     <message>
         <source>Remove the stored platform key from this computer? Runs can no longer stream until a key is stored again.</source>
-        <translation type="unfinished"></translation>
+        <translation>要从这台计算机上删除已存储的平台密钥吗？在重新存储密钥之前，运行将无法推送到平台。</translation>
     </message>
     <message>
         <source>The key could not be removed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法删除密钥：%1</translation>
     </message>
     <message>
         <source>no key stored</source>
-        <translation type="unfinished"></translation>
+        <translation>未存储密钥</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）</translation>
     </message>
     <message>
         <source>ULTRALYTICS_API_KEY is set in the environment; it takes precedence over a stored key.</source>
-        <translation type="unfinished"></translation>
+        <translation>环境中设置了 ULTRALYTICS_API_KEY；它优先于已存储的密钥。</translation>
     </message>
     <message>
         <source>ULTRALYTICS_PLATFORM_URL is set in the environment; it takes precedence over the URL saved here.</source>
-        <translation type="unfinished"></translation>
+        <translation>环境中设置了 ULTRALYTICS_PLATFORM_URL；它优先于此处保存的 URL。</translation>
     </message>
     <message>
         <source>The key works: signed in as %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥有效：已登录为 %1。</translation>
     </message>
     <message>
         <source>Key saved, %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥已保存，%1。</translation>
     </message>
     <message>
         <source>Platform URL saved.</source>
-        <translation type="unfinished"></translation>
+        <translation>平台 URL 已保存。</translation>
     </message>
     <message>
         <source>It does not look like a platform key (ul_ and 40 hex digits); use Test to check it.</source>
-        <translation type="unfinished"></translation>
+        <translation>这看起来不像平台密钥（ul_ 加 40 位十六进制数字）；请用“测试”检查。</translation>
     </message>
     <message>
         <source>Key removed.</source>
-        <translation type="unfinished"></translation>
+        <translation>密钥已删除。</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ProjectDocument</name>
     <message>
         <source>unknown class %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未知类别 %1</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::RemoteStatusWidget</name>
     <message>
         <source>Platform: connecting…</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：正在连接…</translation>
     </message>
     <message>
         <source>Platform: connected</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：已连接</translation>
     </message>
     <message>
         <source>Platform: unreachable, retrying</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：无法访问，正在重试</translation>
     </message>
     <message>
         <source>Platform: unreachable (%1), retrying</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：无法访问（%1），正在重试</translation>
     </message>
     <message>
         <source>Platform: key rejected (401) · reporting stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：密钥被拒绝 (401) · 已停止上报</translation>
     </message>
     <message>
         <source>Platform: off</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：关闭</translation>
     </message>
     <message>
         <source>Platform: off (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：关闭（%1）</translation>
     </message>
     <message>
         <source>Platform: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：%1</translation>
     </message>
     <message>
         <source> · cancelled on the platform</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已在平台上取消</translation>
     </message>
     <message>
         <source>Last error: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>最后的错误：%1
+</translation>
     </message>
     <message>
         <source>Events are kept in the project&apos;s outbox and sent, in order, when the platform answers again. Nothing is lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>事件保存在项目的发件箱中，平台恢复应答后按顺序发送。不会丢失任何内容。</translation>
     </message>
     <message>
         <source>The run was cancelled on the platform: training stops at the end of the epoch, then uploads its weights.</source>
-        <translation type="unfinished"></translation>
+        <translation>该运行已在平台上取消：训练将在本轮结束时停止，然后上传其权重。</translation>
     </message>
     <message>
         <source>The platform rejected some events; they are not retried.</source>
-        <translation type="unfinished"></translation>
+        <translation>平台拒绝了部分事件；这些事件不会重试。</translation>
     </message>
     <message>
         <source>Open the run on the platform ↗</source>
-        <translation type="unfinished"></translation>
+        <translation>在平台上打开该运行 ↗</translation>
     </message>
     <message>
         <source>Uploading weights: %1 / %2 MB</source>
-        <translation type="unfinished"></translation>
+        <translation>正在上传权重：%1 / %2 MB</translation>
     </message>
     <message>
         <source>Upload interrupted at %1 / %2 MB; it is retried</source>
-        <translation type="unfinished"></translation>
+        <translation>上传在 %1 / %2 MB 处中断；将重试</translation>
     </message>
     <message>
         <source>Weights uploaded: %1 MB</source>
-        <translation type="unfinished"></translation>
+        <translation>权重已上传：%1 MB</translation>
     </message>
     <message>
         <source>Uploading weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在上传权重…</translation>
     </message>
     <message>
         <source>The platform did not accept the API key. Training goes on locally; check or replace the key in Settings → Platform, then send the queued events with: osprey-cli remote sync project=&lt;project folder&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>平台不接受该 API 密钥。训练在本地继续；请在 设置 → 平台 中检查或更换密钥，然后用以下命令发送排队的事件：osprey-cli remote sync project=&lt;项目文件夹&gt;</translation>
     </message>
     <message>
         <source>The queued events stay in the project&apos;s outbox; send them later with: osprey-cli remote sync project=&lt;project folder&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>排队的事件保留在项目的发件箱中；稍后可用以下命令发送：osprey-cli remote sync project=&lt;项目文件夹&gt;</translation>
     </message>
     <message>
         <source> · %1 queued</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个排队中</translation>
     </message>
     <message>
         <source>Platform: done · %1 still queued</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：完成 · 仍有 %1 个排队中</translation>
     </message>
     <message>
         <source>Platform: done · %1 delivered</source>
-        <translation type="unfinished"></translation>
+        <translation>平台：完成 · 已送达 %1 个</translation>
     </message>
     <message>
         <source> · %1 rejected</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 个被拒绝</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ReviewQueueActions</name>
     <message>
         <source>Review Queue: &amp;Lowest Confidence First</source>
-        <translation type="unfinished"></translation>
+        <translation>审核队列：置信度最低优先(&amp;L)</translation>
     </message>
     <message>
         <source>Walk the images with unchecked model boxes, the least confident first</source>
-        <translation type="unfinished"></translation>
+        <translation>逐一查看有未检查模型框的图像，置信度最低的优先</translation>
     </message>
     <message>
         <source>Review Queue: Most &amp;Disagreement First</source>
-        <translation type="unfinished"></translation>
+        <translation>审核队列：分歧最大优先(&amp;D)</translation>
     </message>
     <message>
         <source>Walk the images where the model boxes and the existing labels disagree most (false positives and missed boxes at IoU 0.5) first</source>
-        <translation type="unfinished"></translation>
+        <translation>优先逐一查看模型框与现有标注分歧最大的图像（在 IoU 0.5 下的误检框和漏检框）</translation>
     </message>
     <message>
         <source>Cannot build the review queue: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法建立审核队列：%1</translation>
     </message>
     <message>
         <source>No image needs review: every image with model boxes has been reviewed</source>
-        <translation type="unfinished"></translation>
+        <translation>没有需要审核的图像：所有带模型框的图像都已审核</translation>
     </message>
     <message>
         <source>D/A walk it, Space marks an image reviewed.</source>
-        <translation type="unfinished"></translation>
+        <translation>D/A 逐一浏览，Space 将图像标记为已审核。</translation>
     </message>
     <message>
         <source>Building the review queue…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在建立审核队列…</translation>
     </message>
     <message>
         <source>Nothing to compare: the images that need review (%1) have no manual or imported labels; use the confidence order</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可比较的内容：需要审核的图像（%1）没有手动或导入的标注；请使用置信度顺序</translation>
     </message>
     <message>
         <source>1 image</source>
-        <translation type="unfinished"></translation>
+        <translation>1 张图像</translation>
     </message>
     <message>
         <source>%1 images</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 张图像</translation>
     </message>
     <message>
         <source>&lt;b&gt;Review queue&lt;/b&gt;, most disagreement with the labels first: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;审核队列&lt;/b&gt;，与标注分歧最大的优先：%1。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Review queue&lt;/b&gt;, lowest model confidence first: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;审核队列&lt;/b&gt;，模型置信度最低的优先：%1。</translation>
     </message>
     <message>
         <source>Left out: %1 without labels to compare.</source>
-        <translation type="unfinished"></translation>
+        <translation>未包含：%1 没有可比较的标注。</translation>
     </message>
     <message>
         <source>Review queue: %1 to check</source>
-        <translation type="unfinished"></translation>
+        <translation>审核队列：%1 待检查</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::RunViewer</name>
     <message>
         <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止后台训练进程（进程 %1）：它将完成当前批次并保存 last.pt…</translation>
     </message>
     <message>
         <source>This run&apos;s trainer (process %1) is not running any more.</source>
-        <translation type="unfinished"></translation>
+        <translation>此运行的训练进程（进程 %1）已不再运行。</translation>
     </message>
     <message>
         <source>the trainer (process %1) ended without finishing the run; resume it from last.pt</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程（进程 %1）未完成运行就结束了；请从 last.pt 恢复运行</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::RunsTable</name>
     <message>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <source>finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <source>stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <source>failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Best mAP50-95</source>
-        <translation type="unfinished"></translation>
+        <translation>最佳 mAP50-95</translation>
     </message>
     <message>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>时长</translation>
     </message>
     <message>
         <source>Select one run to see its charts, or several (Ctrl+click) to compare them.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个运行以查看其图表，或选择多个（Ctrl+单击）进行比较。</translation>
     </message>
     <message>
         <source>No runs yet in this project.</source>
-        <translation type="unfinished"></translation>
+        <translation>此项目中还没有运行。</translation>
     </message>
     <message>
         <source>Show Charts</source>
-        <translation type="unfinished"></translation>
+        <translation>显示图表</translation>
     </message>
     <message>
         <source>Show the selected run&apos;s charts (double-click a row does the same); with several runs selected, overlay their charts.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示所选运行的图表（双击一行效果相同）；选择多个运行时，叠加显示它们的图表。</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复</translation>
     </message>
     <message>
         <source>Continue the selected stopped run from its last.pt.</source>
-        <translation type="unfinished"></translation>
+        <translation>从 last.pt 继续所选的已停止运行。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;运行&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Cannot read the runs table: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取运行表：%1</translation>
     </message>
     <message>
         <source>%1 (epoch %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（第 %2 轮）</translation>
     </message>
     <message>
         <source>–</source>
-        <translation type="unfinished"></translation>
+        <translation>–</translation>
     </message>
     <message>
         <source>Compare %1 Runs</source>
-        <translation type="unfinished"></translation>
+        <translation>比较 %1 个运行</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::ShortcutsDialog</name>
     <message>
         <source>Keyboard Shortcuts</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键</translation>
     </message>
     <message>
         <source>Menu</source>
-        <translation type="unfinished"></translation>
+        <translation>菜单</translation>
     </message>
     <message>
         <source>Action</source>
-        <translation type="unfinished"></translation>
+        <translation>操作</translation>
     </message>
     <message>
         <source>Shortcut</source>
-        <translation type="unfinished"></translation>
+        <translation>快捷键</translation>
     </message>
     <message>
         <source>Click a shortcut and press the new keys. Backspace clears it.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击一个快捷键并按下新的按键。Backspace 清除它。</translation>
     </message>
     <message>
         <source>%1 is used by both “%2” and “%3”</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 同时被“%2”和“%3”使用</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::SplitDialog</name>
     <message>
         <source>Split Dataset</source>
-        <translation type="unfinished"></translation>
+        <translation>划分数据集</translation>
     </message>
     <message>
         <source>The same seed gives the same split</source>
-        <translation type="unfinished"></translation>
+        <translation>相同的种子得到相同的划分</translation>
     </message>
     <message>
         <source>Train:</source>
-        <translation type="unfinished"></translation>
+        <translation>训练集：</translation>
     </message>
     <message>
         <source>Val:</source>
-        <translation type="unfinished"></translation>
+        <translation>验证集：</translation>
     </message>
     <message>
         <source>Test:</source>
-        <translation type="unfinished"></translation>
+        <translation>测试集：</translation>
     </message>
     <message>
         <source>Seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子：</translation>
     </message>
     <message>
         <source>Stratified by class. Identical images stay in one split; locked images keep theirs.</source>
-        <translation type="unfinished"></translation>
+        <translation>按类别分层。相同的图像留在同一子集中；锁定的图像保持原有子集。</translation>
     </message>
     <message>
         <source>Split</source>
-        <translation type="unfinished"></translation>
+        <translation>划分</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>At least one fraction must be above zero.</source>
-        <translation type="unfinished"></translation>
+        <translation>至少有一个比例必须大于零。</translation>
     </message>
     <message>
         <source>Splitting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在划分…</translation>
     </message>
     <message>
         <source>Split failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>划分失败：%1</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::StatisticsPanel</name>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Boxes per class</source>
-        <translation type="unfinished"></translation>
+        <translation>每个类别的框数</translation>
     </message>
     <message>
         <source>Box size relative to the image</source>
-        <translation type="unfinished"></translation>
+        <translation>框相对于图像的尺寸</translation>
     </message>
     <message>
         <source>Boxes per image</source>
-        <translation type="unfinished"></translation>
+        <translation>每张图像的框数</translation>
     </message>
     <message>
         <source>Computing statistics…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算统计…</translation>
     </message>
     <message>
         <source>Cannot compute statistics: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法计算统计：%1</translation>
     </message>
     <message>
         <source>%1 images (%2 labeled, %3 verified empty, %4 not labeled yet), %5 boxes, %6 classes</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 张图像（%2 张已标注，%3 张确认为空，%4 张尚未标注），%5 个框，%6 个类别</translation>
     </message>
     <message>
         <source>train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练集</translation>
     </message>
     <message>
         <source>val</source>
-        <translation type="unfinished"></translation>
+        <translation>验证集</translation>
     </message>
     <message>
         <source>test</source>
-        <translation type="unfinished"></translation>
+        <translation>测试集</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>未划分</translation>
     </message>
     <message>
         <source>boxes</source>
-        <translation type="unfinished"></translation>
+        <translation>框</translation>
     </message>
     <message>
         <source>width / image width</source>
-        <translation type="unfinished"></translation>
+        <translation>宽度 / 图像宽度</translation>
     </message>
     <message>
         <source>height / image height</source>
-        <translation type="unfinished"></translation>
+        <translation>高度 / 图像高度</translation>
     </message>
     <message>
         <source>relative size</source>
-        <translation type="unfinished"></translation>
+        <translation>相对尺寸</translation>
     </message>
     <message>
         <source>boxes in the image</source>
-        <translation type="unfinished"></translation>
+        <translation>图像中的框数</translation>
     </message>
     <message>
         <source>images</source>
-        <translation type="unfinished"></translation>
+        <translation>图像</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainActions</name>
     <message>
         <source>&amp;Train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练(&amp;T)</translation>
     </message>
     <message>
         <source>Training &amp;Dashboard</source>
-        <translation type="unfinished"></translation>
+        <translation>训练仪表板(&amp;D)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+T</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+T</translation>
     </message>
     <message>
         <source>&amp;Start Training</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练(&amp;S)</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>S&amp;top Training</source>
-        <translation type="unfinished"></translation>
+        <translation>停止训练(&amp;T)</translation>
     </message>
     <message>
         <source>Training in progress</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进行中</translation>
     </message>
     <message>
         <source>&lt;b&gt;A training run is in progress.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;一个训练运行正在进行。&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;p&gt;&lt;b&gt;Keep training in the background&lt;/b&gt;: the run goes on after Osprey closes and writes its charts and weights to the run folder; open it later from the runs table.&lt;/p&gt;&lt;p&gt;&lt;b&gt;Stop and save&lt;/b&gt;: the trainer finishes the current batch and saves last.pt, so the run can be resumed.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;p&gt;&lt;b&gt;在后台继续训练&lt;/b&gt;：Osprey 关闭后运行继续，并将图表数据和权重写入运行文件夹；之后可从运行列表中打开。&lt;/p&gt;&lt;p&gt;&lt;b&gt;停止并保存&lt;/b&gt;：训练进程完成当前批次并保存 last.pt，之后可以恢复该运行。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Keep Training in Background</source>
-        <translation type="unfinished"></translation>
+        <translation>在后台继续训练</translation>
     </message>
     <message>
         <source>Stop and Save</source>
-        <translation type="unfinished"></translation>
+        <translation>停止并保存</translation>
     </message>
     <message>
         <source>Stopping the run: the trainer finishes its batch and saves last.pt…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止运行：训练进程完成当前批次并保存 last.pt…</translation>
     </message>
     <message>
         <source>End Now Without Saving</source>
-        <translation type="unfinished"></translation>
+        <translation>立即结束，不保存</translation>
     </message>
     <message>
         <source>Stopping training</source>
-        <translation type="unfinished"></translation>
+        <translation>正在停止训练</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainForm</name>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>automatic</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>Stream to platform</source>
-        <translation type="unfinished"></translation>
+        <translation>推送到平台</translation>
     </message>
     <message>
         <source>Send live metrics to the platform dashboard and upload the weights at the end. Needs an API key (Settings → Platform). Events wait in the project&apos;s outbox while the platform cannot be reached; training never waits for them.</source>
-        <translation type="unfinished"></translation>
+        <translation>将实时指标发送到平台仪表板，并在结束时上传权重。需要 API 密钥（设置 → 平台）。平台无法访问时事件在项目的发件箱中等待；训练从不等待它们。</translation>
     </message>
     <message>
         <source>Platform project</source>
-        <translation type="unfinished"></translation>
+        <translation>平台项目</translation>
     </message>
     <message>
         <source>The platform project to stream to, as user/project. Remembered for this project.</source>
-        <translation type="unfinished"></translation>
+        <translation>要推送到的平台项目，格式为 user/project（用户/项目）。按此项目记住。</translation>
     </message>
     <message>
         <source>user/project</source>
-        <translation type="unfinished"></translation>
+        <translation>user/project（用户/项目）</translation>
     </message>
     <message>
         <source>Stream to platform is on, but the platform project is missing. Enter it as user/project, or turn streaming off.</source>
-        <translation type="unfinished"></translation>
+        <translation>已开启推送到平台，但缺少平台项目。请按 user/project（用户/项目）格式输入，或关闭推送。</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
     <message>
         <source>Start Training</source>
-        <translation type="unfinished"></translation>
+        <translation>开始训练</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Finish the current batch, save last.pt and end the run; it can be resumed.</source>
-        <translation type="unfinished"></translation>
+        <translation>完成当前批次，保存 last.pt 并结束运行；之后可以恢复。</translation>
     </message>
     <message>
         <source>Training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>Select a stopped run to resume.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个已停止的运行以恢复。</translation>
     </message>
     <message>
         <source>A run is already in progress. Stop it before starting another.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有一个运行正在进行。请先停止它再开始新的运行。</translation>
     </message>
     <message>
         <source>looking for NVIDIA GPUs…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在查找 NVIDIA GPU…</translation>
     </message>
     <message>
         <source>Check the dataset, then train a detector on this project&apos;s train split, validating on the val split.</source>
-        <translation type="unfinished"></translation>
+        <translation>检查数据集，然后在此项目的训练集上训练检测器，并在验证集上验证。</translation>
     </message>
     <message>
         <source>The dataset check is still running.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据集检查仍在运行。</translation>
     </message>
     <message>
         <source>Checking the dataset before training…</source>
-        <translation type="unfinished"></translation>
+        <translation>训练前正在检查数据集…</translation>
     </message>
     <message>
         <source>warning: could not remember the platform project for this project: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：无法为此项目记住平台项目：%1</translation>
     </message>
     <message>
         <source>Cancel Dataset Check</source>
-        <translation type="unfinished"></translation>
+        <translation>取消数据集检查</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainPreflight</name>
     <message>
         <source>, e.g. %1</source>
-        <translation type="unfinished"></translation>
+        <translation>，例如 %1</translation>
     </message>
     <message>
         <source>Dataset check before training</source>
-        <translation type="unfinished"></translation>
+        <translation>训练前的数据集检查</translation>
     </message>
     <message>
         <source>%1 images, %2 boxes checked.</source>
-        <translation type="unfinished"></translation>
+        <translation>已检查 %1 张图像，%2 个框。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Training cannot start: the dataset has errors.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;无法开始训练：数据集有错误。&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Warnings:</source>
-        <translation type="unfinished"></translation>
+        <translation>警告：</translation>
     </message>
     <message>
         <source>Fix them (Dataset → Health Check lists every finding and opens the image), then start again.</source>
-        <translation type="unfinished"></translation>
+        <translation>请修复它们（数据集 → 健康检查 会列出每个检查结果并打开对应图像），然后重新开始。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The dataset has warnings.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;数据集有警告。&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;The dataset check could not run.&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;无法运行数据集检查。&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Training can go on, but these may cost accuracy.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练可以继续，但这些问题可能降低精度。</translation>
     </message>
     <message>
         <source>Start Anyway</source>
-        <translation type="unfinished"></translation>
+        <translation>仍然开始</translation>
     </message>
     <message>
         <source>… and %1 more</source>
-        <translation type="unfinished"></translation>
+        <translation>… 以及另外 %1 项</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainerProcess</name>
     <message>
         <source>A trainer is already running.</source>
-        <translation type="unfinished"></translation>
+        <translation>已有一个训练进程在运行。</translation>
     </message>
     <message>
         <source>Cannot create the folder %1 for the trainer&apos;s output.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法为训练进程的输出创建文件夹 %1。</translation>
     </message>
     <message>
         <source>Cannot create %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法创建 %1：%2</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainingCharts</name>
     <message>
         <source>Box loss (CIoU)</source>
-        <translation type="unfinished"></translation>
+        <translation>框损失 (CIoU)</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>train</source>
-        <translation type="unfinished"></translation>
+        <translation>训练</translation>
     </message>
     <message>
         <source>val</source>
-        <translation type="unfinished"></translation>
+        <translation>验证</translation>
     </message>
     <message>
         <source>Class loss (BCE)</source>
-        <translation type="unfinished"></translation>
+        <translation>分类损失 (BCE)</translation>
     </message>
     <message>
         <source>DFL loss</source>
-        <translation type="unfinished"></translation>
+        <translation>DFL 损失</translation>
     </message>
     <message>
         <source>mAP (val)</source>
-        <translation type="unfinished"></translation>
+        <translation>mAP（验证集）</translation>
     </message>
     <message>
         <source>mAP</source>
-        <translation type="unfinished"></translation>
+        <translation>mAP</translation>
     </message>
     <message>
         <source>mAP50</source>
-        <translation type="unfinished"></translation>
+        <translation>mAP50</translation>
     </message>
     <message>
         <source>mAP50-95</source>
-        <translation type="unfinished"></translation>
+        <translation>mAP50-95</translation>
     </message>
     <message>
         <source>Precision and recall (val)</source>
-        <translation type="unfinished"></translation>
+        <translation>精确率和召回率（验证集）</translation>
     </message>
     <message>
         <source>fraction</source>
-        <translation type="unfinished"></translation>
+        <translation>比例</translation>
     </message>
     <message>
         <source>precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精确率</translation>
     </message>
     <message>
         <source>recall</source>
-        <translation type="unfinished"></translation>
+        <translation>召回率</translation>
     </message>
     <message>
         <source>Learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>pg0 weights</source>
-        <translation type="unfinished"></translation>
+        <translation>pg0 权重</translation>
     </message>
     <message>
         <source>pg1 BatchNorm</source>
-        <translation type="unfinished"></translation>
+        <translation>pg1 BatchNorm</translation>
     </message>
     <message>
         <source>pg2 biases</source>
-        <translation type="unfinished"></translation>
+        <translation>pg2 偏置</translation>
     </message>
     <message>
         <source>epoch</source>
-        <translation type="unfinished"></translation>
+        <translation>轮次</translation>
     </message>
     <message>
         <source>Logarithmic loss axes</source>
-        <translation type="unfinished"></translation>
+        <translation>对数损失坐标轴</translation>
     </message>
     <message>
         <source>Show the three loss charts on a log scale, which makes late, small improvements visible.</source>
-        <translation type="unfinished"></translation>
+        <translation>以对数刻度显示三个损失图表，便于看出后期的微小改进。</translation>
     </message>
     <message>
         <source>No run to show.
 Start a training run, or open a past run from the runs table.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可显示的运行。
+请开始一个训练运行，或从运行列表中打开以前的运行。</translation>
     </message>
     <message>
         <source>Training epoch %1 of %2.
 The charts appear after the first validation.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在训练第 %1 / %2 轮。
+首次验证后显示图表。</translation>
     </message>
     <message>
         <source>epoch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 轮</translation>
     </message>
     <message>
         <source>Export Chart as PNG…</source>
-        <translation type="unfinished"></translation>
+        <translation>将图表导出为 PNG…</translation>
     </message>
     <message>
         <source>Export Chart</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表</translation>
     </message>
     <message>
         <source>PNG image (*.png)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
         <source>Could not write %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1。</translation>
     </message>
     <message>
         <source>None of the selected runs has finished an epoch yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>所选运行都还没有完成一轮。</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainingRunModel</name>
     <message>
         <source>%1 info: run started: %2, %3 epochs, %4 train / %5 val images, run folder %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 信息：运行已开始：%2，%3 轮，%4 张训练集 / %5 张验证集图像，运行文件夹 %6</translation>
     </message>
     <message>
         <source>%1 info: saved %2 weights after epoch %3: %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 信息：第 %3 轮后保存了 %2 权重：%4</translation>
     </message>
     <message>
         <source>error: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>错误：%1</translation>
     </message>
     <message>
         <source>Cannot read %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 %1：%2</translation>
     </message>
     <message>
         <source>The run folder %1 has neither events.jsonl nor results.csv.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行文件夹 %1 中既没有 events.jsonl，也没有 results.csv。</translation>
     </message>
     <message>
         <source>%1 platform: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 平台：%2</translation>
     </message>
     <message>
         <source> (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（%1）</translation>
     </message>
     <message>
         <source>; the run was cancelled on the platform</source>
-        <translation type="unfinished"></translation>
+        <translation>；该运行已在平台上取消</translation>
+    </message>
+    <message>
+        <source>%1 advice: %2</source>
+        <translation>%1 建议：%2</translation>
     </message>
 </context>
 <context>
     <name>osprey::ui::TrainingView</name>
     <message>
         <source>The trainer&apos;s log appears here.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程的日志会显示在这里。</translation>
     </message>
     <message>
         <source>Charts</source>
-        <translation type="unfinished"></translation>
+        <translation>图表</translation>
     </message>
     <message>
         <source>System</source>
-        <translation type="unfinished"></translation>
+        <translation>系统</translation>
     </message>
     <message>
         <source>Console</source>
-        <translation type="unfinished"></translation>
+        <translation>控制台</translation>
     </message>
     <message>
         <source>epoch %1/%2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1/%2 轮</translation>
     </message>
     <message>
         <source> · batch %1/%2</source>
-        <translation type="unfinished"></translation>
+        <translation> · 批次 %1/%2</translation>
     </message>
     <message>
         <source> · %1 images/s</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 张/秒</translation>
     </message>
     <message>
         <source> · elapsed %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已用 %1</translation>
     </message>
     <message>
         <source> · ETA %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · 预计剩余 %1</translation>
     </message>
     <message>
         <source>No run selected.</source>
-        <translation type="unfinished"></translation>
+        <translation>未选择运行。</translation>
     </message>
     <message>
         <source> Best mAP50-95 %1 at epoch %2.</source>
-        <translation type="unfinished"></translation>
+        <translation> 最佳 mAP50-95 为 %1，在第 %2 轮。</translation>
     </message>
     <message>
         <source>Training.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练中。</translation>
     </message>
     <message>
         <source>Finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成。</translation>
     </message>
     <message>
         <source>Stopped early: no improvement within the patience.</source>
-        <translation type="unfinished"></translation>
+        <translation>已提前停止：在耐心值轮次内没有改进。</translation>
     </message>
     <message>
         <source>Stopped; weights were saved and the run can be resumed.</source>
-        <translation type="unfinished"></translation>
+        <translation>已停止；权重已保存，可以恢复运行。</translation>
     </message>
     <message>
         <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：%1</translation>
     </message>
     <message>
         <source>The trainer crashed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程崩溃：%1</translation>
     </message>
     <message>
         <source>No system samples yet. The trainer reports GPU, CPU and memory every 2 seconds.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无系统采样。训练进程每 2 秒报告一次 GPU、CPU 和内存。</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>GPU utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 利用率</translation>
     </message>
     <message>
         <source>%1 %</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %</translation>
     </message>
     <message>
         <source>GPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation>显存</translation>
     </message>
     <message>
         <source>%1 / %2 MB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 MB</translation>
     </message>
     <message>
         <source>GPU temperature</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 温度</translation>
     </message>
     <message>
         <source>%1 °C</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 °C</translation>
     </message>
     <message>
         <source>CPU load</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU 负载</translation>
     </message>
     <message>
         <source>RAM</source>
-        <translation type="unfinished"></translation>
+        <translation>内存</translation>
     </message>
     <message>
         <source>Trainer memory</source>
-        <translation type="unfinished"></translation>
+        <translation>训练进程内存</translation>
     </message>
     <message>
         <source>%1 MB</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 MB</translation>
     </message>
     <message>
         <source>%p% (epoch %1 of %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%p%（第 %1 / %2 轮）</translation>
     </message>
     <message>
         <source>no run</source>
-        <translation type="unfinished"></translation>
+        <translation>无运行</translation>
     </message>
     <message>
         <source>System metrics are shown for one run at a time: open a single run.</source>
-        <translation type="unfinished"></translation>
+        <translation>系统指标一次只显示一个运行的：请打开单个运行。</translation>
     </message>
     <message>
         <source>no NVIDIA GPU found (training on the CPU)</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到 NVIDIA GPU（在 CPU 上训练）</translation>
     </message>
     <message>
         <source>Open a single run to see its log.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开单个运行以查看其日志。</translation>
     </message>
     <message>
         <source>Comparing runs: %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>正在比较运行：%1。</translation>
     </message>
 </context>
 </TS>
