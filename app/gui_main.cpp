@@ -1,12 +1,11 @@
 // osprey: the GUI. `osprey [PROJECT]` opens the main window, and the project when one is given.
 #include "common/version.h"
+#include "ui/main/language.h"
 #include "ui/main/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QTranslator>
+#include <QIcon>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -14,9 +13,11 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName("Osprey");
     QApplication::setApplicationVersion(osprey::kVersion);
 
-    QTranslator translator;
-    if (translator.load(QLocale(), "osprey", "_", ":/i18n"))
-        QApplication::installTranslator(&translator);
+    QApplication::setDesktopFileName("osprey");
+    QApplication::setWindowIcon(osprey::ui::applicationIcon());
+    // Settings ▸ Language, else the system locale.
+    osprey::ui::installTranslations(&app, osprey::ui::languageLocale(osprey::ui::languageSetting()),
+                                    osprey::ui::translationFolders());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -62,10 +62,6 @@
 <context>
     <name>ModelFileChooser</name>
     <message>
-        <source>Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
-        <translation>模型 (*.pt *.onnx *.cfg);;Osprey 检查点 (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</translation>
-    </message>
-    <message>
         <source>Darknet Weights for %1</source>
         <translation>%1 的 Darknet 权重</translation>
     </message>
@@ -80,6 +76,10 @@
     <message>
         <source>Names files (*.names *.txt)</source>
         <translation>类别名称文件 (*.names *.txt)</translation>
+    </message>
+    <message>
+        <source>Models (*.pt *.onnx *.cfg);;Osprey or Ultralytics checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</source>
+        <translation>模型 (*.pt *.onnx *.cfg);;Osprey 或 Ultralytics 检查点 (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)</translation>
     </message>
 </context>
 <context>
@@ -160,6 +160,12 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>%1: %2 of %3</source>
         <translation>%1：%2 / %3</translation>
     </message>
+    <message>
+        <source>Importing would fail: %1
+</source>
+        <translation>导入将会失败：%1
+</translation>
+    </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
@@ -199,10 +205,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>Pretrained weights</source>
         <translation>预训练权重</translation>
-    </message>
-    <message>
-        <source>Start from this checkpoint (.pt); class outputs reset when nc differs. Empty trains from scratch.</source>
-        <translation>从此检查点 (.pt) 开始；nc 不同时重置类别输出层。留空则从头训练。</translation>
     </message>
     <message>
         <source>none</source>
@@ -407,6 +409,22 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>Images per batch. Lower it if memory runs out. -1: AutoBatch (60% of free GPU memory); 0.7: AutoBatch for that fraction.</source>
         <translation>每批的图像数。内存不足时请调小。-1：AutoBatch（使用 60% 的空闲显存）；0.7：按该比例使用 AutoBatch。</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>张图像</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source>Start from this checkpoint: an Osprey or Ultralytics .pt such as yolov8n.pt; class outputs reset when nc differs. Empty trains from scratch.</source>
+        <translation>从此检查点开始：Osprey 或 Ultralytics 的 .pt 文件，例如 yolov8n.pt；nc 不同时重置类别输出层。留空则从头训练。</translation>
     </message>
 </context>
 <context>
@@ -1260,7 +1278,7 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>%1 by %2 px</source>
-        <translation>%1 %2 像素</translation>
+        <translation>%1（%2 px）</translation>
     </message>
     <message>
         <source>&amp;Keyboard Shortcuts…</source>
@@ -1477,7 +1495,7 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>Training size: boxes smaller than 4 px at this size are reported</source>
-        <translation>训练尺寸：在此尺寸下小于 4 像素的框会被报告</translation>
+        <translation>训练尺寸：在此尺寸下小于 4 px 的框会被报告</translation>
     </message>
     <message>
         <source>Decode images</source>
@@ -1551,7 +1569,7 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>%1
 %2 x %3 px, %4, %5 boxes, split %6</source>
         <translation>%1
-%2 x %3 像素，%4，%5 个框，子集 %6</translation>
+%2 x %3 px，%4，%5 个框，子集 %6</translation>
     </message>
     <message>
         <source>new</source>
@@ -1896,6 +1914,18 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>&amp;Platform…</source>
         <translation>平台(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>The new language applies when Osprey starts again.</source>
+        <translation>新的语言将在 Osprey 下次启动时生效。</translation>
     </message>
 </context>
 <context>

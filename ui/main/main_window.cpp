@@ -3,6 +3,7 @@
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/class_panel.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/main/language.h"
 #include "ui/project/dataset_actions.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
@@ -12,6 +13,7 @@
 #include "ui/train/train_actions.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -58,6 +60,7 @@ void applyTheme() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName("MainWindow");
+    setWindowIcon(applicationIcon());
     m_editor = new AnnotationEditor(this);
     setCentralWidget(m_editor);
     m_actions = new EditorActions(m_editor, this);
@@ -118,6 +121,7 @@ void MainWindow::createMenus() {
         PlatformSettingsDialog dialog(remote::CredentialStore(), this);
         dialog.exec();
     });
+    createLanguageMenu(settingsMenu);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_actions->cheatSheetAction());
@@ -131,6 +135,27 @@ void MainWindow::createMenus() {
                 .arg(QApplication::applicationVersion()));
     });
     rebuildRecentMenu();
+}
+
+void MainWindow::createLanguageMenu(QMenu* settingsMenu) {
+    QMenu* menu = settingsMenu->addMenu(tr("&Language"));
+    menu->setObjectName("LanguageMenu");
+    auto* group = new QActionGroup(menu);
+    // The languages are named in themselves, so that each reader finds their own.
+    const std::pair<Language, QString> choices[] = {{Language::System, tr("System Language")},
+                                                    {Language::English, QStringLiteral("English")},
+                                                    {Language::Chinese, QStringLiteral("中文")}};
+    for (const auto& [language, name] : choices) {
+        QAction* action = menu->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(language == languageSetting());
+        action->setData(static_cast<int>(language));
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, language] {
+            setLanguageSetting(language);
+            statusBar()->showMessage(tr("The new language applies when Osprey starts again."));
+        });
+    }
 }
 
 bool MainWindow::openProject(const QString& folder, bool quiet) {

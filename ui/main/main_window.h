@@ -47,6 +47,8 @@ protected:
 
 private:
     void createMenus();
+    /// Settings ▸ Language: the system's, English or Chinese, stored for the next start.
+    void createLanguageMenu(QMenu* settingsMenu);
     void newProject();
     void chooseProject();
     void rebuildRecentMenu();
