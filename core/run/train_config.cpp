@@ -37,6 +37,10 @@ Status TrainConfig::check() const {
     for (const OptionSpec& spec : trainOptions())
         if (auto value = normalizeOptionValue(spec, optionValue(*this, spec.key)); !value)
             return fail(value.error());
+    if (batch == 0 || batch < -1 || (batch == -1 && !(batchFraction > 0 && batchFraction < 1)))
+        return fail("batch: " + optionValue(*this, "batch") +
+                    " is out of range; it must be between 1 and 1024 (whole images), -1 (AutoBatch) or a "
+                    "fraction between 0 and 1 (AutoBatch for that share of free GPU memory)");
     if (imgsz % 32 != 0)
         return fail("imgsz: must be a positive multiple of 32 (got " + std::to_string(imgsz) + ")");
     return {};

@@ -13,6 +13,9 @@
 
 namespace osprey::run {
 
+/// The share of free GPU memory AutoBatch fills when batch=-1 (Ultralytics' default).
+inline constexpr double kAutoBatchFraction = 0.6;
+
 /// Which optimiser to build. Auto follows the recipe's rule (see chooseOptimizer in train/schedule.h).
 enum class OptimizerKind { Auto, Sgd, AdamW };
 
@@ -27,9 +30,10 @@ struct TrainConfig {
     std::string model;   ///< family and scale ("yolov8n", "yolo11s", ...)
     std::string weights; ///< optional pretrained checkpoint to start from
     int epochs{};
-    int patience{}; ///< epochs without fitness improvement before stopping early
-    int batch{};    ///< images per batch
-    int imgsz{};    ///< training and validation side in pixels (a multiple of 32)
+    int patience{};         ///< epochs without fitness improvement before stopping early
+    int batch{};            ///< images per batch; -1: AutoBatch (the trainer chooses; see batchFraction)
+    double batchFraction{}; ///< AutoBatch: share of free GPU memory to fill (batch=-1: kAutoBatchFraction)
+    int imgsz{};            ///< training and validation side in pixels (a multiple of 32)
     std::string device;
     int workers{}; ///< loader threads
     int threads{}; ///< torch intra-op threads; 0 = hardware concurrency

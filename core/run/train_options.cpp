@@ -3,6 +3,7 @@
 #include "common/strings.h"
 #include "run/train_config.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <sstream>
@@ -47,6 +48,30 @@ Binding field(double TrainConfig::*member) {
 Binding field(bool TrainConfig::*member) {
     return {[member](TrainConfig& c, const std::string& v) { c.*member = *parseBool(v); },
             [member](const TrainConfig& c) { return std::string(c.*member ? "true" : "false"); }};
+}
+
+// batch: a whole number of images, or AutoBatch: -1 (the default fraction) or a fraction in (0, 1).
+// Anything else is stored as batch 0 with the value in batchFraction, for TrainConfig::check to name.
+Binding batchField() {
+    return {
+        [](TrainConfig& c, const std::string& v) {
+            const double value = *parseDouble(v);
+            if (value == -1 || (value > 0 && value < 1)) {
+                c.batch = -1;
+                c.batchFraction = value == -1 ? kAutoBatchFraction : value;
+            } else if (value >= 1 && value == std::floor(value)) {
+                c.batch = static_cast<int>(value);
+                c.batchFraction = 0;
+            } else {
+                c.batch = 0;
+                c.batchFraction = value;
+            }
+        },
+        [](const TrainConfig& c) {
+            if (c.batch == -1)
+                return c.batchFraction == kAutoBatchFraction ? std::string("-1") : number(c.batchFraction);
+            return c.batch >= 1 || c.batchFraction == 0 ? std::to_string(c.batch) : number(c.batchFraction);
+        }};
 }
 
 std::vector<std::string> modelNames() {
@@ -121,16 +146,17 @@ void addFormOptions(Table& t) {
            .unit = "px"},
           field(&TrainConfig::imgsz));
     t.add({.key = "batch",
-           .type = T::Integer,
+           .type = T::Number,
            .defaultValue = "16",
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Batch size"),
            .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
-                                         "Images per batch. Lower it if memory runs out."),
+                                         "Images per batch. Lower it if memory runs out. -1: AutoBatch "
+                                         "(60% of free GPU memory); 0.7: AutoBatch for that fraction."),
            .shownIn = F::Both,
-           .minimum = 1,
+           .minimum = -1,
            .maximum = 1024,
            .unit = "images"},
-          field(&TrainConfig::batch));
+          batchField());
     t.add({.key = "device",
            .type = T::Choice,
            .defaultValue = "cpu",

@@ -4,6 +4,7 @@
 #include "metrics/ultralytics_evaluator.h"
 #include "project/project.h"
 #include "run/run_files.h"
+#include "train/auto_batch.h"
 #include "train/data_loader.h"
 #include "train/train_dataset.h"
 
@@ -181,6 +182,8 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
         return fail(data.error());
     if (data->val.samples.empty())
         return fail(projectFolder.string() + ": the val split is empty; assign some labeled images to val");
+    if (config.batch < 1)
+        return fail("batch: AutoBatch (-1 or a fraction) is for training; give val a batch size such as 32");
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val),
                    [](const std::string& message) { log::warn(message); });
     UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
@@ -262,6 +265,23 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     for (const auto& warning : data->warnings)
         warn(warning);
 
+    if (config.batch < 1) {
+        // AutoBatch: the loaders need the batch size, so it is measured here, before they are built.
+        auto plan = planAutoBatch(config, static_cast<int>(data->classNames.size()));
+        if (!plan) {
+            run::TrainEvent failed;
+            failed.type = run::TrainEvent::Type::Failed;
+            failed.message = plan.message();
+            sink.onEvent(failed);
+            return fail(plan.error());
+        }
+        run::TrainEvent line;
+        line.type = run::TrainEvent::Type::Log;
+        line.message = plan->message;
+        sink.onEvent(line);
+        config.batch = plan->batch;
+        config.batchFraction = 0;
+    }
     DataLoader train(data->train.samples, LoaderOptions::fromConfig(config, LoaderMode::Train),
                      std::ref(warn));
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));

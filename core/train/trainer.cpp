@@ -7,8 +7,6 @@
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
-#include <ATen/autocast_mode.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -21,16 +19,8 @@ namespace osprey::train {
 
 namespace detail {
 
-void Run::optimizerStep() {
-    auto parameters = m_state.optimizer->parameters();
-    torch::nn::utils::clip_grad_norm_(parameters, m_config.gradClipNorm);
-    m_state.optimizer->get().step();
-    m_state.optimizer->get().zero_grad();
-    m_state.emaUpdater->update();
-}
-
 // Returns false when a stop was requested (the current batch was finished first).
-bool Run::trainEpoch(int epoch) {
+Expected<bool> Run::trainEpoch(int epoch) {
     const int nb = m_batchesPerEpoch;
     const double scheduled =
         m_state.choice.lr * lrFactor(m_config.schedule, epoch, m_config.epochs, m_config.lrf);
@@ -60,39 +50,23 @@ bool Run::trainEpoch(int epoch) {
             for (int group = 0; group < 3; ++group) {
                 const auto values =
                     warmupValues(static_cast<int>(ni), m_warmupIterations, group == kBiasGroup, scheduled,
-                                 m_config.warmupBiasLr, m_config.warmupMomentum, m_state.choice.momentum);
+                                 m_state.choice.warmupBiasLr, m_config.warmupMomentum, m_state.choice.momentum);
                 m_state.optimizer->setLr(group, values.lr);
                 m_state.optimizer->setMomentum(group, values.momentum);
             }
         }
-        const auto deviceBatch = toDevice(*batch, m_device);
         auto t1 = Clock::now();
-        LossValue loss;
-        {
-            if (m_autocast) {
-                at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-                at::autocast::set_enabled(true);
-            }
-            const auto raw = m_state.model->forwardRaw(deviceBatch.images);
-            if (m_autocast) {
-                at::autocast::set_enabled(false);
-                at::autocast::clear_cache();
-            }
-            loss = (*m_loss)(raw, deviceBatch.targets);
-        }
-        auto t2 = Clock::now();
-        loss.total.backward();
+        m_phases.dataS += std::chrono::duration<double>(t1 - t0).count();
+        int instances = 0;
+        if (auto status = trainBatch(*batch, epoch, ni, lossSum, instances); !status)
+            return fail(status.error());
         auto t3 = Clock::now();
         if (ni - m_state.lastOptimizerStep >= m_accumulate) {
-            optimizerStep();
+            optimizerStep(epoch, ni);
             m_state.lastOptimizerStep = ni;
         }
         auto t4 = Clock::now();
-        m_phases.dataS += std::chrono::duration<double>(t1 - t0).count();
-        m_phases.forwardS += std::chrono::duration<double>(t2 - t1).count();
-        m_phases.backwardS += std::chrono::duration<double>(t3 - t2).count();
         m_phases.optimizerS += std::chrono::duration<double>(t4 - t3).count();
-        lossSum += loss.parts.to(torch::kCPU);
         images += batch->count;
         m_phases.images += batch->count;
         ++batchIndex;
@@ -111,7 +85,7 @@ bool Run::trainEpoch(int epoch) {
             event.boxLoss = mean[0].item<double>();
             event.clsLoss = mean[1].item<double>();
             event.dflLoss = mean[2].item<double>();
-            event.instances = deviceBatch.instances;
+            event.instances = instances;
             event.imagesPerS = images / std::max(elapsed, 1e-9);
             const double perBatch = elapsed / batchIndex;
             const int remainingEpochs = m_config.epochs - epoch - 1;
@@ -246,7 +220,10 @@ Expected<TrainResult> Run::execute() {
     const auto start = Clock::now();
     int epoch = m_state.nextEpoch;
     for (; epoch < m_config.epochs; ++epoch) {
-        const bool completed = trainEpoch(epoch);
+        auto trained = trainEpoch(epoch);
+        if (!trained)
+            return fail(trained.error());
+        const bool completed = *trained;
         if (auto status = finishEpoch(epoch, !completed); !status)
             return fail(status.error());
         if (!completed) {

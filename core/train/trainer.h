@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ struct DatasetInfo {
     std::int64_t trainImages = 0, valImages = 0, trainBoxes = 0, valBoxes = 0, negatives = 0;
 };
 
+/// Where the engine is, for TrainInputs::beforeStep.
+struct StepInfo {
+    int epoch = 0;           ///< 1-based
+    long long iteration = 0; ///< 0-based batch index over the run
+    int images = 0;          ///< images in this forward (fewer than the batch after an out-of-memory split)
+};
+
 /// The inputs of a run besides its configuration. `val` and `scorer` may be null (no validation).
 struct TrainInputs {
     BatchSource* train = nullptr;
@@ -37,6 +45,9 @@ struct TrainInputs {
     std::filesystem::path runDir;     ///< created if missing; holds args.yaml, results.csv, weights/
     run::EventSink* events = nullptr; ///< required
     const std::atomic<bool>* stop = nullptr;
+    /// Tests: called before each forward pass; it may throw what a failing step throws (a simulated CUDA
+    /// out-of-memory error) to exercise the recovery.
+    std::function<void(const StepInfo&)> beforeStep;
 };
 
 /// Seconds spent per phase over the whole run (the speed report).

@@ -4,6 +4,7 @@
 // Thread affinity: the training thread; Emitter is also called from the system sampler's thread.
 
 #include "run/run_files.h"
+#include "train/grad_scaler_impl.h"
 #include "train/trainer.h"
 #include "train/trainer_impl.h"
 
@@ -53,8 +54,16 @@ private:
     void stripBest();
     Status setUp();
     void emitStarted(std::int64_t parameters, double gflops);
-    bool trainEpoch(int epoch);
-    void optimizerStep();
+    /// False when a stop was requested; an error when a batch of one image ran out of memory.
+    Expected<bool> trainEpoch(int epoch);
+    /// Forward, loss and backward of one loaded batch, in chunks of m_microBatch images once an
+    /// out-of-memory error has halved it; adds the image-weighted loss parts to `partsSum`. Fails (after
+    /// freeing the cache) only when a chunk of one image runs out of memory.
+    Status trainBatch(const HostBatch& batch, int epoch, long long iteration, torch::Tensor& partsSum,
+                      int& instances);
+    std::string outOfMemoryMessage(int batch) const;
+    void setUpPrecision();
+    void optimizerStep(int epoch, long long iteration);
     Status finishEpoch(int epoch, bool interrupted);
     bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
 
@@ -75,7 +84,10 @@ private:
     run::EpochMetrics m_lastMetrics;
     std::string m_status = "finished";
     std::filesystem::path m_lastPath, m_bestPath;
-    bool m_autocast = false;
+    Precision m_precision = Precision::Float32;
+    std::unique_ptr<GradScaler> m_scaler;
+    int m_microBatch = 0;         ///< images per forward after an out-of-memory error; 0: the whole batch
+    long long m_skippedSteps = 0; ///< optimiser steps skipped for inf/nan gradients
 };
 
 } // namespace osprey::train::detail

@@ -4,14 +4,15 @@
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
 #include "run/run_files.h"
+#include "run/train_options.h"
+#include "train/device_choice.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
-
-#include <ATen/autocast_mode.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -33,28 +34,54 @@ Status Run::setUp() {
                             ? m_config.threads
                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
-    auto device = model::parseDevice(m_config.device);
-    if (!device)
-        return fail(device.error());
-    m_device = device.value();
+    if (m_config.batch < 1)
+        return fail("batch=" + run::optionValue(m_config, "batch") +
+                    " (AutoBatch) must be resolved to a batch size before the data loaders are built "
+                    "(planAutoBatch); the engine trains a fixed batch");
+    auto devices = chooseDevices(m_config.device, probeDevices());
+    if (!devices)
+        return fail(devices.error());
+    if (devices->cuda) {
+        m_device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(devices->indices.front()));
+        if (devices->indices.size() > 1)
+            m_emit.log("device=" + m_config.device + ": this engine trains on one GPU; using cuda:" +
+                           std::to_string(devices->indices.front()) +
+                           " (data parallel training over the listed GPUs comes with the distributed engine)",
+                       "warning");
+    }
     torch::manual_seed(m_config.seed);
     const int nc = static_cast<int>(m_inputs.dataset.classNames.size());
     auto spec = model::parseModelName(m_config.model, nc);
     if (!spec)
         return fail(spec.error());
-    m_state.model = std::make_shared<model::DetectionModel>(spec.value());
-    m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
+    // Pretrained weights (Osprey's or Ultralytics') decide the network variant they were trained in.
+    std::optional<model::Checkpoint> pretrained;
     if (!m_config.weights.empty() && !m_config.resume) {
         auto checkpoint = model::loadCheckpoint(m_config.weights);
         if (!checkpoint)
             return fail(checkpoint.error());
-        const auto& state = checkpoint->ema.empty() ? checkpoint->model : checkpoint->ema;
+        const model::ModelSpec& held = checkpoint->meta.spec;
+        if (held.family != spec->family || held.scale != spec->scale)
+            return fail(m_config.weights + ": holds a " + held.name() + " but model=" + spec->name() +
+                        "; pass model=" + held.name() + " or other weights");
+        spec->sppfActivation = held.sppfActivation;
+        pretrained = std::move(*checkpoint);
+    } else if (m_config.resume) {
+        if (auto meta = model::readCheckpointMeta(m_inputs.runDir / "weights" / "last.pt"))
+            spec->sppfActivation = meta->spec.sppfActivation;
+    }
+    m_state.model = std::make_shared<model::DetectionModel>(spec.value());
+    m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
+    if (pretrained) {
+        const auto& state = pretrained->ema.empty() ? pretrained->model : pretrained->ema;
         auto report = model::loadState(*m_state.model, state, model::LoadMode::Pretrained);
         if (!report)
             return fail(m_config.weights + ": " + report.message());
         std::ostringstream message;
         message << "Transferred " << report->loaded.size() << "/" << m_state.model->stateDict().size()
                 << " items from pretrained weights " << m_config.weights;
+        if (!pretrained->meta.origin.empty())
+            message << " (" << pretrained->meta.origin << ")";
         if (!report->skipped.empty())
             message << "; kept " << report->skipped.size()
                     << " class-output tensors freshly initialised (the class count differs)";
@@ -75,6 +102,7 @@ Status Run::setUp() {
         if (!choice)
             return fail("resume: " + choice.message());
         m_state.choice = choice.value();
+        m_state.choice.warmupBiasLr = m_config.optimizer == run::OptimizerKind::Auto ? 0.0 : m_config.warmupBiasLr;
     } else {
         m_state.choice = chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
     }
@@ -113,7 +141,7 @@ Status Run::setUp() {
     }
     m_lastPath = m_inputs.runDir / "weights" / "last.pt";
     m_bestPath = m_inputs.runDir / "weights" / "best.pt";
-    m_autocast = m_device.is_cuda() && m_config.amp;
+    setUpPrecision();
     return {};
 }
 

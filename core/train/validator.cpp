@@ -3,6 +3,7 @@
 #include "model/inference_torch_impl.h"
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
+#include "train/device_choice.h"
 #include "train/trainer.h"
 
 #include <chrono>
@@ -93,9 +94,13 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
                                 ? config.threads
                                 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         model::setComputeThreads(threads);
-        auto device = model::parseDevice(config.device);
-        if (!device)
-            return fail(device.error());
+        auto devices = chooseDevices(config.device, probeDevices());
+        if (!devices)
+            return fail(devices.error());
+        const torch::Device device =
+            devices->cuda
+                ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(devices->indices.front()))
+                : torch::Device(torch::kCPU);
         auto checkpoint = model::loadCheckpoint(weights);
         if (!checkpoint)
             return fail(checkpoint.error());
@@ -107,10 +112,10 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
         if (!network)
             return fail(network.error());
         auto& net = *network.value();
-        net.to(device.value());
+        net.to(device);
         DetectionLoss loss(numClasses, net.strides(),
                            LossGains{config.boxGain, config.clsGain, config.dflGain});
-        const auto result = validateEpoch(net, source, loss, scorer, config, device.value(), 0);
+        const auto result = validateEpoch(net, source, loss, scorer, config, device, 0);
         ValidationReport report;
         report.metrics = result.metrics;
         report.boxLoss = result.boxLoss;

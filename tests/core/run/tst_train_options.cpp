@@ -103,7 +103,9 @@ private slots:
         config.imgsz = 320;
         config.batch = 0;
         QCOMPARE(config.check().message(),
-                 std::string("batch: 0 is out of range; it must be between 1 and 1024"));
+                 std::string("batch: 0 is out of range; it must be between 1 and 1024 (whole images), -1 "
+                             "(AutoBatch) or a fraction between 0 and 1 (AutoBatch for that share of free "
+                             "GPU memory)"));
     }
 
     void addedOptionLivesInExtra() {

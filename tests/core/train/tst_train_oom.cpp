@@ -1,0 +1,171 @@
+// Out-of-memory recovery in the training loop on the CPU, with the error injected before a forward pass
+// (the engine's test hook throws what the CUDA allocator throws): the first error halves the images per
+// forward pass and the run goes on with the same batch and optimiser steps; an error at one image ends
+// the run with a plain message naming the model, imgsz, batch and free memory, and the last checkpoint
+// stays as it was.
+#include <torch/torch.h>
+
+#include "model/weights_torch_impl.h"
+#include "train/trainer.h"
+#include "train_test_util.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <random>
+
+using namespace osprey;
+using namespace osprey::train;
+using run::TrainEvent;
+
+namespace {
+
+/// `images` random 64x64 images with one box each, in batches of `batch`, the same every epoch.
+class SyntheticSource : public BatchSource {
+public:
+    SyntheticSource(int images, int batch) : m_images(images), m_batch(batch) {}
+    int imageCount() const override { return m_images; }
+    int batchesPerEpoch() const override { return (m_images + m_batch - 1) / m_batch; }
+    void startEpoch(const EpochPlan&) override { m_next = 0; }
+    std::optional<HostBatch> next() override {
+        if (m_next >= m_images)
+            return std::nullopt;
+        HostBatch batch;
+        batch.count = std::min(m_batch, m_images - m_next);
+        batch.width = batch.height = 64;
+        std::mt19937 random(static_cast<unsigned>(m_next));
+        batch.pixels.resize(static_cast<size_t>(batch.count) * 64 * 64 * 3);
+        for (auto& value : batch.pixels)
+            value = static_cast<std::uint8_t>(random() % 256);
+        for (int i = 0; i < batch.count; ++i)
+            batch.boxes.push_back({i, (m_next + i) % 2, 8.0f + i, 10.0f, 40.0f + i, 44.0f});
+        m_next += batch.count;
+        return batch;
+    }
+
+private:
+    int m_images, m_batch, m_next = 0;
+};
+
+run::TrainConfig tinyConfig(int batch, int epochs) {
+    run::TrainConfig config;
+    config.model = "yolov8n";
+    config.imgsz = 64;
+    config.batch = batch;
+    config.nominalBatch = 8;
+    config.epochs = epochs;
+    config.device = "cpu";
+    config.threads = 2;
+    config.warmupEpochs = 0;
+    config.validate = false;
+    return config;
+}
+
+void throwOutOfMemory() {
+    TORCH_CHECK_WITH(OutOfMemoryError, false, "CUDA out of memory. Tried to allocate 1.50 GiB (injected)");
+}
+
+std::vector<std::string> logLines(test::CollectingSink& sink) {
+    std::vector<std::string> lines;
+    for (const auto& event : sink.ofType(TrainEvent::Type::Log))
+        lines.push_back(event.message);
+    return lines;
+}
+
+} // namespace
+
+class TestTrainOom : public QObject {
+    Q_OBJECT
+
+private slots:
+    void firstOutOfMemoryHalvesTheBatchAndGoesOn() {
+        QTemporaryDir dir;
+        SyntheticSource source(12, 4);
+        test::CollectingSink sink;
+        std::vector<StepInfo> steps;
+        bool thrown = false;
+        TrainInputs inputs;
+        inputs.train = &source;
+        inputs.dataset.classNames = {"a", "b"};
+        inputs.runDir = std::filesystem::path(dir.path().toStdString()) / "run";
+        inputs.events = &sink;
+        inputs.beforeStep = [&](const StepInfo& step) {
+            steps.push_back(step);
+            if (step.iteration == 1 && !thrown) {
+                thrown = true;
+                throwOutOfMemory();
+            }
+        };
+        const auto result = runTraining(tinyConfig(4, 2), inputs);
+        QVERIFY2(result, result ? "" : result.message().c_str());
+        QCOMPARE(result->status, std::string("finished"));
+        QCOMPARE(result->epochsCompleted, 2);
+        // Iteration 0 at 4 images, the failed try of iteration 1, then every batch as two forwards of 2.
+        QCOMPARE(steps.size(), size_t(1 + 1 + 2 * 5));
+        QCOMPARE(steps[0].images, 4);
+        QCOMPARE(steps[1].images, 4);
+        for (size_t i = 2; i < steps.size(); ++i)
+            QCOMPARE(steps[i].images, 2);
+        QCOMPARE(steps[2].iteration, 1LL); // the failed batch is trained again
+        QCOMPARE(steps.back().iteration, 5LL);
+        QCOMPARE(result->phases.images, 24LL); // every image trained once per epoch
+        bool said = false;
+        for (const auto& line : logLines(sink))
+            if (line.find(
+                    "Out of memory at batch 4 (epoch 1, iteration 1): freed the cache and continuing at "
+                    "batch 2 (2 forward passes per batch of 4, so the nominal batch of 8") == 0)
+                said = true;
+        QVERIFY(said);
+        QVERIFY(sink.ofType(TrainEvent::Type::Failed).empty());
+        const auto losses = sink.ofType(TrainEvent::Type::Epoch);
+        QCOMPARE(losses.size(), size_t(2));
+        QVERIFY(std::isfinite(losses.back().metrics.boxLoss) && losses.back().metrics.boxLoss > 0);
+    }
+
+    void outOfMemoryAtOneImageEndsPlainlyAndKeepsTheCheckpoint() {
+        QTemporaryDir dir;
+        SyntheticSource source(4, 2);
+        test::CollectingSink sink;
+        std::vector<StepInfo> failing;
+        TrainInputs inputs;
+        inputs.train = &source;
+        inputs.dataset.classNames = {"a", "b"};
+        inputs.runDir = std::filesystem::path(dir.path().toStdString()) / "run";
+        inputs.events = &sink;
+        inputs.beforeStep = [&](const StepInfo& step) {
+            if (step.epoch == 2) {
+                failing.push_back(step);
+                throwOutOfMemory();
+            }
+        };
+        const auto last = inputs.runDir / "weights" / "last.pt";
+        std::filesystem::file_time_type savedAt;
+        sink.hook = [&](const TrainEvent& event) {
+            if (event.type == TrainEvent::Type::Checkpoint && event.kind == "last")
+                savedAt = std::filesystem::last_write_time(last);
+        };
+        const auto result = runTraining(tinyConfig(2, 3), inputs);
+        QVERIFY(!result);
+        QCOMPARE(failing.size(), size_t(2)); // at 2 images, then at 1
+        QCOMPARE(failing[0].images, 2);
+        QCOMPARE(failing[1].images, 1);
+        const auto& message = result.message();
+        for (const char* part :
+             {"out of memory at batch 1", "yolov8n at imgsz=64", "does not fit on cpu", "of RAM free",
+              "configured batch=2", "(epoch 1) is kept; resume with resume=true"})
+            QVERIFY2(message.find(part) != std::string::npos,
+                     (std::string(part) + " in: " + message).c_str());
+        const auto failed = sink.ofType(TrainEvent::Type::Failed);
+        QCOMPARE(failed.size(), size_t(1));
+        QCOMPARE(failed[0].message, message);
+        // last.pt is the one the first epoch wrote, untouched, and still loads.
+        QVERIFY(std::filesystem::exists(last));
+        QVERIFY(std::filesystem::last_write_time(last) == savedAt);
+        const auto meta = model::readCheckpointMeta(last);
+        QVERIFY2(meta, meta ? "" : meta.message().c_str());
+        QVERIFY(model::loadCheckpoint(last));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrainOom)
+#include "tst_train_oom.moc"
