@@ -50,7 +50,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
             for (int group = 0; group < 3; ++group) {
                 const auto values =
                     warmupValues(static_cast<int>(ni), m_warmupIterations, group == kBiasGroup, scheduled,
-                                 m_state.choice.warmupBiasLr, m_config.warmupMomentum, m_state.choice.momentum);
+                                 m_config.warmupBiasLr, m_config.warmupMomentum, m_state.choice.momentum);
                 m_state.optimizer->setLr(group, values.lr);
                 m_state.optimizer->setMomentum(group, values.momentum);
             }
