@@ -89,6 +89,9 @@ public:
         case Type::Failed:
             std::fprintf(stderr, "error: training failed: %s\n", e.message.c_str());
             break;
+        case Type::Advice:
+            std::fprintf(stderr, "advice: %s\n", e.message.c_str());
+            break;
         default:
             break;
         }

@@ -178,6 +178,7 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
         return {{"training_failed", {{"error", e.message}, {"code", "training_error"}, {"epoch", e.epoch}}}};
     case Type::Batch:
     case Type::Remote:
+    case Type::Advice:
         return {};
     }
     return {};

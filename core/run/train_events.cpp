@@ -63,6 +63,8 @@ const char* toString(TrainEvent::Type type) {
         return "failed";
     case TrainEvent::Type::Remote:
         return "remote";
+    case TrainEvent::Type::Advice:
+        return "advice";
     }
     return "log";
 }
@@ -103,6 +105,7 @@ std::string toJson(const TrainEvent& e) {
         j["best"] = e.best;
         j["images_per_s"] = finite(e.imagesPerS);
         j["eta_s"] = finite(e.etaS);
+        j["gpu_peak_mem_mb"] = finite(e.gpuPeakMemMb);
         break;
     case TrainEvent::Type::System:
         j["cpu_percent"] = finite(e.cpuPercent);
@@ -152,6 +155,11 @@ std::string toJson(const TrainEvent& e) {
         j["upload_sent"] = e.uploadSent;
         j["upload_total"] = e.uploadTotal;
         j["cancelled"] = e.cancelled.value_or(false);
+        break;
+    case TrainEvent::Type::Advice:
+        j["epoch"] = e.epoch;
+        j["kind"] = e.kind;
+        j["message"] = e.message;
         break;
     }
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -206,7 +214,8 @@ private:
 std::optional<TrainEvent::Type> typeFromString(const std::string& text) {
     for (const auto type : {TrainEvent::Type::RunStarted, TrainEvent::Type::Batch, TrainEvent::Type::Epoch,
                             TrainEvent::Type::System, TrainEvent::Type::Log, TrainEvent::Type::Checkpoint,
-                            TrainEvent::Type::Finished, TrainEvent::Type::Failed, TrainEvent::Type::Remote})
+                            TrainEvent::Type::Finished, TrainEvent::Type::Failed, TrainEvent::Type::Remote,
+                            TrainEvent::Type::Advice})
         if (text == toString(type))
             return type;
     return std::nullopt;
@@ -251,6 +260,7 @@ void readEpoch(const Fields& f, TrainEvent& e) {
     for (const MetricColumn& column : metricColumns())
         e.metrics.*column.value = metrics.number(column.key);
     f.flag("best", e.best);
+    e.gpuPeakMemMb = f.number("gpu_peak_mem_mb");
 }
 
 void readSystem(const Fields& f, TrainEvent& e) {
@@ -350,6 +360,11 @@ Expected<TrainEvent> parseEvent(std::string_view line) {
         break;
     case TrainEvent::Type::Remote:
         readRemote(f, e);
+        break;
+    case TrainEvent::Type::Advice:
+        f.integer("epoch", e.epoch);
+        f.text("kind", e.kind);
+        f.text("message", e.message);
         break;
     }
     return e;

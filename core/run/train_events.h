@@ -9,6 +9,7 @@
 #include "common/expected.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -53,7 +54,8 @@ const std::vector<MetricColumn>& metricColumns();
 /// One event. `type` selects which fields are meaningful; toJson() writes exactly the documented ones.
 struct TrainEvent {
     /// Remote is the platform-streaming status line (stdout only; see EVENTS.md).
-    enum class Type { RunStarted, Batch, Epoch, System, Log, Checkpoint, Finished, Failed, Remote };
+    /// Advice is the run advice (core/planner's AdviceMonitor): one line per piece of advice.
+    enum class Type { RunStarted, Batch, Epoch, System, Log, Checkpoint, Finished, Failed, Remote, Advice };
     Type type = Type::Log;
     double timeS = 0; ///< seconds since the run (this process) started
 
@@ -79,6 +81,9 @@ struct TrainEvent {
     int instances = 0; ///< boxes in the batch
     EpochMetrics metrics;
     bool best = false; ///< epoch: this epoch improved the fitness
+    /// epoch: the most GPU memory the trainer's tensors held during the epoch (CUDA allocator), MiB; NaN
+    /// (null in JSON) when training on the CPU
+    double gpuPeakMemMb = std::numeric_limits<double>::quiet_NaN();
 
     // system
     double cpuPercent = 0; ///< whole machine, 0..100
@@ -93,7 +98,7 @@ struct TrainEvent {
 
     // checkpoint
     std::string path;
-    std::string kind; ///< "last" or "best"
+    std::string kind; ///< checkpoint: "last" or "best"; advice: what it is about (EVENTS.md)
 
     // finished
     std::string status; ///< "finished", "stopped" (signal / stop request) or "early_stopped"
@@ -110,7 +115,8 @@ struct TrainEvent {
     std::optional<bool> cancelled; ///< absent in a line: unchanged since the last line
 };
 
-/// "run_started", "batch", "epoch", "system", "log", "checkpoint", "finished", "failed", "remote".
+/// "run_started", "batch", "epoch", "system", "log", "checkpoint", "finished", "failed", "remote",
+/// "advice".
 const char* toString(TrainEvent::Type type);
 
 /// One JSON object on one line (no trailing newline), following EVENTS.md.

@@ -114,6 +114,9 @@ void TrainingRunModel::ingestEvent(const run::TrainEvent& event) {
             QStringLiteral("%1 %2: %3")
                 .arg(formatT(t), QString::fromStdString(event.level), QString::fromStdString(event.message)));
         break;
+    case Type::Advice:
+        appendLog(tr("%1 advice: %2").arg(formatT(t), QString::fromStdString(event.message)));
+        break;
     case Type::RunStarted:
         m_status = Status::Running;
         m_statusMessage.clear();

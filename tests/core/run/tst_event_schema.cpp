@@ -113,7 +113,7 @@ TrainEvent populated(Type type) {
 }
 
 const Type kTypes[] = {Type::RunStarted, Type::Batch,    Type::Epoch,  Type::System, Type::Log,
-                       Type::Checkpoint, Type::Finished, Type::Failed, Type::Remote};
+                       Type::Checkpoint, Type::Finished, Type::Failed, Type::Remote, Type::Advice};
 
 } // namespace
 
