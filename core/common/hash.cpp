@@ -85,4 +85,21 @@ Expected<std::string> hashFileHex(const std::filesystem::path& path) {
     return toHex(hasher.finish());
 }
 
+std::uint32_t crc32(std::string_view bytes, std::uint32_t crc) {
+    static const std::array<std::uint32_t, 256> table = [] {
+        std::array<std::uint32_t, 256> entries{};
+        for (std::uint32_t i = 0; i < 256; ++i) {
+            std::uint32_t value = i;
+            for (int bit = 0; bit < 8; ++bit)
+                value = (value & 1U) != 0 ? 0xEDB88320U ^ (value >> 1) : value >> 1;
+            entries[i] = value;
+        }
+        return entries;
+    }();
+    crc = ~crc;
+    for (const char byte : bytes)
+        crc = table[(crc ^ static_cast<unsigned char>(byte)) & 0xFFU] ^ (crc >> 8);
+    return ~crc;
+}
+
 } // namespace osprey

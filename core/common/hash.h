@@ -1,5 +1,6 @@
 #pragma once
-// Content hashing for duplicate detection. Not cryptographic: fast and stable across runs and machines.
+// Content hashing for duplicate detection, and the CRC-32 of containers. Not cryptographic: fast and stable
+// across runs and machines.
 
 #include "common/expected.h"
 
@@ -17,5 +18,8 @@ std::uint64_t hashBytes(std::string_view bytes, std::uint64_t seed = 0);
 Expected<std::string> hashFileHex(const std::filesystem::path& path);
 
 std::string toHex(std::uint64_t value);
+
+/// CRC-32 (IEEE 802.3, as zip and PNG use it) of a byte string; `crc` continues a previous value.
+std::uint32_t crc32(std::string_view bytes, std::uint32_t crc = 0);
 
 } // namespace osprey

@@ -147,9 +147,9 @@ torch::Tensor C3k::forward(const torch::Tensor& x) {
     return m_cv3->forward(torch::cat({m_m->forward(m_cv1->forward(x)), m_cv2->forward(x)}, 1));
 }
 
-Sppf::Sppf(int c1, int c2, int kernel) : m_kernel(kernel) {
+Sppf::Sppf(int c1, int c2, int kernel, Activation cv1Act) : m_kernel(kernel) {
     const int hidden = c1 / 2;
-    m_cv1 = register_module("cv1", std::make_shared<Conv>(c1, hidden, 1, 1, 1, Activation::SiLU));
+    m_cv1 = register_module("cv1", std::make_shared<Conv>(c1, hidden, 1, 1, 1, cv1Act));
     m_cv2 = register_module("cv2", std::make_shared<Conv>(hidden * 4, c2, 1));
 }
 

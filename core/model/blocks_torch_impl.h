@@ -77,6 +77,7 @@ public:
     torch::Tensor forward(const torch::Tensor& x) override;
     void fuse();
     bool fused() const { return m_fused; }
+    Activation activation() const { return m_act; }
 
     std::shared_ptr<PlainConv> conv;
     torch::nn::BatchNorm2d bn{nullptr};
@@ -91,6 +92,7 @@ class Bottleneck : public UnaryModule {
 public:
     Bottleneck(int c1, int c2, bool shortcut, int k1, int k2, double expansion);
     torch::Tensor forward(const torch::Tensor& x) override;
+    bool residual() const { return m_add; } ///< adds the input to the output
 
 private:
     std::shared_ptr<Conv> m_cv1, m_cv2;
@@ -126,11 +128,13 @@ private:
     std::shared_ptr<SequentialBlock> m_m;
 };
 
-/// SPPF: cv1 (1x1, SiLU kept as in the published weights), three chained max-pools, concat, cv2.
+/// SPPF: cv1 (1x1; SiLU as in the published weights, none as Ultralytics >= 8.4.0 builds it), three
+/// chained max-pools, concat, cv2.
 class Sppf : public UnaryModule {
 public:
-    Sppf(int c1, int c2, int kernel);
+    Sppf(int c1, int c2, int kernel, Activation cv1Act = Activation::SiLU);
     torch::Tensor forward(const torch::Tensor& x) override;
+    int kernel() const { return m_kernel; }
 
 private:
     std::shared_ptr<Conv> m_cv1, m_cv2;
@@ -142,6 +146,10 @@ class Attention : public UnaryModule {
 public:
     Attention(int dim, int numHeads, double attnRatio);
     torch::Tensor forward(const torch::Tensor& x) override;
+    int numHeads() const { return m_numHeads; }
+    int keyDim() const { return m_keyDim; }
+    int headDim() const { return m_headDim; }
+    double scale() const { return m_scale; }
 
 private:
     int m_numHeads, m_keyDim, m_headDim;

@@ -48,7 +48,12 @@ public:
     }
     int sppf(int channels, int kernel) {
         const int c1 = last(), c2 = width(channels);
-        return block(1, c2, "SPPF", args({c1, c2, kernel}), std::make_shared<Sppf>(c1, c2, kernel));
+        const bool act = m_model.spec().sppfActivation;
+        std::string text = args({c1, c2, kernel});
+        if (!act)
+            text.insert(text.size() - 1, ", cv1 act=None");
+        return block(1, c2, "SPPF", text,
+                     std::make_shared<Sppf>(c1, c2, kernel, act ? Activation::SiLU : Activation::None));
     }
     int c2psa(int channels, int repeats) {
         const int c1 = last(), c2 = width(channels), n = depth(repeats);

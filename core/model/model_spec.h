@@ -19,6 +19,9 @@ struct ModelSpec {
     Family family = Family::YoloV8;
     Scale scale = Scale::N;
     int numClasses = 80; ///< nc; any value >= 1
+    /// Whether SPPF's cv1 ends in SiLU. True for Osprey's networks and the official Ultralytics v8/11
+    /// files; false for networks built by Ultralytics >= 8.4.0, whose SPPF.cv1 has no activation.
+    bool sppfActivation = true;
 
     /// "yolov8n", "yolo11x", ...
     std::string name() const;

@@ -1,6 +1,7 @@
 #include "model/weights_torch_impl.h"
 
 #include "common/version.h"
+#include "model/ultralytics_load_impl.h"
 
 #include <nlohmann/json.hpp>
 
@@ -90,10 +91,35 @@ Status checkLooksLikeArchive(const std::filesystem::path& path) {
     // LibTorch archives are zip files; anything else (a darknet .weights, an ONNX file, random bytes)
     // is rejected before torch parses it.
     if (in.gcount() < 4 || magic[0] != 'P' || magic[1] != 'K' || magic[2] != 3 || magic[3] != 4)
-        return fail(path.string() + ": not an Osprey weights file (expected a LibTorch zip archive); "
-                                    "use a .pt written by Osprey",
+        return fail(path.string() + ": not a weights file (expected a .pt written by Osprey or Ultralytics, "
+                                    "which is a zip archive)",
                     "corrupt");
     return {};
+}
+
+/// After LibTorch could not read `path` as an Osprey archive: reads it as an Ultralytics (`torch.save`)
+/// checkpoint, or explains why it is neither. `torchError` is what LibTorch said.
+Expected<Checkpoint> loadTorchSave(const std::filesystem::path& path, const std::string& torchError,
+                                   bool withTensors) {
+    auto archive = ZipArchive::open(path);
+    if (!archive)
+        return fail(archive.error());
+    if (archive->findSuffix("data.pkl") == nullptr)
+        return fail(path.string() + ": not a PyTorch checkpoint (a zip archive without data.pkl)",
+                    "unsupported");
+    if (!isTorchSaveArchive(*archive))
+        return fail(path.string() + ": unreadable or truncated weights file (" + torchError.substr(0, 200) +
+                        ")",
+                    "corrupt");
+    auto described = readUltralytics(*archive);
+    if (!described)
+        return fail(described.error());
+    if (!withTensors) {
+        Checkpoint checkpoint;
+        checkpoint.meta = described->meta;
+        return checkpoint;
+    }
+    return ultralyticsCheckpoint(*described, *archive);
 }
 
 } // namespace
@@ -114,6 +140,10 @@ std::string metaToJson(const CheckpointMeta& meta) {
     json["app_version"] = meta.appVersion;
     json["created"] = meta.createdUtc;
     json["fused"] = meta.fused;
+    if (!meta.spec.sppfActivation)
+        json["sppf_activation"] = false;
+    if (!meta.origin.empty())
+        json["origin"] = meta.origin;
     json["has_ema"] = meta.hasEma;
     json["groups"] = meta.groups;
     json["blobs"] = meta.blobs;
@@ -150,6 +180,8 @@ Expected<CheckpointMeta> metaFromJson(const std::string& text) {
         meta.appVersion = json.value("app_version", std::string());
         meta.createdUtc = json.value("created", std::string());
         meta.fused = json.value("fused", false);
+        meta.spec.sppfActivation = json.value("sppf_activation", true);
+        meta.origin = json.value("origin", std::string());
         meta.hasEma = json.value("has_ema", false);
         meta.groups = json.value("groups", std::vector<std::string>());
         meta.blobs = json.value("blobs", std::vector<std::string>());
@@ -252,9 +284,10 @@ Expected<CheckpointMeta> readCheckpointMeta(const std::filesystem::path& path) {
         archive.load_from(path.string());
         return readMeta(archive, path);
     } catch (const std::exception& e) {
-        return fail(path.string() + ": unreadable or truncated weights file (" +
-                        std::string(e.what()).substr(0, 200) + ")",
-                    "corrupt");
+        auto foreign = loadTorchSave(path, e.what(), false);
+        if (!foreign)
+            return fail(foreign.error());
+        return foreign->meta;
     }
 }
 
@@ -289,9 +322,7 @@ Expected<Checkpoint> loadCheckpoint(const std::filesystem::path& path) {
         }
         return checkpoint;
     } catch (const std::exception& e) {
-        return fail(path.string() + ": unreadable or truncated weights file (" +
-                        std::string(e.what()).substr(0, 200) + ")",
-                    "corrupt");
+        return loadTorchSave(path, e.what(), true);
     }
 }
 
@@ -452,6 +483,34 @@ Expected<StripReport> stripWeights(const std::filesystem::path& source,
     report.tensors = static_cast<int>(stripped.model.size());
     if (Status saved = saveCheckpoint(stripped, destination); !saved)
         return fail(saved.message(), saved.error().code);
+    report.bytesAfter = std::filesystem::file_size(destination, error);
+    return report;
+}
+
+Expected<ImportReport> importWeights(const std::filesystem::path& source,
+                                     const std::filesystem::path& destination) {
+    ImportReport report;
+    std::error_code error;
+    report.bytesBefore = std::filesystem::file_size(source, error);
+    if (auto archive = ZipArchive::open(source); archive && !isTorchSaveArchive(*archive))
+        return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
+    auto loaded = loadCheckpoint(source);
+    if (!loaded)
+        return fail(loaded.error());
+    Checkpoint converted;
+    converted.meta = loaded->meta;
+    converted.meta.epoch = -1;
+    report.usedEma = !loaded->ema.empty();
+    converted.model = std::move(report.usedEma ? loaded->ema : loaded->model);
+    // Build and load first: nothing is written for weights that do not fit the network.
+    auto model = modelFromCheckpoint(converted, false);
+    if (!model)
+        return fail(source.string() + ": " + model.message(), model.error().code);
+    converted = makeCheckpoint(**model, converted.meta);
+    report.tensors = static_cast<int>(converted.model.size());
+    if (Status saved = saveCheckpoint(converted, destination); !saved)
+        return fail(saved.error());
+    report.meta = converted.meta;
     report.bytesAfter = std::filesystem::file_size(destination, error);
     return report;
 }

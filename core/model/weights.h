@@ -25,8 +25,9 @@
 // "yolo11"), `scale` ("n" .. "x"), `nc`, `names` (class names, length nc), `imgsz`, `stride` ([8, 16,
 // 32]), `train_args` (object of strings), `epoch` (last completed epoch, -1 when not from training),
 // `metrics` (object of numbers), `app_version`, `created` (UTC ISO 8601), `fused` (whether BatchNorm was
-// folded into the convolutions), `has_ema`, `groups` and `blobs` (their names). Readers reject a
-// `format_version` newer than they know.
+// folded into the convolutions), `has_ema`, `groups` and `blobs` (their names); optional `sppf_activation`
+// (false: SPPF.cv1 has no SiLU, as in Ultralytics >= 8.4.0 networks; absent means true) and `origin`
+// (the source of imported weights). Readers reject a `format_version` newer than they know.
 
 #include "common/expected.h"
 #include "model/model_spec.h"
@@ -52,6 +53,8 @@ struct CheckpointMeta {
     std::map<std::string, double> metrics;
     std::string appVersion;
     std::string createdUtc;
+    /// Where the weights came from when not trained by Osprey, e.g. "Ultralytics 8.4.90 (2026-12-01)".
+    std::string origin;
     bool fused = false;
     bool hasEma = false;
     std::vector<std::string> groups; ///< names of the extra tensor groups present
@@ -86,6 +89,23 @@ struct StripReport {
 /// be `source`; the write is atomic either way.
 Expected<StripReport> stripWeights(const std::filesystem::path& source,
                                    const std::filesystem::path& destination, bool half = true);
+
+/// What importWeights did.
+struct ImportReport {
+    CheckpointMeta meta; ///< as written (spec, names, origin, ...)
+    int tensors = 0;
+    bool usedEma = false; ///< a training checkpoint's EMA weights became the model's
+    std::uintmax_t bytesBefore = 0;
+    std::uintmax_t bytesAfter = 0;
+};
+
+/// Converts an Ultralytics checkpoint (`yolov8n.pt`, `yolo11s.pt`, a `best.pt` of an Ultralytics run) into
+/// an Osprey weights file: the EMA weights when present, float32, with family, scale, classes, image size,
+/// train args and the origin (Ultralytics version and date) in the metadata. The network is built and the
+/// weights loaded before anything is written; the write is atomic. Every other reader accepts an
+/// Ultralytics file directly; this makes the conversion once. An Osprey file as `source` is an error.
+Expected<ImportReport> importWeights(const std::filesystem::path& source,
+                                     const std::filesystem::path& destination);
 
 /// The result of starting from pretrained weights.
 struct PretrainedReport {

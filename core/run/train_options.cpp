@@ -116,8 +116,8 @@ void addFormOptions(Table& t) {
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Pretrained weights"),
            .help = OSPREY_TRANSLATE_NOOP(
                "osprey::run::Options",
-               "Start from this checkpoint (.pt); class outputs reset when nc differs. Empty trains "
-               "from scratch."),
+               "Start from this checkpoint: an Osprey or Ultralytics .pt such as yolov8n.pt; class outputs "
+               "reset when nc differs. Empty trains from scratch."),
            .shownIn = F::Both,
            .placeholder = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "none")},
           field(&TrainConfig::weights));

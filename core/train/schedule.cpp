@@ -8,16 +8,16 @@ namespace osprey::train {
 
 OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
     if (config.optimizer == run::OptimizerKind::Sgd)
-        return {run::OptimizerKind::Sgd, config.lr0, config.momentum};
+        return {run::OptimizerKind::Sgd, config.lr0, config.momentum, config.warmupBiasLr};
     if (config.optimizer == run::OptimizerKind::AdamW)
-        return {run::OptimizerKind::AdamW, config.lr0, config.momentum};
+        return {run::OptimizerKind::AdamW, config.lr0, config.momentum, config.warmupBiasLr};
     const long long perEpoch = (trainImages + std::max(config.batch, config.nominalBatch) - 1) /
                                std::max(config.batch, config.nominalBatch);
     const long long iterations = perEpoch * config.epochs;
     if (iterations > 10000)
-        return {run::OptimizerKind::Sgd, 0.01, config.momentum};
+        return {run::OptimizerKind::Sgd, 0.01, config.momentum, 0.0};
     const double lr = std::round(0.002 * 5.0 / (4.0 + numClasses) * 1e6) / 1e6;
-    return {run::OptimizerKind::AdamW, lr, 0.9};
+    return {run::OptimizerKind::AdamW, lr, 0.9, 0.0};
 }
 
 int accumulateSteps(int batch, int nominalBatch) {

@@ -13,10 +13,15 @@ struct OptimizerChoice {
     run::OptimizerKind kind = run::OptimizerKind::Sgd;
     double lr{};
     double momentum{}; ///< SGD momentum or AdamW beta1
+    /// The bias lr at the start of warmup: warmup_bias_lr for an explicit optimizer; 0 for auto, as
+    /// Ultralytics does (a bias lr of 0.1 under AdamW moves every bias by ~0.1 per step, which wrecks a
+    /// pretrained start).
+    double warmupBiasLr{};
 };
 
 /// Auto: iterations = ceil(images / max(batch, 64)) * epochs; above 10,000 SGD at lr 0.01, otherwise AdamW
-/// with lr = round(0.002 * 5 / (4 + nc), 6) and beta1 0.9. Explicit kinds keep lr0 and momentum.
+/// with lr = round(0.002 * 5 / (4 + nc), 6) and beta1 0.9; both with a warmup bias lr of 0. Explicit kinds
+/// keep lr0, momentum and warmup_bias_lr.
 OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses);
 
 /// max(round(nominal / batch), 1).

@@ -48,9 +48,9 @@ Expected<bool> Run::trainEpoch(int epoch) {
             m_accumulate = std::max(1, static_cast<int>(std::lround(interpolate2(
                                            static_cast<double>(ni), 0, m_warmupIterations, 1, target))));
             for (int group = 0; group < 3; ++group) {
-                const auto values =
-                    warmupValues(static_cast<int>(ni), m_warmupIterations, group == kBiasGroup, scheduled,
-                                 m_config.warmupBiasLr, m_config.warmupMomentum, m_state.choice.momentum);
+                const auto values = warmupValues(static_cast<int>(ni), m_warmupIterations,
+                                                 group == kBiasGroup, scheduled, m_state.choice.warmupBiasLr,
+                                                 m_config.warmupMomentum, m_state.choice.momentum);
                 m_state.optimizer->setLr(group, values.lr);
                 m_state.optimizer->setMomentum(group, values.momentum);
             }

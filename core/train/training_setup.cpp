@@ -102,6 +102,8 @@ Status Run::setUp() {
         if (!choice)
             return fail("resume: " + choice.message());
         m_state.choice = choice.value();
+        m_state.choice.warmupBiasLr =
+            m_config.optimizer == run::OptimizerKind::Auto ? 0.0 : m_config.warmupBiasLr;
     } else {
         m_state.choice = chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
     }

@@ -26,7 +26,7 @@ std::optional<assist::ModelSource> askForModelSource(QWidget* parent, const QStr
         parent, title, startFolder,
         QCoreApplication::translate(
             "ModelFileChooser",
-            "Models (*.pt *.onnx *.cfg);;Osprey checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
+            "Models (*.pt *.onnx *.cfg);;Osprey or Ultralytics checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
     if (file.isEmpty())
         return std::nullopt;
     assist::ModelSource source;

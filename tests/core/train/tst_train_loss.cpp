@@ -205,13 +205,16 @@ private slots:
         QVERIFY(small.kind == OptimizerKind::AdamW);
         QCOMPARE(small.lr, 0.00125);
         QCOMPARE(small.momentum, 0.9);
+        QCOMPARE(small.warmupBiasLr, 0.0); // as Ultralytics' auto: no 0.1 bias lr under AdamW
         config.epochs = 100;
         const auto large = chooseOptimizer(config, 7000, 80); // 110 x 100 = 11,000 iterations
         QVERIFY(large.kind == OptimizerKind::Sgd);
         QCOMPARE(large.lr, 0.01);
+        QCOMPARE(large.warmupBiasLr, 0.0);
         config.optimizer = OptimizerKind::Sgd;
         config.lr0 = 0.02;
         QCOMPARE(chooseOptimizer(config, 10, 1).lr, 0.02);
+        QCOMPARE(chooseOptimizer(config, 10, 1).warmupBiasLr, config.warmupBiasLr);
     }
     void parameterGroupsFollowTheRecipe() {
         auto net = torch::nn::Sequential(torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).bias(false)),

@@ -1,0 +1,411 @@
+#include "model/ultralytics_impl.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+namespace osprey::model {
+
+namespace {
+
+using pickle::Kind;
+using pickle::Value;
+
+/// The layer classes of the two detection networks, as Ultralytics' yolov8.yaml and yolo11.yaml list them.
+const std::vector<std::string>& expectedLayers(Family family) {
+    static const std::vector<std::string> v8 = {"Conv", "Conv",     "C2f",    "Conv", "C2f",      "Conv",
+                                                "C2f",  "Conv",     "C2f",    "SPPF", "Upsample", "Concat",
+                                                "C2f",  "Upsample", "Concat", "C2f",  "Conv",     "Concat",
+                                                "C2f",  "Conv",     "Concat", "C2f",  "Detect"};
+    static const std::vector<std::string> v11 = {"Conv",   "Conv", "C3k2",     "Conv",   "C3k2",  "Conv",
+                                                 "C3k2",   "Conv", "C3k2",     "SPPF",   "C2PSA", "Upsample",
+                                                 "Concat", "C3k2", "Upsample", "Concat", "C3k2",  "Conv",
+                                                 "Concat", "C3k2", "Conv",     "Concat", "C3k2",  "Detect"};
+    return family == Family::YoloV8 ? v8 : v11;
+}
+
+struct Context {
+    const std::string& file;
+    std::vector<UltralyticsTensor>* out = nullptr;
+    bool sppfActivation = true;
+};
+
+Unexpected unsupported(const std::string& file, const std::string& what) {
+    return fail(file + ": " + what, "unsupported");
+}
+
+/// Appends the tensors of `_parameters` or `_buffers` of one module.
+Status addTensors(Context& context, const Value* group, const Value* skip, const std::string& prefix) {
+    if (group == nullptr || group->is(Kind::None))
+        return {};
+    if (!group->is(Kind::Dict))
+        return fail(context.file + ": '" + prefix + "' holds a " + group->qualifiedName() +
+                        " where a dict of tensors belongs",
+                    "corrupt");
+    for (const auto& [key, value] : group->entries) {
+        if (!key || !key->is(Kind::String))
+            return fail(context.file + ": a tensor name under '" + prefix + "' is not a string", "corrupt");
+        const std::string name = prefix + key->text;
+        bool persistent = true;
+        if (skip != nullptr)
+            for (const auto& item : skip->items)
+                if (item && item->is(Kind::String) && item->text == key->text)
+                    persistent = false;
+        if (!persistent || !value || value->is(Kind::None))
+            continue;
+        if (!value->is(Kind::Tensor))
+            return fail(context.file + ": '" + name + "' should be a tensor but is " +
+                            (value->is(Kind::Object) || value->is(Kind::Call) || value->is(Kind::Global)
+                                 ? "a " + value->qualifiedName()
+                                 : "'" + pickle::toText(value.get()) + "'"),
+                        "corrupt");
+        context.out->push_back({name, value->tensor});
+    }
+    return {};
+}
+
+const Value* moduleChild(const Value* module, std::string_view name) {
+    return pickle::get(pickle::attr(module, "_modules"), name);
+}
+
+Status checkActivation(Context& context, const Value* conv, const std::string& path) {
+    const Value* act = moduleChild(conv, "act");
+    const std::string actClass = act != nullptr && act->is(Kind::Object) ? act->name : "none";
+    const bool inAttention = path.find(".attn.") != std::string::npos || path.ends_with(".ffn.1.");
+    const std::string expected = inAttention ? "Identity" : "SiLU";
+    if (actClass != expected)
+        return unsupported(context.file, "unsupported activation " + actClass + " at '" + path +
+                                             "act' (Osprey builds " + expected + " there)");
+    return {};
+}
+
+/// The state_dict of one module record, in PyTorch's order: parameters, persistent buffers, children.
+Status walk(Context& context, const Value* module, const std::string& prefix, int depth) {
+    if (depth > 32)
+        return fail(context.file + ": modules nested deeper than 32 at '" + prefix + "'", "corrupt");
+    if (module == nullptr || !module->is(Kind::Object) || !module->state || !module->state->is(Kind::Dict))
+        return fail(context.file + ": '" + prefix + "' is not a module record", "corrupt");
+    if (Status ok = addTensors(context, pickle::attr(module, "_parameters"), nullptr, prefix); !ok)
+        return ok;
+    if (Status ok = addTensors(context, pickle::attr(module, "_buffers"),
+                               pickle::attr(module, "_non_persistent_buffers_set"), prefix);
+        !ok)
+        return ok;
+    const Value* children = pickle::attr(module, "_modules");
+    if (children == nullptr)
+        return {};
+    if (!children->is(Kind::Dict))
+        return fail(context.file + ": '" + prefix + "_modules' is not a dict", "corrupt");
+    for (const auto& [key, child] : children->entries) {
+        if (!key || !key->is(Kind::String))
+            return fail(context.file + ": a module name under '" + prefix + "' is not a string", "corrupt");
+        if (!child || child->is(Kind::None))
+            continue;
+        const std::string path = prefix + key->text + ".";
+        if (child->is(Kind::Object) && (child->name == "Conv" || child->name == "DWConv") &&
+            child->module.starts_with("ultralytics")) {
+            const bool sppfCv1 = module->name == "SPPF" && key->text == "cv1";
+            if (sppfCv1) {
+                const Value* act = moduleChild(child.get(), "act");
+                const std::string actClass = act != nullptr && act->is(Kind::Object) ? act->name : "none";
+                if (actClass != "SiLU" && actClass != "Identity")
+                    return unsupported(context.file, "unsupported activation " + actClass + " at '" +
+                                                         path.substr(0, path.size() - 1) + "'");
+                context.sppfActivation = actClass == "SiLU";
+            } else if (Status ok = checkActivation(context, child.get(), path); !ok) {
+                return ok;
+            }
+        }
+        if (Status ok = walk(context, child.get(), path, depth + 1); !ok)
+            return ok;
+    }
+    return {};
+}
+
+float halfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000U) << 16;
+    std::uint32_t exponent = (h >> 10) & 0x1FU;
+    std::uint32_t mantissa = h & 0x3FFU;
+    std::uint32_t bits = 0;
+    if (exponent == 0) {
+        if (mantissa == 0) {
+            bits = sign;
+        } else { // subnormal: normalise
+            exponent = 127 - 15 + 1;
+            while ((mantissa & 0x400U) == 0) {
+                mantissa <<= 1;
+                --exponent;
+            }
+            bits = sign | (exponent << 23) | ((mantissa & 0x3FFU) << 13);
+        }
+    } else if (exponent == 31) {
+        bits = sign | 0x7F800000U | (mantissa << 13);
+    } else {
+        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+    }
+    return std::bit_cast<float>(bits);
+}
+
+/// Reads a small float16/float32 1-D tensor from the archive.
+std::vector<double> smallTensor(const ZipArchive& archive, const std::string& prefix,
+                                const pickle::TensorRef& ref) {
+    std::vector<double> values;
+    const ZipRecord* record = archive.find(prefix + "/data/" + ref.storageKey);
+    const int size = storageElementSize(ref.storageClass);
+    if (record == nullptr || ref.sizes.size() != 1 || size == 0 || ref.sizes[0] > 16)
+        return values;
+    const std::string_view bytes = archive.bytes(*record);
+    const std::int64_t step = ref.strides.empty() ? 1 : ref.strides[0];
+    for (std::int64_t i = 0; i < ref.sizes[0]; ++i) {
+        const std::uint64_t at =
+            static_cast<std::uint64_t>(ref.offset + i * step) * static_cast<std::uint64_t>(size);
+        if (at + static_cast<std::uint64_t>(size) > bytes.size())
+            return {};
+        if (ref.storageClass == "FloatStorage") {
+            float f = 0;
+            std::memcpy(&f, bytes.data() + at, 4);
+            values.push_back(f);
+        } else if (ref.storageClass == "HalfStorage") {
+            std::uint16_t h = 0;
+            std::memcpy(&h, bytes.data() + at, 2);
+            values.push_back(halfToFloat(h));
+        } else {
+            return {};
+        }
+    }
+    return values;
+}
+
+Expected<Family> recoverFamily(const Value* layers, const Value* root, const std::string& file) {
+    std::vector<std::string> classes;
+    for (const auto& [key, layer] : layers->entries)
+        classes.push_back(layer && layer->is(Kind::Object) ? layer->name : "?");
+    const Value* yaml = pickle::attr(root, "yaml");
+    const std::string yamlFile = pickle::toText(pickle::get(yaml, "yaml_file"));
+    const Value* head = layers->entries.empty() ? nullptr : layers->entries.back().second.get();
+    const Value* end2end = pickle::attr(head, "end2end");
+    if (yamlFile.find("26") != std::string::npos ||
+        (end2end != nullptr && end2end->is(Kind::Bool) && end2end->boolean))
+        return unsupported(
+            file, "a YOLO26 (end-to-end) checkpoint; Osprey reads YOLOv8 and YOLO11 detectors for now");
+    const std::string headClass = classes.empty() ? "" : classes.back();
+    static const std::map<std::string, std::string> tasks = {
+        {"Segment", "segmentation"},   {"Pose", "pose"},
+        {"OBB", "oriented-box (OBB)"}, {"Classify", "classification"},
+        {"WorldDetect", "YOLO-World"}, {"v10Detect", "YOLOv10"},
+        {"YOLOEDetect", "YOLOE"},      {"RTDETRDecoder", "RT-DETR"}};
+    if (const auto it = tasks.find(headClass); it != tasks.end())
+        return unsupported(file, "a " + it->second + " checkpoint (" + headClass +
+                                     " head); Osprey reads object-detection checkpoints (Detect head) only");
+    const bool v8 = std::find(classes.begin(), classes.end(), "C2f") != classes.end();
+    const Family family = v8 ? Family::YoloV8 : Family::Yolo11;
+    const auto& expected = expectedLayers(family);
+    for (size_t i = 0; i < std::max(classes.size(), expected.size()); ++i) {
+        const std::string found = i < classes.size() ? classes[i] : "nothing";
+        const std::string wanted = i < expected.size() ? expected[i] : "nothing";
+        if (found != wanted)
+            return unsupported(file, "not a YOLOv8 or YOLO11 detection network: layer model." +
+                                         std::to_string(i) + " is " + found + " where " + familyName(family) +
+                                         " has " + wanted);
+    }
+    return family;
+}
+
+Expected<Scale> recoverScale(const Value* root, Family family, const std::string& file) {
+    const Value* yaml = pickle::attr(root, "yaml");
+    const std::string letter = pickle::toText(pickle::get(yaml, "scale"));
+    if (letter.size() == 1)
+        if (auto scale = parseScale(letter))
+            return *scale;
+    const Value* depth = pickle::get(yaml, "depth_multiple");
+    const Value* width = pickle::get(yaml, "width_multiple");
+    const auto number = [](const Value* v) {
+        return v == nullptr         ? NAN
+               : v->is(Kind::Float) ? v->real
+               : v->is(Kind::Int)   ? static_cast<double>(v->integer)
+                                    : NAN;
+    };
+    for (Scale scale : {Scale::N, Scale::S, Scale::M, Scale::L, Scale::X}) {
+        const ScaleFactors f = scaleFactors(family, scale);
+        if (std::abs(f.depth - number(depth)) < 1e-6 && std::abs(f.width - number(width)) < 1e-6)
+            return scale;
+    }
+    return fail(file +
+                    ": cannot tell the model scale (the model yaml has no 'scale' and its depth/width "
+                    "multiples match no " +
+                    familyName(family) + " scale)",
+                "unsupported");
+}
+
+Status describeNetwork(UltralyticsCheckpoint& out, const Value* root, const std::string& file,
+                       const ZipArchive* archive) {
+    const Value* sequential = moduleChild(root, "model");
+    const Value* layers = pickle::attr(sequential, "_modules");
+    if (layers == nullptr || !layers->is(Kind::Dict) || layers->entries.empty())
+        return fail(file + ": the DetectionModel has no layers ('model._modules')", "corrupt");
+    auto family = recoverFamily(layers, root, file);
+    if (!family)
+        return fail(family.error());
+    auto scale = recoverScale(root, *family, file);
+    if (!scale)
+        return fail(scale.error());
+    const Value* head = layers->entries.back().second.get();
+    const Value* nc = pickle::attr(head, "nc");
+    if (nc == nullptr || !nc->is(Kind::Int) || nc->integer < 1 || nc->integer > 100000)
+        return fail(file + ": the Detect head has no valid 'nc'", "corrupt");
+    const Value* regMax = pickle::attr(head, "reg_max");
+    if (regMax != nullptr && regMax->is(Kind::Int) && regMax->integer != 16)
+        return unsupported(file, "Detect head with reg_max " + std::to_string(regMax->integer) +
+                                     " (Osprey's networks use 16)");
+    out.meta.spec = ModelSpec{*family, *scale, static_cast<int>(nc->integer)};
+    // Names: a dict {index: name} (Ultralytics >= 8) or a list.
+    const Value* names = pickle::attr(root, "names");
+    for (int i = 0; i < out.meta.spec.numClasses; ++i) {
+        const Value* name =
+            names != nullptr && names->is(Kind::Dict) ? pickle::get(names, std::int64_t{i})
+            : names != nullptr && names->is(Kind::List) && static_cast<size_t>(i) < names->items.size()
+                ? names->items[static_cast<size_t>(i)].get()
+                : nullptr;
+        out.meta.names.push_back(name != nullptr && name->is(Kind::String) ? name->text
+                                                                           : "class" + std::to_string(i));
+    }
+    Context context{file};
+    context.out = &out.model;
+    if (Status ok = walk(context, root, "", 0); !ok)
+        return ok;
+    out.meta.spec.sppfActivation = context.sppfActivation;
+    // The tensors outside the state_dict.
+    const auto extra = [&](const Value* owner, const char* key, const std::string& name) {
+        const Value* t = pickle::attr(owner, key);
+        if (t != nullptr && t->is(Kind::Tensor))
+            out.extras.push_back({name, t->tensor});
+        return t;
+    };
+    const Value* stride = extra(root, "stride", "(DetectionModel.stride)");
+    extra(head, "stride", "(Detect.stride)");
+    extra(head, "anchors", "(Detect.anchors)");
+    extra(head, "strides", "(Detect.strides)");
+    if (archive != nullptr && stride != nullptr && stride->is(Kind::Tensor)) {
+        const auto values = smallTensor(*archive, out.archivePrefix, stride->tensor);
+        if (!values.empty() && values != std::vector<double>{8, 16, 32})
+            return unsupported(file, "strides other than 8, 16, 32");
+    }
+    return {};
+}
+
+std::string scalarText(const Value* value) {
+    return value == nullptr ? "" : pickle::toText(value);
+}
+
+} // namespace
+
+int storageElementSize(std::string_view storageClass) {
+    static const std::map<std::string, int, std::less<>> sizes = {
+        {"HalfStorage", 2}, {"BFloat16Storage", 2}, {"FloatStorage", 4}, {"DoubleStorage", 8},
+        {"LongStorage", 8}, {"IntStorage", 4},      {"ShortStorage", 2}, {"CharStorage", 1},
+        {"ByteStorage", 1}, {"BoolStorage", 1}};
+    const auto it = sizes.find(storageClass);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+bool isTorchSaveArchive(const ZipArchive& archive) {
+    if (archive.findSuffix("data.pkl") == nullptr)
+        return false;
+    for (const auto& record : archive.records())
+        if (record.name.ends_with("/constants.pkl") || record.name.find("/code/") != std::string::npos)
+            return false;
+    return true;
+}
+
+Expected<UltralyticsCheckpoint> describeUltralytics(std::string_view pickleBytes, const std::string& file,
+                                                    const ZipArchive* archive) {
+    auto parsed = pickle::read(pickleBytes, file + ": data.pkl");
+    if (!parsed)
+        return fail(parsed.error());
+    const Value* top = parsed->get();
+    if (!top->is(Kind::Dict) || (pickle::get(top, "model") == nullptr && pickle::get(top, "ema") == nullptr))
+        return fail(file + ": a PyTorch file but not an Ultralytics checkpoint (no 'model' entry)",
+                    "unsupported");
+    UltralyticsCheckpoint out;
+    if (archive != nullptr) {
+        const ZipRecord* pkl = archive->findSuffix("data.pkl");
+        out.archivePrefix = pkl->name.substr(0, pkl->name.size() - std::string("/data.pkl").size());
+    }
+    const Value* model = pickle::get(top, "model");
+    const Value* ema = pickle::get(top, "ema");
+    const bool hasModel = model != nullptr && model->is(Kind::Object);
+    const bool hasEma = ema != nullptr && ema->is(Kind::Object);
+    if (!hasModel && !hasEma)
+        return fail(file + ": neither 'model' nor 'ema' holds a network", "unsupported");
+    for (const Value* network : {model, ema})
+        if (network != nullptr && network->is(Kind::Object) && network->name != "DetectionModel")
+            return unsupported(file,
+                               "holds a " + network->qualifiedName() +
+                                   "; Osprey reads Ultralytics DetectionModel checkpoints (YOLOv8, YOLO11)");
+    const Value* root = hasEma ? ema : model;
+    if (Status ok = describeNetwork(out, root, file, archive); !ok)
+        return fail(ok.error());
+    if (hasEma) {
+        out.ema = std::move(out.model);
+        out.model.clear();
+        if (hasModel) {
+            Context context{file};
+            context.out = &out.model;
+            if (Status ok = walk(context, model, "", 0); !ok)
+                return fail(ok.error());
+        }
+    }
+    out.meta.hasEma = hasEma && hasModel;
+    out.version = scalarText(pickle::get(top, "version"));
+    out.date = scalarText(pickle::get(top, "date"));
+    out.meta.origin = "Ultralytics " +
+                      (out.version.empty() ? std::string("(unknown version)") : out.version) +
+                      (out.date.empty() ? "" : " (" + out.date.substr(0, 10) + ")");
+    out.meta.createdUtc = out.date;
+    const Value* epoch = pickle::get(top, "epoch");
+    out.meta.epoch = epoch != nullptr && epoch->is(Kind::Int) ? static_cast<int>(epoch->integer) : -1;
+    const Value* args = pickle::get(top, "train_args");
+    if (args == nullptr || !args->is(Kind::Dict))
+        args = pickle::attr(root, "args");
+    if (args != nullptr && args->is(Kind::Dict))
+        for (const auto& [key, value] : args->entries)
+            if (key && key->is(Kind::String))
+                out.meta.trainArgs[key->text] = scalarText(value.get());
+    const Value* imgsz = pickle::get(args, "imgsz");
+    if (imgsz != nullptr && (imgsz->is(Kind::List) || imgsz->is(Kind::Tuple)) && !imgsz->items.empty())
+        imgsz = imgsz->items[0].get();
+    out.meta.imgsz =
+        imgsz != nullptr && imgsz->is(Kind::Int) && imgsz->integer >= 32 && imgsz->integer <= 8192
+            ? static_cast<int>(imgsz->integer)
+            : 640;
+    const Value* metrics = pickle::get(top, "train_metrics");
+    if (metrics != nullptr && metrics->is(Kind::Dict))
+        for (const auto& [key, value] : metrics->entries)
+            if (key && key->is(Kind::String) && value && (value->is(Kind::Float) || value->is(Kind::Int)))
+                out.meta.metrics[key->text] =
+                    value->is(Kind::Float) ? value->real : static_cast<double>(value->integer);
+    if (archive != nullptr)
+        for (const auto* list : {&out.model, &out.ema, &out.extras})
+            for (const auto& tensor : *list) {
+                const std::string record = out.archivePrefix + "/data/" + tensor.ref.storageKey;
+                if (archive->find(record) == nullptr)
+                    return fail(file + ": tensor '" + tensor.name + "' refers to record '" + record +
+                                    "', which the archive does not hold",
+                                "corrupt");
+            }
+    return out;
+}
+
+Expected<UltralyticsCheckpoint> readUltralytics(const ZipArchive& archive) {
+    const ZipRecord* pkl = archive.findSuffix("data.pkl");
+    if (pkl == nullptr)
+        return fail(archive.name() + ": a zip archive without data.pkl: not a PyTorch checkpoint",
+                    "unsupported");
+    if (Status ok = archive.verify(*pkl); !ok)
+        return fail(ok.error());
+    return describeUltralytics(archive.bytes(*pkl), archive.name(), &archive);
+}
+
+} // namespace osprey::model

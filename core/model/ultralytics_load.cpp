@@ -1,0 +1,104 @@
+#include "model/ultralytics_load_impl.h"
+
+#include <map>
+
+namespace osprey::model {
+
+namespace {
+
+Expected<torch::ScalarType> scalarType(const std::string& storageClass) {
+    static const std::map<std::string, torch::ScalarType> types = {
+        {"HalfStorage", torch::kHalf},   {"BFloat16Storage", torch::kBFloat16},
+        {"FloatStorage", torch::kFloat}, {"DoubleStorage", torch::kDouble},
+        {"LongStorage", torch::kLong},   {"IntStorage", torch::kInt},
+        {"ShortStorage", torch::kShort}, {"CharStorage", torch::kChar},
+        {"ByteStorage", torch::kByte},   {"BoolStorage", torch::kBool}};
+    const auto it = types.find(storageClass);
+    if (it == types.end())
+        return fail("unsupported storage type " + storageClass, "unsupported");
+    return it->second;
+}
+
+Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::string& prefix,
+                                   const ZipArchive& archive) {
+    const pickle::TensorRef& ref = entry.ref;
+    const std::string where = archive.name() + ": tensor '" + entry.name + "'";
+    auto type = scalarType(ref.storageClass);
+    if (!type)
+        return fail(where + ": " + type.message(), "unsupported");
+    const ZipRecord* record = archive.find(prefix + "/data/" + ref.storageKey);
+    if (record == nullptr)
+        return fail(where + ": its storage record is missing", "corrupt");
+    if (Status ok = archive.verify(*record); !ok)
+        return fail(ok.error());
+    const auto elementSize = static_cast<std::uint64_t>(storageElementSize(ref.storageClass));
+    if (static_cast<std::uint64_t>(ref.storageNumel) > record->size / elementSize)
+        return fail(where + ": its storage declares " + std::to_string(ref.storageNumel) +
+                        " elements but the record holds " + std::to_string(record->size / elementSize),
+                    "corrupt");
+    // The furthest element the view touches must lie inside the storage.
+    std::int64_t last = ref.offset;
+    bool empty = false;
+    for (size_t i = 0; i < ref.sizes.size(); ++i) {
+        if (ref.sizes[i] == 0)
+            empty = true;
+        else if (ref.strides[i] > (std::int64_t{1} << 40) || ref.sizes[i] > (std::int64_t{1} << 40))
+            return fail(where + ": implausible shape", "corrupt");
+        else
+            last += (ref.sizes[i] - 1) * ref.strides[i];
+    }
+    if (!empty && (ref.offset < 0 || last >= ref.storageNumel))
+        return fail(where + ": its view reaches past its storage", "corrupt");
+    const std::string_view bytes = archive.bytes(*record);
+    auto storage = torch::from_blob(const_cast<char*>(bytes.data()), {ref.storageNumel},
+                                    torch::TensorOptions().dtype(*type));
+    torch::Tensor tensor = empty ? torch::empty(ref.sizes, torch::TensorOptions().dtype(*type))
+                                 : storage.as_strided(ref.sizes, ref.strides, ref.offset).clone();
+    if (tensor.is_floating_point() && tensor.scalar_type() != torch::kFloat)
+        tensor = tensor.to(torch::kFloat);
+    return tensor;
+}
+
+Expected<TensorList> readTensors(const std::vector<UltralyticsTensor>& entries, const std::string& prefix,
+                                 const ZipArchive& archive) {
+    TensorList list;
+    list.reserve(entries.size());
+    for (const auto& entry : entries) {
+        auto tensor = readTensor(entry, prefix, archive);
+        if (!tensor)
+            return fail(tensor.error());
+        list.emplace_back(entry.name, std::move(*tensor));
+    }
+    return list;
+}
+
+} // namespace
+
+Expected<Checkpoint> ultralyticsCheckpoint(const UltralyticsCheckpoint& described,
+                                           const ZipArchive& archive) {
+    try {
+        Checkpoint checkpoint;
+        checkpoint.meta = described.meta;
+        // Osprey keeps the weights to use in `model` and, for training checkpoints, the EMA in `ema`;
+        // a stripped Ultralytics file has only `model` (its EMA), which is read as is.
+        auto primary = readTensors(described.model.empty() ? described.ema : described.model,
+                                   described.archivePrefix, archive);
+        if (!primary)
+            return fail(primary.error());
+        checkpoint.model = std::move(*primary);
+        if (!described.model.empty() && !described.ema.empty()) {
+            auto ema = readTensors(described.ema, described.archivePrefix, archive);
+            if (!ema)
+                return fail(ema.error());
+            checkpoint.ema = std::move(*ema);
+        }
+        checkpoint.meta.hasEma = !checkpoint.ema.empty();
+        return checkpoint;
+    } catch (const std::exception& e) {
+        return fail(archive.name() + ": could not read its tensors (" + std::string(e.what()).substr(0, 200) +
+                        ")",
+                    "corrupt");
+    }
+}
+
+} // namespace osprey::model
