@@ -1,4 +1,6 @@
 // osprey-cli import project=P source=PATH [format=auto] [images=DIR] [strict=false] [crowd=keep]
+// Exit 0: imported; 3: imported, items skipped (listed); 1: nothing imported (the project is unchanged),
+// including an import that would bring 0 images, or 0 boxes from the label files it found.
 #include "cli/progress.h"
 #include "cli/verb.h"
 #include "formats/format_registry.h"
@@ -27,7 +29,13 @@ int runImport(const Args& args) {
     options.read.probe = args.flag("hash") ? formats::ImageProbe::SizeAndHash : formats::ImageProbe::SizeOnly;
     options.format = args.str("format");
     options.mode = args.flag("strict") ? formats::ImportMode::Strict : formats::ImportMode::Lenient;
+    options.read.allowOutsideRoots = args.flag("outside");
     ProgressBar bar("import");
+    // What was found and how it paired, before anything is written.
+    options.afterRead = [&](const formats::ReadResult& read) {
+        if (!read.layout.empty())
+            std::cout << read.layout << "\n" << std::flush;
+    };
     options.read.progress.callback = [&](std::int64_t done, std::int64_t total, std::string_view stage) {
         bar.update(done, total, std::string(stage));
     };
@@ -70,7 +78,10 @@ OSPREY_REGISTER_VERB(Verb{
      {"strict", KeyType::Bool, "false",
       "abort on any problem, warnings included; the project stays unchanged"},
      {"crowd", KeyType::String, "keep", "COCO iscrowd boxes: keep (flagged) or skip"},
-     {"hash", KeyType::Bool, "true", "hash image files (duplicate detection, split grouping)"}},
+     {"hash", KeyType::Bool, "true", "hash image files (duplicate detection, split grouping)"},
+     {"outside", KeyType::Bool, "false",
+      "let annotations name image files outside source and images (COCO file_name with ../ or an "
+      "absolute path)"}},
     runImport});
 
 } // namespace

@@ -3,13 +3,16 @@
 #include "formats/coco_json_reader.h"
 #include "formats/format_util.h"
 #include "formats/image_locator.h"
+#include "formats/layout_scan.h"
 
 #include "common/strings.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <system_error>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fs = std::filesystem;
 
@@ -48,7 +51,7 @@ std::string stateText(coco::FieldState state, const std::string& expected) {
 
 } // namespace
 
-std::vector<fs::path> CocoFormat::annotationFiles(const fs::path& source) {
+std::vector<fs::path> CocoFormat::annotationFiles(const fs::path& source, const LayoutScan* layout) {
     std::error_code ec;
     if (fs::is_regular_file(source, ec))
         return {source};
@@ -68,6 +71,12 @@ std::vector<fs::path> CocoFormat::annotationFiles(const fs::path& source) {
         if (entry.is_directory(ec) && entry.path().filename() != "annotations" &&
             fs::is_regular_file(entry.path() / "_annotations.coco.json", ec))
             files.push_back(entry.path() / "_annotations.coco.json");
+    if (files.empty()) {
+        // Not in a conventional place: COCO JSON anywhere in the tree.
+        if (layout)
+            return layout->cocoJson;
+        return scanLayout(source).cocoJson;
+    }
     std::sort(files.begin(), files.end());
     return files;
 }
@@ -86,11 +95,12 @@ public:
     explicit CocoReader(const ReadOptions& options) : m_options(options), m_locator(options.imagesDir) {}
 
     Expected<ReadResult> run() {
-        const auto files = CocoFormat::annotationFiles(m_options.source);
+        const auto files = CocoFormat::annotationFiles(m_options.source, m_options.scan.get());
         if (files.empty())
             return fail(m_options.source.string() + ": no COCO JSON file found (looked for *.json and "
                                                     "annotations/*.json with images and categories)");
         m_base = fs::is_directory(m_options.source) ? m_options.source : m_options.source.parent_path();
+        m_locator.enablePairing(m_base, m_options.scan);
         for (const auto& file : files)
             if (auto status = readOne(file); !status)
                 return fail(status.error());
@@ -113,6 +123,7 @@ private:
         std::unordered_map<std::int64_t, std::size_t> imageIndex; ///< image id -> dataset index
         std::size_t firstImage = 0;                               ///< this file's first dataset image
         std::vector<char> hadError;                               ///< per image of this file
+        std::unordered_set<std::int64_t> skippedImages;           ///< ids of images left out (unreadable)
     };
 
     Status readOne(const fs::path& file) {
@@ -154,6 +165,7 @@ private:
         const coco::RawFile& raw = *context.raw;
         Dataset& dataset = m_result.dataset;
         std::unordered_map<std::int64_t, int>& classOf = context.classOf;
+        std::unordered_map<std::string, std::string> namesSeen;
         for (std::size_t i = 0; i < raw.categories.size(); ++i) {
             const auto& cat = raw.categories[i];
             const std::string where = "categories[" + std::to_string(i) + "]";
@@ -168,10 +180,49 @@ private:
                                  "category id " + std::to_string(cat.id));
                 continue;
             }
-            if (!classOf.emplace(cat.id, dataset.ensureClass(cat.name)).second)
+            bool invalidUtf8 = false;
+            const std::string className = util::sanitizeUtf8(cat.name, &invalidUtf8);
+            if (invalidUtf8)
+                m_problems.warning(ProblemKind::Syntax, name, where + ".name",
+                                   "not valid UTF-8; invalid bytes replaced by U+FFFD: '" + className + "'");
+            if (classOf.count(cat.id)) {
                 m_problems.error(ProblemKind::Syntax, name, where + ".id",
-                                 "duplicate category id " + std::to_string(cat.id), "category " + cat.name);
+                                 "duplicate category id " + std::to_string(cat.id), "category " + className);
+                continue;
+            }
+            const auto seen = namesSeen.find(className);
+            if (seen != namesSeen.end())
+                m_problems.warning(ProblemKind::Other, name, where + ".name",
+                                   "category name '" + className + "' (id " + std::to_string(cat.id) +
+                                       ") repeats " + seen->second +
+                                       "; both ids are imported as one class '" + className + "'");
+            else
+                namesSeen.emplace(className, where + " (id " + std::to_string(cat.id) + ")");
+            classOf.emplace(cat.id, dataset.ensureClass(className));
         }
+    }
+
+    /// A file_name that is absolute or climbs above its folder ("../x.jpg").
+    static bool escapesFolder(const std::string& fileName) {
+        const fs::path path = fs::path(fileName).lexically_normal();
+        return path.is_absolute() || path.has_root_name() || (!path.empty() && *path.begin() == "..");
+    }
+
+    /// Whether `path` lies in the source folder (for a file source: its folder and the one above, the
+    /// COCO layout of annotations/ beside the image folders) or in images=DIR.
+    bool insideRoots(const fs::path& path) const {
+        const fs::path target = fs::absolute(path).lexically_normal();
+        std::vector<fs::path> roots = {m_base};
+        if (!fs::is_directory(m_options.source))
+            roots.push_back(m_base.parent_path());
+        if (!m_options.imagesDir.empty())
+            roots.push_back(m_options.imagesDir);
+        for (const auto& root : roots) {
+            const auto rel = target.lexically_relative(fs::absolute(root).lexically_normal());
+            if (!rel.empty() && *rel.begin() != "..")
+                return true;
+        }
+        return false;
     }
 
     /// The folders a COCO file's images may be in, nearest first (Ultralytics and COCO 2017 layouts).
@@ -233,9 +284,21 @@ private:
             image.height = img.height;
             image.labelPath = file;
             candidates.clear();
+            const bool escapes = escapesFolder(img.fileName);
             for (const auto& dir : dirs)
-                candidates.push_back(dir / img.fileName);
-            if (auto found = m_locator.locate(candidates, img.fileName)) {
+                if (!escapes || m_options.allowOutsideRoots || insideRoots(dir / img.fileName))
+                    candidates.push_back((dir / img.fileName).lexically_normal());
+            if (escapes && candidates.empty() && !m_options.allowOutsideRoots) {
+                m_problems.error(ProblemKind::MissingImage, name, where + ".file_name",
+                                 "'" + img.fileName +
+                                     "' points outside the dataset folder and images=DIR; never read "
+                                     "(pass outside=true to allow it)",
+                                 skipped);
+                context.skippedImages.insert(img.id);
+                continue;
+            }
+            if (auto found = m_locator.locate(candidates, fs::path(img.fileName).filename().string(),
+                                              fs::path(img.fileName).relative_path(), jsonDir)) {
                 image.path = std::move(*found);
                 image.found = true;
             } else {
@@ -249,7 +312,12 @@ private:
                 img.widthState == coco::FieldState::Ok && img.heightState == coco::FieldState::Ok;
             if (image.found && m_options.probe != ImageProbe::None) {
                 DatasetImage probed = image;
-                if (probeImage(probed, m_options.probe, displayPath(image.path, m_base), m_problems)) {
+                if (!probeImage(probed, m_options.probe, displayPath(image.path, m_base), m_problems)) {
+                    // The file is there but cannot be read: the image is left out with its boxes.
+                    context.skippedImages.insert(img.id);
+                    continue;
+                }
+                {
                     image.hash = probed.hash;
                     if (!sizeGiven) {
                         image.width = probed.width;
@@ -296,7 +364,7 @@ private:
         const auto& imageIndex = context.imageIndex;
         const std::size_t firstImage = context.firstImage;
         std::vector<char>& hadError = context.hadError;
-        std::int64_t missingIds = 0, missingCrowd = 0, fromPolygon = 0;
+        std::int64_t missingIds = 0, missingCrowd = 0, fromPolygon = 0, skippedWithImage = 0, clamped = 0;
         std::size_t firstMissingId = 0, firstMissingCrowd = 0;
         const std::int64_t total = static_cast<std::int64_t>(raw.annotations.size());
         for (std::size_t i = 0; i < raw.annotations.size(); ++i) {
@@ -324,6 +392,10 @@ private:
                 continue;
             }
             const auto imageIt = imageIndex.find(ann.imageId);
+            if (imageIt == imageIndex.end() && context.skippedImages.count(ann.imageId)) {
+                ++skippedWithImage; // the image's own error says it was left out with its boxes
+                continue;
+            }
             if (imageIt == imageIndex.end()) {
                 m_problems.error(ProblemKind::Syntax, name, where(".image_id"),
                                  "unknown image id " + std::to_string(ann.imageId), skipped());
@@ -383,14 +455,31 @@ private:
                 imageError = 1;
                 continue;
             }
+            auto& target = dataset.images[imageIt->second];
+            if (ann.bboxState == coco::FieldState::Ok &&
+                !(std::isfinite(ann.bbox[2]) && std::isfinite(ann.bbox[3]) && ann.bbox[2] >= 0 &&
+                  ann.bbox[3] >= 0)) {
+                m_problems.error(ProblemKind::Syntax, name, where(".bbox"),
+                                 "negative or non-finite width/height [" + util::formatNumber(ann.bbox[2]) +
+                                     ", " + util::formatNumber(ann.bbox[3]) + "]; boxes are never flipped",
+                                 skipped());
+                imageError = 1;
+                continue;
+            }
+            const auto checked = util::checkBox(box, target.width, target.height);
+            if (!checked) {
+                m_problems.error(ProblemKind::Syntax, name, where(".bbox"), checked.message(), skipped());
+                imageError = 1;
+                continue;
+            }
+            clamped += *checked ? 1 : 0;
             if (box.flags.crowd && m_options.crowd == CrowdPolicy::Skip) {
                 ++m_result.skippedCrowd;
                 imageError = 1; // not a negative: it has objects, just none kept
                 continue;
             }
-            auto& image = dataset.images[imageIt->second];
-            image.boxes.push_back(box);
-            image.labels = LabelState::Present;
+            target.boxes.push_back(box);
+            target.labels = LabelState::Present;
         }
         if (missingIds > 0)
             m_problems.warning(ProblemKind::MissingField, name,
@@ -402,6 +491,12 @@ private:
                                "annotations[" + std::to_string(firstMissingCrowd) + "].iscrowd",
                                "missing field in " + std::to_string(missingCrowd) +
                                    " annotations; read as 0");
+        if (clamped > 0)
+            m_result.notes.push_back(name + ": " + std::to_string(clamped) +
+                                     " boxes reaching outside their image clamped to it");
+        if (skippedWithImage > 0)
+            m_result.notes.push_back(name + ": " + std::to_string(skippedWithImage) +
+                                     " annotations left out with their unreadable images");
         if (fromPolygon > 0)
             m_result.notes.push_back(name + ": " + std::to_string(fromPolygon) +
                                      " boxes computed from polygons without a bbox");

@@ -15,6 +15,9 @@ namespace {
 
 enum class Section : std::uint8_t { Other, Images, Annotations, Categories };
 
+/// Nesting deeper than this is refused (COCO needs 5 levels; the limit bounds the parser's memory).
+constexpr int kMaxDepth = 64;
+
 /// SAX handler for rapidjson's Reader (several times faster than a DOM, and than nlohmann's SAX on
 /// train2017-sized files). COCO files are hundreds of megabytes, so values go straight into flat records;
 /// depth and the current key are enough to know where each value belongs.
@@ -23,6 +26,7 @@ public:
     explicit Handler(RawFile& out) : m_out(out) {}
 
     bool topNotObject = false;
+    bool tooDeep = false;
 
     bool Null() { return scalar(Kind::Null, 0, 0); }
     bool Bool(bool value) { return scalar(Kind::Bool, value ? 1 : 0, value ? 1.0 : 0.0); }
@@ -30,6 +34,9 @@ public:
     bool Uint(unsigned value) { return Int64(value); }
     bool Int64(std::int64_t value) { return scalar(Kind::Int, value, static_cast<double>(value)); }
     bool Uint64(std::uint64_t value) {
+        // Above 2^63 - 1 an id cannot be stored: read as a non-integer (the field reports a bad type).
+        if (value > static_cast<std::uint64_t>(INT64_MAX))
+            return scalar(Kind::Float, 0, static_cast<double>(value));
         return scalar(Kind::Int, static_cast<std::int64_t>(value), static_cast<double>(value));
     }
     bool Double(double value) {
@@ -44,7 +51,10 @@ public:
     }
 
     bool StartObject() {
-        ++m_depth;
+        if (++m_depth > kMaxDepth) {
+            tooDeep = true;
+            return false;
+        }
         if (m_depth == 1)
             return true;
         if (m_depth == 3 && m_section != Section::Other) {
@@ -78,7 +88,10 @@ public:
         return true;
     }
     bool StartArray() {
-        ++m_depth;
+        if (++m_depth > kMaxDepth) {
+            tooDeep = true;
+            return false;
+        }
         if (m_depth == 1) {
             topNotObject = true;
             return false;
@@ -344,7 +357,9 @@ Expected<RawFile> readCocoJson(const std::filesystem::path& path, const std::str
     RawFile file;
     Handler handler(file);
     rapidjson::Reader reader;
-    rapidjson::MemoryStream stream(text->data(), text->size());
+    // A UTF-8 byte-order mark (Windows editors) is skipped; offsets below stay those of the file.
+    const std::size_t bom = text->size() >= 3 && text->compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    rapidjson::MemoryStream stream(text->data() + bom, text->size() - bom);
     // Full precision: coordinates must read exactly as strtod reads them; iterative: no recursion, so a
     // deeply nested file cannot overflow the stack.
     const rapidjson::ParseResult result =
@@ -352,7 +367,7 @@ Expected<RawFile> readCocoJson(const std::filesystem::path& path, const std::str
     if (handler.topNotObject)
         return fail(displayName + ": expected a JSON object with images, annotations and categories");
     if (result.IsError()) {
-        const std::size_t offset = std::min(result.Offset(), text->size());
+        const std::size_t offset = std::min(result.Offset() + bom, text->size());
         std::size_t line = 1, column = 1;
         for (std::size_t i = 0; i < offset; ++i) {
             if ((*text)[i] == '\n') {
@@ -362,6 +377,10 @@ Expected<RawFile> readCocoJson(const std::filesystem::path& path, const std::str
                 ++column;
             }
         }
+        if (handler.tooDeep)
+            return fail(displayName + ": line " + std::to_string(line) + ", column " +
+                        std::to_string(column) + ": nesting deeper than " + std::to_string(kMaxDepth) +
+                        " levels; not a COCO file");
         return fail(displayName + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
                     ": not valid JSON: " + rapidjson::GetParseError_En(result.Code()));
     }

@@ -11,11 +11,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace osprey::formats {
+
+struct LayoutScan;
 
 /// Called from the reading/writing thread with the work done so far. `total` may be 0 when unknown.
 using ProgressCallback = std::function<void(std::int64_t done, std::int64_t total, std::string_view stage)>;
@@ -46,7 +49,13 @@ struct ReadOptions {
     std::filesystem::path imagesDir; ///< where the images are when not beside the labels (images=DIR)
     CrowdPolicy crowd = CrowdPolicy::Keep;
     ImageProbe probe = ImageProbe::SizeAndHash;
+    /// Annotations may name image files outside the source folder and images=DIR (COCO file_name with
+    /// ../ or an absolute path). Off by default: such files are never read.
+    bool allowOutsideRoots = false;
     Progress progress;
+    /// The bounded walk of a source folder (formats/layout_scan.h); readSource fills it so that readers
+    /// need not walk again. Readers scan themselves when it is null.
+    std::shared_ptr<const LayoutScan> scan;
 };
 
 /// The result of reading a source: the dataset, the problems, and notes such as how images were matched.
@@ -55,6 +64,12 @@ struct ReadResult {
     std::vector<Problem> problems;
     std::vector<std::string> notes; ///< informational lines (matching report, skipped-crowd count)
     std::int64_t skippedCrowd = 0;
+    /// Set by readSource: what was found and how it paired, in one line ("164 VOC annotations in
+    /// annots/, 164 images in images/, all paired").
+    std::string layout;
+    std::int64_t labelFiles = 0; ///< label/annotation files read or found without an image (readSource)
+    std::shared_ptr<const LayoutScan> scan; ///< readSource's walk of a source folder; null for a file
+    bool formatDetected = false;            ///< readSource chose the format (format=auto)
 };
 
 /// How exported images are placed beside the labels.

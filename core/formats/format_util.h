@@ -20,8 +20,28 @@ project::Split splitFromPath(const std::filesystem::path& path, const std::files
 /// "train", "val", "test" (None exports as "train").
 std::string exportSplitName(project::Split split);
 
-/// Reads a text file as lines (without line ends; a trailing '\r' is dropped).
+/// Reads a text file as lines (without line ends; a trailing '\r' is dropped, and a UTF-8 byte-order
+/// mark at the start of the file).
 Expected<std::vector<std::string>> readLines(const std::filesystem::path& path);
+
+/// `text` without a leading UTF-8 byte-order mark (EF BB BF), as Windows editors write it.
+std::string stripBom(std::string text);
+
+/// A class id as Ultralytics reads it: an integer ("3"), or a number with an integral value ("3.0",
+/// "3e0"), in 0..2^31-1. Anything else (negative, fractional, NaN, too large) is nullopt.
+std::optional<long long> parseClassId(std::string_view text);
+
+/// The documented box rule of every importer (README, import section), for a box in pixels:
+/// - a coordinate that is NaN or infinite, or an inverted box (x2 < x1 or y2 < y1, e.g. a negative COCO
+///   width), is an error: the box is skipped, never flipped;
+/// - a box of zero width or height is an error;
+/// - when the image size is known, the box is clamped to the image; a box that lies wholly outside it
+///   (nothing left after clamping) is an error.
+/// Returns whether the box was clamped, or the error text.
+Expected<bool> checkBox(DatasetBox& box, int width, int height);
+
+/// `text` as valid UTF-8: each invalid byte becomes U+FFFD. `changed` says whether any was replaced.
+std::string sanitizeUtf8(std::string_view text, bool* changed = nullptr);
 
 /// Places `source` at `target` as the options ask (symlink, falling back to a copy; or copy).
 Status placeImage(const std::filesystem::path& source, const std::filesystem::path& target, ImageExport mode);

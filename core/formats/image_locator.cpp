@@ -24,8 +24,15 @@ void ImageLocator::buildIndex() {
     }
 }
 
+void ImageLocator::enablePairing(fs::path treeRoot, std::shared_ptr<const LayoutScan> scan) {
+    m_pairing = true;
+    m_treeRoot = std::move(treeRoot);
+    m_scan = std::move(scan);
+}
+
 std::optional<fs::path> ImageLocator::locate(const std::vector<fs::path>& candidates,
-                                             const std::string& fileName) {
+                                             const std::string& fileName, const fs::path& pairKey,
+                                             const fs::path& besideDir) {
     std::error_code ec;
     for (const auto& candidate : candidates) {
         if (fs::is_regular_file(candidate, ec)) {
@@ -39,6 +46,22 @@ std::optional<fs::path> ImageLocator::locate(const std::vector<fs::path>& candid
     if (it != m_byFileName.end()) {
         ++m_byName;
         return it->second;
+    }
+    if (m_pairing) {
+        if (!m_pairIndex) {
+            if (!m_scan)
+                m_scan = std::make_shared<const LayoutScan>(scanLayout(m_treeRoot));
+            std::vector<fs::path> images = m_scan->images;
+            for (const auto& [name, path] : m_byFileName)
+                images.push_back(path);
+            std::sort(images.begin(), images.end());
+            images.erase(std::unique(images.begin(), images.end()), images.end());
+            m_pairIndex.emplace(images);
+        }
+        if (auto paired = m_pairIndex->find(pairKey.empty() ? fs::path(fileName) : pairKey, besideDir)) {
+            ++m_paired;
+            return paired;
+        }
     }
     ++m_missing;
     return std::nullopt;
@@ -58,9 +81,13 @@ std::optional<fs::path> ImageLocator::locateStem(const std::string& stem) {
 
 std::vector<std::string> ImageLocator::notes() const {
     std::vector<std::string> lines;
-    const std::int64_t total = m_beside + m_byName + m_missing;
+    const std::int64_t total = m_beside + m_byName + m_missing + m_paired;
     if (total == 0)
         return lines;
+    if (m_paired > 0)
+        lines.push_back("paired " + std::to_string(m_paired) + " of " + std::to_string(total) +
+                        " images with their annotations by relative path or file stem (the paths the "
+                        "annotations give were not found)");
     if (!m_imagesDir.empty())
         lines.push_back("matched " + std::to_string(m_byName) + " of " + std::to_string(total) +
                         " images by file name in " + m_imagesDir.string() + "; " + std::to_string(m_beside) +

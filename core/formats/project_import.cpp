@@ -1,9 +1,11 @@
 #include "formats/project_import.h"
 
 #include "formats/format_registry.h"
+#include "formats/layout_scan.h"
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <system_error>
 #include <unordered_map>
 #include <unordered_set>
@@ -31,10 +33,68 @@ std::string storedPath(const fs::path& image, const fs::path& folder) {
 
 } // namespace
 
-Expected<ReadResult> readSource(const ReadOptions& options, const std::string& format, std::string* chosen) {
+namespace {
+
+std::string wordsFor(const std::string& format) {
+    if (format == "voc")
+        return "VOC annotations";
+    if (format == "yolo")
+        return "YOLO label files";
+    if (format == "coco")
+        return "COCO JSON files";
+    return format + " label files";
+}
+
+/// "164 VOC annotations in annots/, 164 images in images/, all paired".
+std::string layoutLine(const ReadResult& read, const std::string& format, const fs::path& root) {
+    std::set<fs::path> labelSet;
+    std::vector<fs::path> found;
+    std::int64_t paired = 0, unlabeled = 0, notFound = 0, orphans = 0;
+    for (const auto& image : read.dataset.images) {
+        if (!image.labelPath.empty())
+            labelSet.insert(image.labelPath);
+        if (image.found)
+            found.push_back(image.path);
+        else
+            ++notFound;
+        paired += image.found && !image.labelPath.empty() ? 1 : 0;
+        unlabeled += image.found && image.labelPath.empty() ? 1 : 0;
+    }
+    for (const auto& problem : read.problems) {
+        orphans += problem.kind == ProblemKind::LabelWithoutImage ? 1 : 0;
+        notFound += problem.kind == ProblemKind::MissingImage && problem.severity == Severity::Error ? 1 : 0;
+    }
+    const std::vector<fs::path> labels(labelSet.begin(), labelSet.end());
+    if (format == "images" || (labels.empty() && orphans == 0))
+        return describeFiles(found, root, "images") + ", no label files";
+    std::string text = describeFiles(labels, root, wordsFor(format));
+    if (orphans > 0)
+        text += " (+" + std::to_string(orphans) + " without an image)";
+    text += ", " + describeFiles(found, root, "images");
+    if (unlabeled == 0 && notFound == 0 && orphans == 0)
+        return text + ", all paired";
+    text += ": " + std::to_string(paired) + " paired";
+    if (unlabeled > 0)
+        text += ", " + std::to_string(unlabeled) + " images without labels";
+    if (orphans > 0)
+        text += ", " + std::to_string(orphans) + " label files without an image";
+    if (notFound > 0)
+        text += ", " + std::to_string(notFound) + " images not found";
+    return text;
+}
+
+} // namespace
+
+Expected<ReadResult> readSource(const ReadOptions& given, const std::string& format, std::string* chosen) {
     const auto& registry = FormatRegistry::instance();
+    ReadOptions options = given;
+    std::error_code ec;
+    const bool folder = fs::is_directory(options.source, ec);
+    if (folder && !options.scan)
+        options.scan = std::make_shared<const LayoutScan>(scanLayout(options.source));
     const Format* reader = nullptr;
-    if (format.empty() || format == "auto") {
+    const bool detect = format.empty() || format == "auto";
+    if (detect) {
         auto detected = registry.detect(options.source);
         if (!detected)
             return fail(detected.error());
@@ -46,7 +106,79 @@ Expected<ReadResult> readSource(const ReadOptions& options, const std::string& f
     }
     if (chosen)
         *chosen = reader->name();
-    return reader->read(options);
+    auto result = reader->read(options);
+    if (!result)
+        return result;
+    std::set<fs::path> labelSet;
+    for (const auto& image : result->dataset.images)
+        if (!image.labelPath.empty())
+            labelSet.insert(image.labelPath);
+    result->labelFiles = static_cast<std::int64_t>(labelSet.size());
+    for (const auto& problem : result->problems)
+        result->labelFiles += problem.kind == ProblemKind::LabelWithoutImage ? 1 : 0;
+    result->layout =
+        layoutLine(*result, reader->name(), folder ? options.source : options.source.parent_path());
+    result->scan = options.scan;
+    result->formatDetected = detect;
+    return result;
+}
+
+std::string emptyImportProblem(const ReadResult& read, const std::string& format,
+                               const ReadOptions& options) {
+    const std::string source = options.source.string();
+    const std::string found = read.scan ? describeScan(*read.scan) : "found " + read.layout;
+    std::vector<std::string> pass;
+    const LayoutScan* scan = read.scan.get();
+    if (scan && !scan->vocXml.empty() && format != "voc")
+        pass.push_back("format=voc");
+    if (scan && !scan->cocoJson.empty() && format != "coco")
+        pass.push_back("format=coco");
+    if (scan && (!scan->yoloTxt.empty() || !scan->descriptors.empty()) && format != "yolo")
+        pass.push_back("format=yolo");
+    bool notFound = false;
+    for (const auto& image : read.dataset.images)
+        notFound = notFound || !image.found;
+    for (const auto& problem : read.problems)
+        notFound = notFound || problem.kind == ProblemKind::MissingImage;
+    if (scan && scan->labelFiles() == 0 && scan->descriptors.empty() && !scan->images.empty() &&
+        format != "images")
+        pass.push_back("format=images (the folder has no label files)");
+    else if (notFound || (scan && scan->images.empty()))
+        pass.push_back("images=DIR (the folder that holds the images)");
+    if (pass.empty())
+        pass.push_back("source= the annotation file or folder itself, and images=DIR when the images are "
+                       "elsewhere");
+    std::string hint = "; pass ";
+    for (std::size_t i = 0; i < pass.size(); ++i)
+        hint += (i ? " or " : "") + pass[i];
+    const auto firstError = std::find_if(read.problems.begin(), read.problems.end(),
+                                         [](const Problem& p) { return p.severity == Severity::Error; });
+    const std::string first =
+        firstError != read.problems.end() ? "; first problem: " + firstError->text() : "";
+    if (read.dataset.images.empty())
+        return source + ": 0 images to import with format=" + format + " (" + found + ")" + first + hint;
+    const std::size_t boxes = read.dataset.boxCount();
+    if (boxes > 0)
+        return {};
+    if (format == "images") {
+        if (read.formatDetected && scan && scan->labelFiles() > 0)
+            return source +
+                   ": label files were found but none could be read as a dataset, so only images "
+                   "would be imported (" +
+                   found + ")" + hint +
+                   " (or format=images to import the "
+                   "images without their labels)";
+        return {};
+    }
+    if (read.labelFiles == 0)
+        return {};
+    const bool errors = firstError != read.problems.end();
+    const bool negatives = std::any_of(read.dataset.images.begin(), read.dataset.images.end(),
+                                       [](const DatasetImage& i) { return i.labels == LabelState::Empty; });
+    if (negatives && !errors)
+        return {}; // every label file is empty: a dataset of negatives
+    return source + ": " + std::to_string(read.labelFiles) +
+           " label files found but 0 boxes read from them (" + found + ")" + first + hint;
 }
 
 Status writeDataset(project::Project& project, const Dataset& dataset, const Progress& progress,
@@ -168,6 +300,11 @@ Expected<ImportSummary> importDataset(project::Project& project, const ImportOpt
     if (!read)
         return fail(read.error());
     summary.readMs = msSince(readStart);
+    summary.layout = read->layout;
+    if (options.afterRead)
+        options.afterRead(*read);
+    if (const std::string problem = emptyImportProblem(*read, summary.format, options.read); !problem.empty())
+        return fail(problem, "empty");
     summary.problems = read->problems;
     summary.notes = read->notes;
     summary.skippedCrowd = read->skippedCrowd;

@@ -11,6 +11,7 @@
 #include "project/project.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,14 @@ struct ImportOptions {
     ReadOptions read;            ///< source, images=DIR, crowd policy, progress and cancel
     std::string format = "auto"; ///< a registry name, or "auto" to detect
     ImportMode mode = ImportMode::Lenient;
+    /// Called on the importing thread once the source is read, before anything is written (the CLI
+    /// prints the layout line here). Optional.
+    std::function<void(const ReadResult&)> afterRead;
 };
 
 struct ImportSummary {
     std::string format; ///< the format used (detected or given)
+    std::string layout; ///< ReadResult::layout: what was found and how it paired
     std::int64_t images = 0;
     std::int64_t boxes = 0;
     std::int64_t classesAdded = 0;
@@ -46,6 +51,12 @@ struct ImportSummary {
 /// `format` is a registry name or "auto"; `chosen` receives the format used.
 Expected<ReadResult> readSource(const ReadOptions& options, const std::string& format,
                                 std::string* chosen = nullptr);
+
+/// Why importing `read` must stop before writing, or "" when it may go on: 0 images, or label files
+/// found (or a folder format given) but no box read from them. The text says what was found and what to
+/// pass. A folder of images with no label file at all, or label files that are all empty (negatives),
+/// is fine; so is format=images given explicitly (labels ignored on purpose).
+std::string emptyImportProblem(const ReadResult& read, const std::string& format, const ReadOptions& options);
 
 /// Writes `dataset` into `project` in one transaction; classes are matched by name and missing ones
 /// added at the end. Fills the count fields of `summary`.

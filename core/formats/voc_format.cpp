@@ -2,6 +2,7 @@
 
 #include "formats/format_util.h"
 #include "formats/image_locator.h"
+#include "formats/layout_scan.h"
 
 #include "common/strings.h"
 
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <set>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -78,12 +81,20 @@ public:
                     m_xmlDir = source / dir;
                     break;
                 }
-            files = xmlFiles(m_xmlDir);
+            if (m_xmlDir != source) {
+                files = xmlFiles(m_xmlDir);
+            } else {
+                // No Annotations/: the XML files may be anywhere (annots/, xml/, beside the images).
+                m_scan =
+                    m_options.scan ? m_options.scan : std::make_shared<const LayoutScan>(scanLayout(source));
+                files = m_scan->vocXml;
+            }
         } else {
             return fail(source.string() + ": no such file or folder");
         }
         if (m_xmlDir.empty())
             m_xmlDir = m_root;
+        m_locator.enablePairing(m_root, m_scan);
         readLabelmap();
         readImageSets();
         std::map<std::string, bool> haveXml;
@@ -103,14 +114,22 @@ public:
             if (!haveXml.count(stem))
                 unlabeled.emplace(stem, where);
         for (const auto& file : listImageFiles(m_root / "JPEGImages", false))
-            if (!haveXml.count(file.stem().string()))
+            if (!haveXml.count(file.stem().string()) && !m_usedImages.count(file.lexically_normal()))
                 unlabeled.emplace(file.stem().string(), "JPEGImages");
         for (const auto& [stem, where] : unlabeled)
             addUnlabeled(stem, where);
+        // A tree with the XML in any folder: its images that no XML named import as unlabeled.
+        if (m_scan && !files.empty())
+            for (const auto& file : m_scan->images)
+                if (!m_usedImages.count(file.lexically_normal()))
+                    addUnlabeledFile(file);
         ReadResult result;
         result.dataset = std::move(m_dataset);
         result.problems = m_problems.take();
         result.notes = m_locator.notes();
+        if (m_clamped > 0)
+            result.notes.push_back(std::to_string(m_clamped) +
+                                   " boxes reaching outside their image clamped to it");
         return result;
     }
 
@@ -152,10 +171,17 @@ private:
         }
     }
 
-    std::optional<fs::path> locateImage(const std::string& fileName, const std::string& stem) {
+    /// The image an XML names: where VOC puts it, beside the XML, in images=DIR by name, else the image
+    /// of the tree whose path ends like the XML's folder + <filename> (then like the XML's own path).
+    /// <path> is never used: it names the annotator's machine.
+    std::optional<fs::path> locateImage(const std::string& fileName, const std::string& stem,
+                                        const fs::path& xmlFile = {}) {
         std::vector<fs::path> candidates = {m_root / "JPEGImages" / fileName, m_xmlDir / fileName,
                                             m_root / "images" / fileName};
-        if (auto found = m_locator.locate(candidates, fileName))
+        if (!xmlFile.empty() && xmlFile.parent_path() != m_xmlDir)
+            candidates.push_back(xmlFile.parent_path() / fileName);
+        const fs::path key = xmlFile.empty() ? fs::path(fileName) : xmlFile.parent_path() / fileName;
+        if (auto found = m_locator.locate(candidates, fileName, key, xmlFile.parent_path()))
             return found;
         for (const char* ext : {".jpg", ".jpeg", ".png"})
             for (const auto& dir : {m_root / "JPEGImages", m_xmlDir}) {
@@ -164,6 +190,19 @@ private:
                     return dir / (stem + ext);
             }
         return std::nullopt;
+    }
+
+    void addUnlabeledFile(const fs::path& file) {
+        DatasetImage image;
+        image.path = file;
+        image.found = true;
+        image.name = file.filename().string();
+        m_usedImages.insert(file.lexically_normal());
+        if (!probeImage(image, probeMode(), show(image.path), m_problems))
+            return;
+        m_problems.warning(ProblemKind::ImageWithoutLabel, show(file), {},
+                           "no XML annotation names this image; imported as unlabeled");
+        m_dataset.images.push_back(std::move(image));
     }
 
     void addUnlabeled(const std::string& stem, const std::string& where) {
@@ -177,6 +216,7 @@ private:
         image.path = *found;
         image.found = true;
         image.name = found->filename().string();
+        m_usedImages.insert(found->lexically_normal());
         if (!probeImage(image, probeMode(), show(image.path), m_problems))
             return;
         image.split = splitOf(stem);
@@ -218,13 +258,19 @@ private:
         image.name = fileName;
         image.labelPath = file;
         image.split = splitOf(stem);
-        const auto width = parseInt(root.child("size").child_value("width"));
-        const auto height = parseInt(root.child("size").child_value("height"));
-        if (const auto found = locateImage(fileName, stem)) {
+        auto width = parseInt(root.child("size").child_value("width"));
+        auto height = parseInt(root.child("size").child_value("height"));
+        if (!width || !height || *width <= 0 || *height <= 0 || *width > 1000000 || *height > 1000000)
+            width = height = std::nullopt; // missing or meaningless <size>: measured from the image
+
+        if (const auto found = locateImage(fileName, stem, file)) {
             image.path = *found;
             image.found = true;
+            m_usedImages.insert(found->lexically_normal());
             DatasetImage probed = image;
-            if (probeImage(probed, probeMode(), show(image.path), m_problems)) {
+            if (!probeImage(probed, probeMode(), show(image.path), m_problems))
+                return; // the image cannot be read: skipped with its boxes (the error says so)
+            {
                 image.hash = probed.hash;
                 image.width = probed.width;
                 image.height = probed.height;
@@ -267,6 +313,17 @@ private:
                 hadError = true;
                 continue;
             }
+            // pugixml expands only the five predefined entities and never reads a DTD: "&xxe;" stays as
+            // text. A class name holding an entity reference is refused, never resolved.
+            if (const auto amp = className.find('&');
+                amp != std::string::npos && className.find(';', amp) != std::string::npos) {
+                m_problems.error(ProblemKind::Syntax, name, where,
+                                 label + ": <name> holds an XML entity reference; entities are never "
+                                         "resolved (write the class name itself)",
+                                 label);
+                hadError = true;
+                continue;
+            }
             const pugi::xml_node bndbox = object.child("bndbox");
             if (!bndbox) {
                 m_problems.error(ProblemKind::MissingField, name, where, label + " has no <bndbox>", label);
@@ -292,11 +349,24 @@ private:
                 continue;
             }
             DatasetBox box;
-            box.classIndex = m_dataset.ensureClass(className);
             box.x1 = coords[0];
             box.y1 = coords[1];
             box.x2 = coords[2];
             box.y2 = coords[3];
+            const auto checked = util::checkBox(box, image.width, image.height);
+            if (!checked) {
+                m_problems.error(ProblemKind::Syntax, name, lines.at(bndbox.offset_debug()),
+                                 label + ": " + checked.message(), label);
+                hadError = true;
+                continue;
+            }
+            m_clamped += *checked ? 1 : 0;
+            bool invalidUtf8 = false;
+            const std::string clean = util::sanitizeUtf8(className, &invalidUtf8);
+            if (invalidUtf8)
+                m_problems.warning(ProblemKind::Syntax, name, where,
+                                   label + ": <name> is not valid UTF-8; invalid bytes replaced by U+FFFD");
+            box.classIndex = m_dataset.ensureClass(clean);
             box.flags.difficult = parseBool(trim(object.child_value("difficult"))).value_or(false);
             box.flags.truncated = parseBool(trim(object.child_value("truncated"))).value_or(false);
             box.flags.crowd = parseBool(trim(object.child_value("iscrowd"))).value_or(false);
@@ -317,6 +387,9 @@ private:
     Dataset m_dataset;
     std::map<std::string, project::Split> m_splitOf;
     std::map<std::string, std::string> m_listedIn;
+    std::shared_ptr<const LayoutScan> m_scan;
+    std::set<fs::path> m_usedImages;
+    std::int64_t m_clamped = 0;
 };
 
 } // namespace
@@ -329,13 +402,15 @@ int VocFormat::detect(const fs::path& source) const {
         return 0;
     const bool layout =
         fs::is_directory(source / "Annotations", ec) || fs::is_directory(source / "annotations", ec);
-    const auto files = xmlFiles(fs::is_directory(source / "Annotations", ec)   ? source / "Annotations"
-                                : fs::is_directory(source / "annotations", ec) ? source / "annotations"
-                                                                               : source);
-    for (std::size_t i = 0; i < files.size() && i < 8; ++i)
-        if (isVocXml(files[i]))
-            return layout ? 90 : 80;
-    return 0;
+    if (layout) {
+        const auto files = xmlFiles(fs::is_directory(source / "Annotations", ec) ? source / "Annotations"
+                                                                                 : source / "annotations");
+        for (std::size_t i = 0; i < files.size() && i < 8; ++i)
+            if (isVocXml(files[i]))
+                return 90;
+    }
+    // XML in any folder of the tree (annots/, xml/, beside the images).
+    return scanLayout(source).vocXml.empty() ? 0 : 80;
 }
 
 Expected<ReadResult> VocFormat::read(const ReadOptions& options) const {

@@ -2,6 +2,7 @@
 
 #include "formats/format_util.h"
 #include "formats/image_locator.h"
+#include "formats/layout_scan.h"
 
 #include "common/atomic_file.h"
 #include "common/strings.h"
@@ -31,7 +32,8 @@ bool looksLikeLabelFile(const fs::path& path) {
         const auto fields = splitWhitespace(line);
         if (fields.empty())
             continue;
-        return fields.size() >= 5 && parseInt(fields[0]).has_value() && parseDouble(fields[1]).has_value();
+        return fields.size() >= 5 && util::parseClassId(fields[0]).has_value() &&
+               parseDouble(fields[1]).has_value();
     }
     return true; // an empty label file is a valid negative
 }
@@ -56,8 +58,8 @@ int YoloFormat::detect(const fs::path& source) const {
     int seen = 0;
     for (auto it = fs::recursive_directory_iterator(source, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (++seen > 2000)
-            break;
+        if (++seen > 2000) // past the quick look: the bounded scan of the whole tree decides
+            return scanLayout(source).yoloTxt.empty() ? 0 : 60;
         const auto& path = it->path();
         if (!it->is_regular_file(ec) || toLower(path.extension().string()) != ".txt")
             continue;

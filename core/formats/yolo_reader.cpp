@@ -5,6 +5,7 @@
 #include "formats/yolo_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <system_error>
 
 namespace osprey::formats::yolo {
@@ -100,6 +101,9 @@ Expected<ReadResult> YoloReader::run() {
     result.dataset.images = std::move(m_images);
     result.problems = m_problems.take();
     result.notes = m_locator.notes();
+    if (m_clamped > 0)
+        result.notes.push_back(std::to_string(m_clamped) +
+                               " boxes reaching outside their image clamped to it");
     return result;
 }
 
@@ -131,9 +135,12 @@ void YoloReader::readEntry(const Entry& entry) {
     image.name = found->filename().string();
     image.split = entry.split;
     const ImageProbe probe = m_options.probe == ImageProbe::None ? ImageProbe::SizeOnly : m_options.probe;
-    if (!probeImage(image, probe, show(image.path), m_problems))
-        return;
     const auto label = labelsOnly ? std::optional<fs::path>(entry.label) : findLabel(entry.listed);
+    if (!probeImage(image, probe, show(image.path), m_problems)) {
+        if (label) // skipped with its image (the error says so), not an orphan
+            m_usedLabels.insert(label->lexically_normal());
+        return;
+    }
     if (!label) {
         m_problems.warning(ProblemKind::ImageWithoutLabel, origin, entry.where,
                            "image " + show(entry.listed) + " has no label file (looked for " +
@@ -193,8 +200,8 @@ void YoloReader::parseLabels(DatasetImage& image, const fs::path& labelPath) {
             hadError = true;
             continue;
         }
-        const auto classId = parseInt(fields[0]);
-        if (!classId || *classId < 0) {
+        const auto classId = util::parseClassId(fields[0]); // "1.0" reads as 1, as in Ultralytics
+        if (!classId) {
             m_problems.error(ProblemKind::Syntax, file, where,
                              "field 1 (class id) is not a class index: '" + std::string(fields[0]) + "'",
                              skipped);
@@ -205,7 +212,14 @@ void YoloReader::parseLabels(DatasetImage& image, const fs::path& labelPath) {
         bool ok = true;
         for (std::size_t f = 1; f < fields.size() && ok; ++f) {
             const auto value = parseDouble(fields[f]);
-            if (!value) {
+            if (value && !std::isfinite(*value)) {
+                const std::string fieldName = polygon ? "polygon coordinate" : kFieldNames[f];
+                m_problems.error(ProblemKind::Syntax, file, where,
+                                 "field " + std::to_string(f + 1) + " (" + fieldName +
+                                     ") is not a finite number: '" + std::string(fields[f]) + "'",
+                                 skipped);
+                ok = false;
+            } else if (!value) {
                 const std::string fieldName = polygon ? "polygon coordinate" : kFieldNames[f];
                 m_problems.error(ProblemKind::Syntax, file, where,
                                  "field " + std::to_string(f + 1) + " (" + fieldName +
@@ -243,11 +257,27 @@ void YoloReader::parseLabels(DatasetImage& image, const fs::path& labelPath) {
                 box.y2 = std::max(box.y2, values[p + 1] * h);
             }
         } else {
+            if (values[2] < 0 || values[3] < 0) {
+                m_problems.error(ProblemKind::Syntax, file, where,
+                                 std::string("field ") +
+                                     (values[2] < 0 ? "4 (bbox width)" : "5 (bbox height)") +
+                                     " is negative: '" + std::string(fields[values[2] < 0 ? 3 : 4]) + "'",
+                                 skipped);
+                hadError = true;
+                continue;
+            }
             box.x1 = (values[0] - values[2] / 2) * w;
             box.y1 = (values[1] - values[3] / 2) * h;
             box.x2 = (values[0] + values[2] / 2) * w;
             box.y2 = (values[1] + values[3] / 2) * h;
         }
+        const auto checked = util::checkBox(box, image.width, image.height);
+        if (!checked) {
+            m_problems.error(ProblemKind::Syntax, file, where, checked.message(), skipped);
+            hadError = true;
+            continue;
+        }
+        m_clamped += *checked ? 1 : 0;
         image.boxes.push_back(box);
     }
     if (!image.boxes.empty())

@@ -69,6 +69,7 @@ private:
     std::vector<DatasetImage> m_images;
     std::set<fs::path> m_usedLabels;
     std::set<fs::path> m_labelDirs;
+    std::int64_t m_clamped = 0;
 };
 
 } // namespace osprey::formats::yolo

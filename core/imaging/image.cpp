@@ -7,8 +7,12 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <functional>
+#include <sstream>
 
 namespace osprey::imaging {
 
@@ -88,7 +92,7 @@ int exifOrientation(const std::vector<std::uint8_t>& app1) {
     return 1;
 }
 
-std::optional<ImageSize> jpegSize(std::ifstream& in) {
+std::optional<ImageSize> jpegSize(std::istream& in) {
     int orientation = 1;
     std::uint8_t marker[2];
     while (in.read(reinterpret_cast<char*>(marker), 2)) {
@@ -138,51 +142,168 @@ std::optional<ImageSize> jpegSize(std::ifstream& in) {
     return std::nullopt;
 }
 
+const std::uint8_t kPngMagic[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+std::string pixelText(long long value) {
+    const std::string digits = std::to_string(value);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+/// The size a JPEG, PNG or BMP header declares; nullopt for other formats (left to OpenCV).
+std::optional<Expected<ImageSize>> headerSize(std::istream& in, const std::string& name) {
+    std::uint8_t magic[8] = {};
+    in.read(reinterpret_cast<char*>(magic), 8);
+    const auto got = in.gcount();
+    in.clear();
+    if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8) {
+        in.seekg(2);
+        if (auto size = jpegSize(in))
+            return Expected<ImageSize>(*size);
+        return Expected<ImageSize>(fail(name + ": corrupt JPEG header (no frame size found)", "corrupt"));
+    }
+    if (got == 8 && std::equal(magic, magic + 8, kPngMagic)) {
+        std::uint8_t header[16];
+        if (!in.read(reinterpret_cast<char*>(header), 16) || std::string(header + 4, header + 8) != "IHDR")
+            return Expected<ImageSize>(fail(name + ": corrupt PNG header", "corrupt"));
+        const std::uint32_t width = read32(header + 8, true), height = read32(header + 12, true);
+        if (width == 0 || height == 0 || width > 0x7fffffff || height > 0x7fffffff)
+            return Expected<ImageSize>(fail(name + ": corrupt PNG header (size " + std::to_string(width) +
+                                                "x" + std::to_string(height) + ")",
+                                            "corrupt"));
+        return Expected<ImageSize>(ImageSize{static_cast<int>(width), static_cast<int>(height), false});
+    }
+    if (got >= 2 && magic[0] == 'B' && magic[1] == 'M') {
+        std::uint8_t header[26];
+        in.seekg(0);
+        if (!in.read(reinterpret_cast<char*>(header), 26))
+            return Expected<ImageSize>(fail(name + ": corrupt BMP header", "corrupt"));
+        const auto width = static_cast<std::int32_t>(read32(header + 18, false));
+        const auto height = static_cast<std::int32_t>(read32(header + 22, false));
+        if (width <= 0 || height == 0 || height == INT32_MIN)
+            return Expected<ImageSize>(fail(name + ": corrupt BMP header", "corrupt"));
+        return Expected<ImageSize>(ImageSize{width, height < 0 ? -height : height, false});
+    }
+    return std::nullopt;
+}
+
+Status checkPixels(const ImageSize& size, const std::string& name) {
+    const long long pixels = static_cast<long long>(size.width) * size.height;
+    if (pixels > kMaxImagePixels)
+        return fail(name + ": the image declares " + std::to_string(size.width) + "x" +
+                        std::to_string(size.height) + " = " + pixelText(pixels) +
+                        " pixels, above the limit of " + pixelText(kMaxImagePixels) +
+                        " (16384x16384); refused before decoding",
+                    "too_large");
+    return {};
+}
+
+/// The cheap completeness check (README, import section): a JPEG must hold an end-of-image marker (FF D9)
+/// after its last start-of-scan, a PNG an IEND chunk. The last bytes are looked at first; only a file that
+/// does not end with the marker (trailing data, or truncated) is read through.
+Status checkComplete(std::istream& in, bool jpeg, const std::string& name) {
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    const std::string marker = jpeg ? std::string("\xFF\xD9") : std::string("IEND\xAE\x42\x60\x82");
+    if (size >= static_cast<std::streamoff>(marker.size())) {
+        std::string tail(marker.size(), '\0');
+        in.seekg(size - static_cast<std::streamoff>(marker.size()));
+        if (in.read(tail.data(), static_cast<std::streamsize>(tail.size())) && tail == marker)
+            return {};
+    }
+    in.clear();
+    in.seekg(0);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::size_t from = 0;
+    if (jpeg) {
+        // Entropy-coded data stuffs every FF with 00, so FF D9 after the last FF DA is the real end.
+        const std::size_t sos = text.rfind("\xFF\xDA");
+        if (sos == std::string::npos)
+            return fail(name + ": truncated JPEG: no image data (no start-of-scan marker)", "truncated");
+        from = sos + 2;
+    }
+    if (text.find(jpeg ? "\xFF\xD9" : "IEND", from) == std::string::npos)
+        return fail(name + (jpeg ? ": truncated JPEG: the file ends inside the image data (no end-of-image "
+                                   "marker)"
+                                 : ": truncated PNG: the file ends before its IEND chunk"),
+                    "truncated");
+    return {};
+}
+
+Expected<cv::Mat> decodeMat(const std::function<cv::Mat()>& decode, const std::string& name) {
+    try {
+        cv::Mat mat = decode();
+        if (mat.empty())
+            return fail(name + ": cannot decode image (corrupt or unsupported format)", "corrupt");
+        return mat;
+    } catch (const cv::Exception& e) {
+        return fail(name + ": cannot decode image: " + e.what(), "corrupt");
+    } catch (const std::bad_alloc&) {
+        return fail(name + ": cannot decode image: out of memory", "too_large");
+    }
+}
+
 } // namespace
 
 Expected<Image> decodeImage(const fs::path& path) {
     std::error_code ec;
     if (!fs::exists(path, ec))
         return fail(path.string() + ": image file not found", "missing");
+    {
+        std::ifstream in(path, std::ios::binary);
+        // Only the pixel limit is enforced here; a header this parser rejects is left to OpenCV.
+        if (auto size = headerSize(in, path.string()); size && *size)
+            if (auto status = checkPixels(**size, path.string()); !status)
+                return fail(status.error());
+    }
     // IMREAD_COLOR applies the EXIF orientation.
-    const cv::Mat mat = cv::imread(path.string(), cv::IMREAD_COLOR);
-    if (mat.empty())
-        return fail(path.string() + ": cannot decode image (corrupt or unsupported format)", "corrupt");
-    return fromMat(mat);
+    auto mat = decodeMat([&] { return cv::imread(path.string(), cv::IMREAD_COLOR); }, path.string());
+    if (!mat)
+        return fail(mat.error());
+    return fromMat(*mat);
 }
 
 Expected<Image> decodeImageBytes(const std::vector<std::uint8_t>& bytes, const std::string& nameForErrors) {
     if (bytes.empty())
         return fail(nameForErrors + ": empty image data", "corrupt");
-    const cv::Mat mat = cv::imdecode(bytes, cv::IMREAD_COLOR);
-    if (mat.empty())
-        return fail(nameForErrors + ": cannot decode image (corrupt or unsupported format)", "corrupt");
-    return fromMat(mat);
+    {
+        std::istringstream in(std::string(bytes.begin(), bytes.end()), std::ios::binary);
+        // Only the pixel limit is enforced here; a header this parser rejects is left to OpenCV.
+        if (auto size = headerSize(in, nameForErrors); size && *size)
+            if (auto status = checkPixels(**size, nameForErrors); !status)
+                return fail(status.error());
+    }
+    auto mat = decodeMat([&] { return cv::imdecode(bytes, cv::IMREAD_COLOR); }, nameForErrors);
+    if (!mat)
+        return fail(mat.error());
+    return fromMat(*mat);
 }
 
 Expected<ImageSize> readImageSize(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return fail(path.string() + ": image file not found or unreadable", "missing");
-    std::uint8_t magic[8] = {};
-    in.read(reinterpret_cast<char*>(magic), 8);
-    if (in.gcount() >= 3 && magic[0] == 0xFF && magic[1] == 0xD8) {
-        in.seekg(2);
-        if (auto size = jpegSize(in))
-            return *size;
-        return fail(path.string() + ": corrupt JPEG header (no frame size found)", "corrupt");
-    }
-    static const std::uint8_t kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    if (in.gcount() == 8 && std::equal(magic, magic + 8, kPng)) {
-        std::uint8_t header[16];
-        if (!in.read(reinterpret_cast<char*>(header), 16) || std::string(header + 4, header + 8) != "IHDR")
-            return fail(path.string() + ": corrupt PNG header", "corrupt");
-        ImageSize size;
-        size.width = static_cast<int>(read32(header + 8, true));
-        size.height = static_cast<int>(read32(header + 12, true));
-        if (size.width <= 0 || size.height <= 0)
-            return fail(path.string() + ": corrupt PNG header (zero size)", "corrupt");
-        return size;
+    std::uint8_t magic[2] = {};
+    in.read(reinterpret_cast<char*>(magic), 2);
+    if (in.gcount() == 0)
+        return fail(path.string() + ": empty image file (0 bytes)", "corrupt");
+    in.clear();
+    in.seekg(0);
+    if (auto size = headerSize(in, path.string())) {
+        if (!*size)
+            return fail(size->error());
+        if (auto status = checkPixels(**size, path.string()); !status)
+            return fail(status.error());
+        if (magic[0] != 'B') // JPEG or PNG: the cheap completeness check
+            if (auto status = checkComplete(in, magic[0] == 0xFF, path.string()); !status)
+                return fail(status.error());
+        return **size;
     }
     auto image = decodeImage(path);
     if (!image)

@@ -30,13 +30,22 @@ struct ImageSize {
     bool exifRotated = false; ///< the EXIF orientation swaps width and height
 };
 
-/// Decodes a file to RGB, applying its EXIF orientation. The error names the file.
+/// The most pixels (width x height) an image may declare: 2^28 = 268,435,456 (16384 x 16384). Above it
+/// decodeImage, decodeImageBytes and readImageSize refuse the file from its header, before anything is
+/// decoded or allocated (error code "too_large"); OpenCV's own limit (2^30) is never reached.
+constexpr long long kMaxImagePixels = 1LL << 28;
+
+/// Decodes a file to RGB, applying its EXIF orientation. The error names the file. Never throws: a decoder
+/// exception becomes an error.
 Expected<Image> decodeImage(const std::filesystem::path& path);
 /// Decodes an encoded buffer (JPEG, PNG, ...) to RGB.
 Expected<Image> decodeImageBytes(const std::vector<std::uint8_t>& bytes, const std::string& nameForErrors);
 
-/// Reads the size from the file header (JPEG, PNG) without decoding; falls back to a full decode for
-/// other formats. Fails on unreadable or corrupt headers.
+/// Reads the size from the file header (JPEG, PNG, BMP) without decoding; falls back to a full decode for
+/// other formats. Fails on unreadable, empty or corrupt files, above kMaxImagePixels, and on truncated
+/// JPEG/PNG files (code "truncated"): a JPEG must hold its end-of-image marker after the last
+/// start-of-scan, a PNG its IEND chunk (a cheap check: the last bytes first, the whole file only when the
+/// marker is not at the end).
 Expected<ImageSize> readImageSize(const std::filesystem::path& path);
 
 /// Encodes by extension (.jpg/.jpeg/.png/.bmp). Writes atomically.

@@ -176,11 +176,16 @@ void ImportDialog::preview() {
         qint64 boxes = 0;
         for (const auto& image : result->dataset.images)
             boxes += static_cast<qint64>(image.boxes.size());
-        QString text = QObject::tr("Format: %1\nImages: %2\nBoxes: %3\nClasses: %4\n")
-                           .arg(QString::fromStdString(chosen))
-                           .arg(result->dataset.images.size())
-                           .arg(boxes)
-                           .arg(result->dataset.classes.size());
+        // What was found and how it paired, first; then why an import would stop, if it would.
+        QString text = QString::fromStdString(result->layout) + "\n";
+        if (const std::string problem = formats::emptyImportProblem(*result, chosen, options);
+            !problem.empty())
+            text += QObject::tr("Importing would fail: %1\n").arg(QString::fromStdString(problem));
+        text += QObject::tr("Format: %1\nImages: %2\nBoxes: %3\nClasses: %4\n")
+                    .arg(QString::fromStdString(chosen))
+                    .arg(result->dataset.images.size())
+                    .arg(boxes)
+                    .arg(result->dataset.classes.size());
         for (const auto& note : result->notes)
             text += QString::fromStdString(note) + "\n";
         if (!result->problems.empty())

@@ -56,6 +56,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QCOMPARE(dialog.detectedFormat(), QString("yolo"));
         QVERIFY2(dialog.summaryText().contains("Images: 12"), qPrintable(dialog.summaryText()));
+        // The layout line first: what was found and how it paired.
+        QVERIFY2(dialog.summaryText().startsWith("12 YOLO label files in labels/") &&
+                     dialog.summaryText().section('\n', 0, 0).endsWith(", all paired"),
+                 qPrintable(dialog.summaryText()));
         QCOMPARE(document->project().countImages().value(), 0LL); // a preview writes nothing
 
         QSignalSpy imported(&dialog, &ui::ImportDialog::imported);

@@ -1,0 +1,138 @@
+// osprey-cli import and validate on the layouts and hostile files of issue 22, as a user runs them: the
+// layout line comes before the import, exit 1 when every label would be dropped, exit 3 for skips, and
+// validate reports (never aborts on) a project holding a PNG that declares 60,000 x 60,000 pixels.
+#include "project/project.h"
+
+#include "core/formats/layout_fixtures.h"
+#include "core/imaging/hostile_images.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace osprey;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess process;
+    process.start(OSPREY_CLI_PATH, args);
+    Run run;
+    if (!process.waitForFinished(60000))
+        return run;
+    run.exitCode = process.exitCode();
+    run.status = process.exitStatus();
+    run.out = QString::fromUtf8(process.readAllStandardOutput());
+    run.err = QString::fromUtf8(process.readAllStandardError());
+    return run;
+}
+
+QString q(const fs::path& path) {
+    return QString::fromStdString(path.string());
+}
+
+} // namespace
+
+class TestImportCli : public QObject {
+    Q_OBJECT
+private slots:
+    void reportedVocLayoutImportsEveryBox() {
+        QTemporaryDir dir;
+        const fs::path base(dir.path().toStdString());
+        test::makeAnnotsBesideImages(base / "DATASET");
+        const Run run = cli({"import", "project=" + q(base / "p"), "source=" + q(base / "DATASET")});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const qsizetype layout =
+            run.out.indexOf("4 VOC annotations in annots/, 4 images in images/, all paired");
+        const qsizetype imported = run.out.indexOf("Imported 4 images and 7 boxes (voc)");
+        QVERIFY2(layout >= 0 && imported > layout, qPrintable(run.out));
+
+        // format=voc on the same folder (it imported 0 images before) finds the same.
+        const Run again =
+            cli({"import", "project=" + q(base / "p2"), "source=" + q(base / "DATASET"), "format=voc"});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        QVERIFY2(again.out.contains("Imported 4 images and 7 boxes (voc)"), qPrintable(again.out));
+    }
+
+    void droppingEveryLabelIsExitOne() {
+        QTemporaryDir dir;
+        const fs::path data = fs::path(dir.path().toStdString()) / "DATASET";
+        test::writeImage(data / "images" / "a.jpg", 40, 30);
+        test::writeText(data / "annots" / "a.xml",
+                        test::vocXml("a.jpg", 40, 30, "  <object><name>cat</name></object>\n"));
+        const fs::path project = fs::path(dir.path().toStdString()) / "p";
+        const Run run = cli({"import", "project=" + q(project), "source=" + q(data)});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(
+            run.err.contains("1 label files found but 0 boxes read from them (found 1 VOC XML annotations in "
+                             "annots/, 1 images in images/)"),
+            qPrintable(run.err));
+        QVERIFY(run.err.contains("The project was not changed."));
+
+        const Run none =
+            cli({"import", "project=" + q(project), "source=" + q(data / "images"), "format=coco"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains("no COCO JSON file found"), qPrintable(none.err));
+    }
+
+    void skipsAreExitThree() {
+        QTemporaryDir dir;
+        const fs::path data = fs::path(dir.path().toStdString()) / "DATASET";
+        test::makeAnnotsBesideImages(data);
+        test::writeNoiseImage(data / "images" / "e.jpg", 64, 48);
+        const std::string bytes = test::readBytes(data / "images" / "e.jpg");
+        test::writeBytes(data / "images" / "e.jpg", bytes.substr(0, bytes.size() / 2));
+        test::writeText(data / "annots" / "e.xml",
+                        test::vocXml("e.jpg", 64, 48, test::vocObject("cat", 1, 1, 9, 9)));
+        const Run run =
+            cli({"import", "project=" + q(fs::path(dir.path().toStdString()) / "p"), "source=" + q(data)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("truncated JPEG"), qPrintable(run.err));
+        QVERIFY2(run.out.contains("Imported 4 images and 7 boxes (voc)"), qPrintable(run.out));
+        QVERIFY(run.out.contains("1 item(s) skipped"));
+    }
+
+    void validateReportsAHugeDeclaredPng() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "p";
+        {
+            auto project = project::Project::create(folder);
+            QVERIFY(project.hasValue());
+            test::writeBytes(folder / "huge.png", test::pngDeclaring(60000, 60000));
+            test::writeImage(folder / "fine.jpg", 32, 32);
+            project::NewImage huge{
+                "huge.png", 60000, 60000, {}, project::ImageStatus::New, project::Split::Train, false};
+            project::NewImage fine{"fine.jpg", 32, 32, {}, project::ImageStatus::New, project::Split::Train,
+                                   false};
+            const std::vector<project::NewImage> images{huge, fine};
+            QVERIFY((*project)->addImages(images).hasValue());
+        }
+        const Run run = cli({"validate", "project=" + q(folder)});
+        QCOMPARE(run.status, QProcess::NormalExit);
+        QCOMPARE(run.exitCode, 4);
+        QVERIFY2((run.out + run.err).contains("above the limit of 268,435,456"),
+                 qPrintable(run.out + run.err));
+
+        // And import refuses it from its header, naming the file.
+        const fs::path src = fs::path(dir.path().toStdString()) / "src";
+        test::writeBytes(src / "huge.png", test::pngDeclaring(60000, 60000));
+        test::writeImage(src / "ok.jpg", 16, 16);
+        const Run imported =
+            cli({"import", "project=" + q(fs::path(dir.path().toStdString()) / "p2"), "source=" + q(src)});
+        QCOMPARE(imported.exitCode, 3);
+        QVERIFY2(imported.err.contains("huge.png: cannot read the image:") &&
+                     imported.err.contains("declares 60000x60000 = 3,600,000,000 pixels"),
+                 qPrintable(imported.err));
+        QVERIFY2(imported.out.contains("Imported 1 images"), qPrintable(imported.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImportCli)
+#include "tst_import_cli.moc"
