@@ -122,6 +122,24 @@ Status ResultsCsv::append(const EpochMetrics& m) {
     return writeFileAtomic(m_path, text);
 }
 
+Expected<std::filesystem::path> claimRunDir(const std::filesystem::path& runsDir, const std::string& base) {
+    std::error_code error;
+    std::filesystem::create_directories(runsDir, error);
+    if (error)
+        return fail(runsDir.string() + ": cannot create the runs folder: " + error.message());
+    for (int i = 1; i < 100000; ++i) {
+        const auto candidate = runsDir / (i == 1 ? base : base + std::to_string(i));
+        // create_directory is mkdir(2): true only for the one caller that made the folder.
+        if (std::filesystem::create_directory(candidate, error))
+            return candidate;
+        if (error == std::errc::file_exists) // a file of that name: try the next one
+            error.clear();
+        else if (error)
+            return fail(candidate.string() + ": cannot create the run folder: " + error.message());
+    }
+    return fail(runsDir.string() + ": no free run folder name for '" + base + "'");
+}
+
 Expected<std::unique_ptr<JsonlFileSink>> JsonlFileSink::open(const std::filesystem::path& path) {
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);

@@ -18,6 +18,12 @@ namespace osprey::run {
 /// The results.csv header, Ultralytics 8.4: epoch, time, train/box_loss, ..., lr/pg2.
 const std::vector<std::string>& resultsCsvColumns();
 
+/// Claims a new run folder under `runsDir`: `base`, else `base2`, `base3`, ... (as Ultralytics
+/// increments), creating it. Creating the folder is the claim (mkdir is atomic): of several processes
+/// asking at once, each gets a different folder, so a run folder has exactly one writer. Fails when
+/// `runsDir` cannot be created or written.
+Expected<std::filesystem::path> claimRunDir(const std::filesystem::path& runsDir, const std::string& base);
+
 /// Writes `args` as a flat YAML mapping (values quoted where YAML would misread them).
 Status writeArgsYaml(const std::filesystem::path& path, const std::map<std::string, std::string>& args);
 

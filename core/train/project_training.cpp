@@ -137,7 +137,9 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
         if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
             name == "..")
             return fail("name: '" + name + "' must be a plain folder name");
-        return runs / name;
+        if (resume)
+            return runs / name;
+        return run::claimRunDir(runs, name); // name, name2, ...: created here, so one writer per folder
     }
     if (resume) {
         std::filesystem::path latest;
@@ -157,11 +159,7 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
             return fail("resume: no run with weights/last.pt under " + runs.string() + "; give name=RUN");
         return latest;
     }
-    for (int i = 1;; ++i) {
-        const auto candidate = runs / (i == 1 ? std::string("train") : "train" + std::to_string(i));
-        if (!std::filesystem::exists(candidate))
-            return candidate;
-    }
+    return run::claimRunDir(runs, "train");
 }
 
 Expected<run::TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) {

@@ -17,8 +17,9 @@
 
 namespace osprey::train {
 
-/// Runs folder for a name: `name` as given, or for an empty name the first free "train", "train2", ...
-/// With `resume`, an empty name means the most recently modified run that has weights/last.pt.
+/// Runs folder for a new run, claimed (created) atomically: `name`, or the first free "name2", "name3",
+/// ...; for an empty name "train", "train2", ... (run::claimRunDir). With `resume`, the folder `name`, or
+/// for an empty name the most recently modified run that has weights/last.pt.
 Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projectFolder,
                                              const std::string& name, bool resume);
 
