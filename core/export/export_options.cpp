@@ -1,0 +1,101 @@
+#include "export/onnx_export.h"
+
+#include "common/strings.h"
+
+#include <algorithm>
+
+namespace osprey::exporter {
+
+namespace {
+
+#define OPTION_TEXT(text) OSPREY_TRANSLATE_NOOP("osprey::run::Options", text)
+
+using run::FrontEnd;
+using run::OptionSpec;
+using run::OptionType;
+
+std::vector<OptionSpec> declare() {
+    std::vector<OptionSpec> options;
+    OptionSpec format{"format",
+                      OptionType::Choice,
+                      "onnx",
+                      OPTION_TEXT("Format"),
+                      OPTION_TEXT("export format (only onnx)"),
+                      FrontEnd::Both};
+    format.choices = {"onnx"};
+    options.push_back(format);
+    OptionSpec imgsz{"imgsz",
+                     OptionType::Integer,
+                     "640",
+                     OPTION_TEXT("Image size"),
+                     OPTION_TEXT("square input side of the exported graph, a multiple of 32"),
+                     FrontEnd::Both,
+                     32,
+                     4096};
+    imgsz.unit = "px";
+    options.push_back(imgsz);
+    options.push_back({"opset", OptionType::Integer, "12", OPTION_TEXT("Opset"),
+                       OPTION_TEXT("ONNX opset version (11-17; 12 imports in OpenCV 4.6)"), FrontEnd::Both,
+                       11, 17});
+    options.push_back({"half", OptionType::Flag, "false", OPTION_TEXT("Half-precision weights"),
+                       OPTION_TEXT("store the weights as float16 (half the file); the graph still computes "
+                                   "in float32"),
+                       FrontEnd::Both});
+    options.push_back({"dynamic", OptionType::Flag, "false", OPTION_TEXT("Dynamic batch"),
+                       OPTION_TEXT("symbolic batch dimension; the input size stays fixed (onnxruntime, "
+                                   "TensorRT; OpenCV DNN runs batch 1)"),
+                       FrontEnd::Both});
+    options.push_back({"simplify", OptionType::Flag, "true", OPTION_TEXT("Annotate shapes"),
+                       OPTION_TEXT("store every intermediate shape (value_info); the graph is written "
+                                   "already folded, so nothing is left for onnxsim"),
+                       FrontEnd::Both});
+    return options;
+}
+
+} // namespace
+
+const std::vector<run::OptionSpec>& exportOptions() {
+    static const std::vector<run::OptionSpec> options = declare();
+    return options;
+}
+
+Expected<OnnxExportOptions> parseExportOptions(const std::map<std::string, std::string>& values) {
+    std::map<std::string, std::string> canonical;
+    for (const auto& option : exportOptions())
+        canonical[option.key] = option.defaultValue;
+    for (const auto& [key, value] : values) {
+        const auto& options = exportOptions();
+        const auto it = std::find_if(options.begin(), options.end(),
+                                     [&](const run::OptionSpec& option) { return option.key == key; });
+        if (it == options.end())
+            return fail("export: unknown option '" + key + "'", "invalid");
+        auto normalized = run::normalizeOptionValue(*it, value);
+        if (!normalized)
+            return fail("export: " + normalized.message(), "invalid");
+        canonical[key] = *normalized;
+    }
+    const auto flag = [&](const std::string& key) {
+        const std::string text = toLower(canonical[key]);
+        return text == "true" || text == "yes" || text == "on" || text == "1";
+    };
+    OnnxExportOptions options;
+    options.imgsz = static_cast<int>(*parseInt(canonical["imgsz"]));
+    options.opset = static_cast<int>(*parseInt(canonical["opset"]));
+    options.half = flag("half");
+    options.dynamic = flag("dynamic");
+    options.simplify = flag("simplify");
+    if (options.imgsz % 32 != 0)
+        return fail("export: imgsz=" + std::to_string(options.imgsz) +
+                        " is not a multiple of 32 (the largest stride); try " +
+                        std::to_string((options.imgsz + 31) / 32 * 32),
+                    "invalid");
+    return options;
+}
+
+std::filesystem::path defaultOnnxPath(const std::filesystem::path& weights) {
+    auto path = weights;
+    path.replace_extension(".onnx");
+    return path;
+}
+
+} // namespace osprey::exporter

@@ -1,0 +1,322 @@
+#include "export/onnx_export.h"
+
+#include "common/atomic_file.h"
+#include "common/version.h"
+#include "export/onnx_graph_impl.h"
+#include "model/detector_torch_impl.h"
+#include "model/weights.h"
+
+#include <onnx/checker.h>
+#include <onnx/shape_inference/implementation.h>
+#include <opencv2/dnn.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+namespace osprey::exporter {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string pythonBool(bool value) {
+    return value ? "True" : "False";
+}
+
+// Python's repr of a str: single quotes unless the text holds one and no double quote.
+std::string pythonString(const std::string& text) {
+    const bool doubleQuotes = text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
+    const char quote = doubleQuotes ? '"' : '\'';
+    std::string out(1, quote);
+    for (const char c : text) {
+        if (c == '\\' || c == quote)
+            out += '\\';
+        out += c;
+    }
+    return out + quote;
+}
+
+std::string prettyName(const std::string& name) {
+    // "yolov8n" -> "YOLOv8n", "yolo11s" -> "YOLO11s" (Ultralytics' pretty_name).
+    return name.rfind("yolo", 0) == 0 ? "YOLO" + name.substr(4) : name;
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S+00:00", &utc);
+    return text;
+}
+
+std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMeta& meta,
+                                                       const model::ModelSpec& spec,
+                                                       const OnnxExportOptions& options, int maxStride) {
+    std::map<std::string, std::string> metadata;
+    std::string data;
+    for (const char* key : {"data", "project"})
+        if (auto it = meta.trainArgs.find(key); it != meta.trainArgs.end() && !it->second.empty()) {
+            data = it->second;
+            break;
+        }
+    metadata["description"] =
+        "Osprey " + prettyName(spec.name()) + " model" + (data.empty() ? "" : " trained on " + data);
+    metadata["author"] = "Osprey";
+    metadata["date"] = utcNow();
+    metadata["version"] = kVersion;
+    metadata["license"] = "GPL-3.0-or-later";
+    metadata["docs"] = "https://docs.ultralytics.com/modes/export/ (layout)";
+    metadata["stride"] = std::to_string(maxStride);
+    metadata["task"] = "detect";
+    metadata["batch"] = "1";
+    metadata["imgsz"] = "[" + std::to_string(options.imgsz) + ", " + std::to_string(options.imgsz) + "]";
+    metadata["channels"] = "3";
+    std::string names = "{";
+    for (int i = 0; i < spec.numClasses; ++i) {
+        const std::string name = i < static_cast<int>(meta.names.size()) ? meta.names[static_cast<size_t>(i)]
+                                                                         : "class" + std::to_string(i);
+        names += (i ? ", " : "") + std::to_string(i) + ": " + pythonString(name);
+    }
+    metadata["names"] = names + "}";
+    metadata["args"] =
+        "{'batch': 1, 'imgsz': " + std::to_string(options.imgsz) + ", 'half': " + pythonBool(options.half) +
+        ", 'dynamic': " + pythonBool(options.dynamic) + ", 'simplify': " + pythonBool(options.simplify) +
+        ", 'opset': " + std::to_string(options.opset) + "}";
+    return metadata;
+}
+
+void declareTensor(onnx::ValueInfoProto& info, const TensorSignature& signature) {
+    info.set_name(signature.name);
+    auto* tensor = info.mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(onnx::TensorProto::FLOAT);
+    for (const auto size : signature.shape) {
+        auto* dim = tensor->mutable_shape()->add_dim();
+        if (size < 0)
+            dim->set_dim_param(signature.dimensionNames);
+        else
+            dim->set_dim_value(size);
+    }
+}
+
+// A fixed, image-like input: smooth colour gradients and low-frequency waves (no hard edges, which make a
+// randomly initialised network's outputs needlessly sensitive to rounding).
+torch::Tensor probeImage(int imgsz) {
+    const auto ramp = torch::linspace(0.0, 1.0, imgsz);
+    const auto ys = ramp.view({imgsz, 1}).expand({imgsz, imgsz});
+    const auto xs = ramp.view({1, imgsz}).expand({imgsz, imgsz});
+    const auto waves = 0.5 + 0.25 * torch::sin(xs * 9.0) * torch::cos(ys * 7.0);
+    return torch::stack({xs, ys, waves}).unsqueeze(0).contiguous();
+}
+
+// Loads the serialised graph in OpenCV DNN and runs `probe`; returns the output as a torch tensor.
+Expected<torch::Tensor> runInOpenCv(const std::string& bytes, const torch::Tensor& probe,
+                                    const fs::path& out) {
+    try {
+        cv::dnn::Net net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
+        if (net.empty())
+            return fail(out.string() +
+                            ": OpenCV DNN read an empty network from the exported graph; nothing was "
+                            "written",
+                        "unsupported");
+        const int sizes[] = {1, 3, static_cast<int>(probe.size(2)), static_cast<int>(probe.size(3))};
+        cv::Mat blob(4, sizes, CV_32F, probe.data_ptr<float>());
+        net.setInput(blob, "images");
+        net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        cv::Mat result = net.forward("output0");
+        std::vector<std::int64_t> shape;
+        for (int i = 0; i < result.dims; ++i)
+            shape.push_back(result.size[i]);
+        return torch::from_blob(result.ptr<float>(), shape, torch::kFloat).clone();
+    } catch (const cv::Exception& error) {
+        return fail(out.string() + ": OpenCV DNN cannot run the exported graph (" + error.what() +
+                        "); nothing was written",
+                    "unsupported");
+    }
+}
+
+Status buildModel(onnx::ModelProto& proto, model::DetectionModel& network, const OnnxExportOptions& options,
+                  bool halfWeights, const OnnxExportReport& report) {
+    proto.set_ir_version(onnx::IR_VERSION);
+    proto.set_producer_name("osprey");
+    proto.set_producer_version(kVersion);
+    auto* opset = proto.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(options.opset);
+    auto* graph = proto.mutable_graph();
+    graph->set_name("main_graph");
+    declareTensor(*graph->add_input(), report.input);
+    GraphWriter writer(*graph, options.opset, halfWeights);
+    if (auto emitted = emitNetwork(writer, network, options.imgsz, "images", "output0"); !emitted)
+        return emitted;
+    declareTensor(*graph->add_output(), report.output);
+    for (const auto& [key, value] : report.metadata) {
+        auto* entry = proto.add_metadata_props();
+        entry->set_key(key);
+        entry->set_value(value);
+    }
+    return {};
+}
+
+} // namespace
+
+Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportOptions& options,
+                                      const ExportProgress& progress) {
+    const auto started = Clock::now();
+    const auto step = [&](double fraction, const char* stage) {
+        if (progress)
+            progress(fraction, stage);
+    };
+    const fs::path out = options.out.empty() ? defaultOnnxPath(weights) : options.out;
+    if (options.imgsz < 32 || options.imgsz % 32 != 0)
+        return fail("export: imgsz=" + std::to_string(options.imgsz) + " is not a positive multiple of 32",
+                    "invalid");
+    if (options.opset < 11 || options.opset > 17)
+        return fail("export: opset=" + std::to_string(options.opset) + " is not supported (11..17)",
+                    "invalid");
+    std::error_code error;
+    if (!fs::is_regular_file(weights, error))
+        return fail(weights.string() + ": no such weights file", "missing");
+    if (fs::equivalent(weights, out, error))
+        return fail(out.string() + ": the ONNX output would overwrite the weights file; give out=FILE.onnx",
+                    "invalid");
+
+    step(0.05, "loading");
+    model::CheckpointMeta meta;
+    auto loaded = model::loadDetector(weights, &meta);
+    if (!loaded)
+        return fail(loaded.error());
+    model::Detector detector = std::move(*loaded);
+    torch::NoGradGuard noGrad;
+    detector.fuse();
+    auto& network = *detector.impl().model;
+    network.eval();
+    if (options.half) {
+        // The file stores float16 weights: round the reference network the same way, so that the check
+        // below compares the graph with the network it encodes.
+        for (auto& parameter : network.parameters())
+            parameter.copy_(parameter.to(torch::kHalf).to(torch::kFloat));
+    }
+
+    step(0.15, "building");
+    OnnxExportReport report;
+    report.opset = options.opset;
+    report.modelName = detector.spec().name();
+    report.numClasses = detector.spec().numClasses;
+    int anchors = 0, maxStride = 0;
+    for (const int stride : network.strides()) {
+        anchors += (options.imgsz / stride) * (options.imgsz / stride);
+        maxStride = std::max(maxStride, stride);
+    }
+    const std::int64_t batch = options.dynamic ? -1 : 1;
+    report.input = {
+        "images", "float32", {batch, 3, options.imgsz, options.imgsz}, options.dynamic ? "batch" : ""};
+    report.output = {
+        "output0", "float32", {batch, 4 + report.numClasses, anchors}, options.dynamic ? "batch" : ""};
+    report.metadata = ultralyticsMetadata(meta, detector.spec(), options, maxStride);
+    onnx::ModelProto proto;
+    if (auto built = buildModel(proto, network, options, options.half, report); !built)
+        return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
+    const auto* graph = &proto.graph();
+    report.nodes = graph->node_size();
+    report.initializers = graph->initializer_size();
+    report.buildMs = msSince(started);
+
+    step(0.35, "checking");
+    const auto checkStarted = Clock::now();
+    try {
+        onnx::checker::check_model(proto);
+        onnx::ModelProto inferred = proto;
+        onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(),
+                                           onnx::ShapeInferenceOptions(true, 1, false));
+        if (options.simplify)
+            proto = std::move(inferred);
+    } catch (const std::exception& failure) {
+        return fail(out.string() + ": the exported graph fails the ONNX checker (" + failure.what() +
+                        "); nothing was written",
+                    "internal");
+    }
+    std::string bytes;
+    if (!proto.SerializeToString(&bytes))
+        return fail(out.string() + ": cannot serialise the ONNX graph; nothing was written", "internal");
+    report.checkMs = msSince(checkStarted);
+
+    step(0.5, "verifying");
+    const auto verifyStarted = Clock::now();
+    const auto probe = probeImage(options.imgsz);
+    std::string verified = bytes;
+    if (options.half) {
+        // OpenCV 4.6 cannot read float16 tensors: verify the same graph with the same (float16-rounded)
+        // weights stored as float32, without the Casts.
+        onnx::ModelProto twin;
+        if (auto built = buildModel(twin, network, options, false, report); !built)
+            return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
+        verified = twin.SerializeAsString();
+    }
+    auto fromOpenCv = runInOpenCv(verified, probe, out);
+    if (!fromOpenCv)
+        return fail(fromOpenCv.error());
+    const auto expected = network.forwardDecoded(probe);
+    if (fromOpenCv->sizes() != expected.sizes())
+        return fail(out.string() + ": OpenCV DNN's output has the wrong shape; nothing was written",
+                    "internal");
+    const double boxError =
+        (fromOpenCv->narrow(1, 0, 4) - expected.narrow(1, 0, 4)).abs().max().item<double>();
+    const double scoreError =
+        (fromOpenCv->narrow(1, 4, report.numClasses) - expected.narrow(1, 4, report.numClasses))
+            .abs()
+            .max()
+            .item<double>();
+    // The runtimes' float32 rounding differs by ~1e-5 relative (up to ~0.1 px through a random network);
+    // a wrong graph is off by pixels to hundreds of pixels.
+    if (boxError > 1.0 || scoreError > 1e-2) {
+        char text[160];
+        std::snprintf(text, sizeof text, "max |diff| %.4g px on boxes, %.4g on scores", boxError, scoreError);
+        return fail(out.string() + ": the exported graph disagrees with the network in OpenCV DNN (" + text +
+                        "); nothing was written",
+                    "internal");
+    }
+    report.verifyMs = msSince(verifyStarted);
+
+    step(0.9, "writing");
+    if (auto written = writeFileAtomic(out, bytes); !written)
+        return fail(written.error());
+    report.file = out;
+    report.bytes = bytes.size();
+    report.totalMs = msSince(started);
+    step(1.0, "done");
+    return report;
+}
+
+std::string formatExportReport(const OnnxExportReport& report) {
+    const auto shapeText = [](const TensorSignature& signature) {
+        std::string text = signature.name + " " + signature.type + " [";
+        for (size_t i = 0; i < signature.shape.size(); ++i)
+            text += (i ? ", " : "") +
+                    (signature.shape[i] < 0 ? signature.dimensionNames : std::to_string(signature.shape[i]));
+        return text + "]";
+    };
+    std::ostringstream out;
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(report.bytes) / 1e6);
+    out << "Exported " << report.modelName << " (" << report.numClasses << " classes) to "
+        << report.file.string() << " (" << size << ", ONNX opset " << report.opset << ", " << report.nodes
+        << " nodes)\n";
+    out << "  input:  " << shapeText(report.input) << "  RGB 0-1\n";
+    out << "  output: " << shapeText(report.output) << "  cx, cy, w, h (px), class scores\n";
+    char timing[160];
+    std::snprintf(timing, sizeof timing,
+                  "  time:   %.2f s (build %.0f ms, check %.0f ms, OpenCV DNN verification %.0f ms)\n",
+                  report.totalMs / 1000.0, report.buildMs, report.checkMs, report.verifyMs);
+    out << timing;
+    return out.str();
+}
+
+} // namespace osprey::exporter

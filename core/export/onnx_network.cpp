@@ -1,0 +1,388 @@
+#include "export/onnx_graph_impl.h"
+
+#include "model/detector_torch_impl.h"
+
+#include <map>
+
+namespace osprey::exporter {
+
+namespace {
+
+using model::Activation;
+
+// A module's registered children by name (the Ultralytics names: cv1, cv2, m, attn, ...).
+std::shared_ptr<torch::nn::Module> child(torch::nn::Module& module, const std::string& name) {
+    for (const auto& item : module.named_children())
+        if (item.key() == name)
+            return item.value();
+    return nullptr;
+}
+
+template <typename T> std::shared_ptr<T> childAs(torch::nn::Module& module, const std::string& name) {
+    return std::dynamic_pointer_cast<T>(child(module, name));
+}
+
+class NetworkEmitter {
+public:
+    explicit NetworkEmitter(GraphWriter& writer) : m_w(writer) {}
+
+    Expected<Value> plainConv(model::PlainConv& conv, const Value& x, const std::string& scope) {
+        if (conv.inChannels != x.channels)
+            return fail(scope + ": expects " + std::to_string(conv.inChannels) + " input channels, got " +
+                        std::to_string(x.channels));
+        std::vector<std::string> inputs{x.name, m_w.weight(scope + ".weight", conv.weight)};
+        if (conv.bias.defined())
+            inputs.push_back(m_w.weight(scope + ".bias", conv.bias));
+        const std::int64_t k = conv.kernel, pad = conv.kernel / 2;
+        Value y;
+        y.name = m_w.one("Conv", "/" + scope, inputs,
+                         {Attribute::integers("dilations", {1, 1}), Attribute::integer("group", conv.groups),
+                          Attribute::integers("kernel_shape", {k, k}),
+                          Attribute::integers("pads", {pad, pad, pad, pad}),
+                          Attribute::integers("strides", {conv.stride, conv.stride})});
+        y.channels = conv.outChannels;
+        y.height = (x.height + 2 * pad - k) / conv.stride + 1;
+        y.width = (x.width + 2 * pad - k) / conv.stride + 1;
+        return y;
+    }
+
+    Expected<Value> conv(model::Conv& block, const Value& x, const std::string& scope) {
+        if (!block.fused())
+            return fail(scope + ": BatchNorm is not folded into the convolution (fuse the model first)");
+        auto y = plainConv(*block.conv, x, scope + ".conv");
+        if (!y || block.activation() == Activation::None)
+            return y;
+        // SiLU as x * sigmoid(x): opset 12 has no SiLU operator.
+        const auto gate = m_w.one("Sigmoid", "/" + scope + "/act", {y->name});
+        y->name = m_w.one("Mul", "/" + scope + "/act", {y->name, gate});
+        return y;
+    }
+
+    Expected<Value> bottleneck(model::Bottleneck& block, const Value& x, const std::string& scope) {
+        auto a = convChild(block, "cv1", x, scope);
+        if (!a)
+            return a;
+        auto y = convChild(block, "cv2", *a, scope);
+        if (!y || !block.residual())
+            return y;
+        y->name = m_w.one("Add", "/" + scope, {x.name, y->name});
+        return y;
+    }
+
+    Expected<Value> c3k(model::C3k& block, const Value& x, const std::string& scope) {
+        auto a = convChild(block, "cv1", x, scope);
+        if (!a)
+            return a;
+        auto inner = sequence(childAs<model::SequentialBlock>(block, "m"), *a, scope + ".m");
+        auto b = convChild(block, "cv2", x, scope);
+        if (!inner || !b)
+            return inner ? b : inner;
+        return convChild(block, "cv3", concat({*inner, *b}, scope), scope);
+    }
+
+    Expected<Value> c2f(model::C2f& block, const Value& x, const std::string& scope) {
+        auto head = convChild(block, "cv1", x, scope);
+        if (!head)
+            return head;
+        const std::int64_t half = head->channels / 2;
+        const auto parts = m_w.split("/" + scope, head->name, 1, {half, half});
+        std::vector<Value> ys;
+        for (const auto& part : parts)
+            ys.push_back(Value{part, half, head->height, head->width});
+        auto list = child(block, "m");
+        if (!list)
+            return fail(scope + ": no inner blocks (m)");
+        int index = 0;
+        for (const auto& inner : list->children()) {
+            const std::string innerScope = scope + ".m." + std::to_string(index++);
+            Expected<Value> y = fail(innerScope + ": unsupported inner block");
+            if (auto b = std::dynamic_pointer_cast<model::Bottleneck>(inner))
+                y = bottleneck(*b, ys.back(), innerScope);
+            else if (auto c = std::dynamic_pointer_cast<model::C3k>(inner))
+                y = c3k(*c, ys.back(), innerScope);
+            if (!y)
+                return y;
+            ys.push_back(*y);
+        }
+        return convChild(block, "cv2", concat(ys, scope), scope);
+    }
+
+    Expected<Value> sppf(model::Sppf& block, const Value& x, const std::string& scope) {
+        auto first = convChild(block, "cv1", x, scope);
+        if (!first)
+            return first;
+        std::vector<Value> ys{*first};
+        const std::int64_t k = block.kernel(), pad = k / 2;
+        for (int i = 0; i < 3; ++i) {
+            Value pooled = ys.back();
+            pooled.name = m_w.one(
+                "MaxPool", "/" + scope + "/m", {ys.back().name},
+                {Attribute::integer("ceil_mode", 0), Attribute::integers("kernel_shape", {k, k}),
+                 Attribute::integers("pads", {pad, pad, pad, pad}), Attribute::integers("strides", {1, 1})});
+            ys.push_back(pooled);
+        }
+        return convChild(block, "cv2", concat(ys, scope), scope);
+    }
+
+    Expected<Value> attention(model::Attention& block, const Value& x, const std::string& scope) {
+        auto qkv = convChild(block, "qkv", x, scope);
+        if (!qkv)
+            return qkv;
+        const std::int64_t heads = block.numHeads(), keyDim = block.keyDim(), headDim = block.headDim();
+        const std::int64_t positions = x.height * x.width;
+        const std::string s = "/" + scope;
+        const auto grouped = m_w.reshape(s, qkv->name, {0, heads, 2 * keyDim + headDim, positions});
+        const auto parts = m_w.split(s, grouped, 2, {keyDim, keyDim, headDim});
+        // (q^T k) * scale computed as (q^T * scale) k: OpenCV 4.6 fuses a scalar Mul after a MatMul of two
+        // variables into it as an activation, which that MatMul then never applies.
+        const auto qT = m_w.one("Transpose", s, {parts[0]}, {Attribute::integers("perm", {0, 1, 3, 2})});
+        const auto scale = m_w.floats(scope + ".scale", {}, {static_cast<float>(block.scale())});
+        const auto scaledQT = m_w.one("Mul", s, {qT, scale});
+        const auto logits = m_w.one("MatMul", s, {scaledQT, parts[1]});
+        // Softmax over the last axis: before opset 13 Softmax flattens [axis:], the same thing here.
+        const auto weights = m_w.one("Softmax", s, {logits}, {Attribute::integer("axis", 3)});
+        const auto weightsT = m_w.one("Transpose", s, {weights}, {Attribute::integers("perm", {0, 1, 3, 2})});
+        const auto mixed = m_w.one("MatMul", s, {parts[2], weightsT});
+        const auto image = m_w.reshape(s, mixed, {0, x.channels, x.height, x.width});
+        const Value values{m_w.reshape(s, parts[2], {0, x.channels, x.height, x.width}), x.channels, x.height,
+                           x.width};
+        auto positional = convChild(block, "pe", values, scope);
+        if (!positional)
+            return positional;
+        const Value sum{m_w.one("Add", s, {image, positional->name}), x.channels, x.height, x.width};
+        return convChild(block, "proj", sum, scope);
+    }
+
+    Expected<Value> psaBlock(model::PsaBlock& block, const Value& x, const std::string& scope) {
+        auto attn = childAs<model::Attention>(block, "attn");
+        if (!attn)
+            return fail(scope + ": no attention (attn)");
+        auto a = attention(*attn, x, scope + ".attn");
+        if (!a)
+            return a;
+        Value y = x;
+        y.name = m_w.one("Add", "/" + scope, {x.name, a->name});
+        auto ffn = sequence(childAs<model::SequentialBlock>(block, "ffn"), y, scope + ".ffn");
+        if (!ffn)
+            return ffn;
+        Value out = y;
+        out.name = m_w.one("Add", "/" + scope, {y.name, ffn->name});
+        return out;
+    }
+
+    Expected<Value> c2psa(model::C2Psa& block, const Value& x, const std::string& scope) {
+        auto head = convChild(block, "cv1", x, scope);
+        if (!head)
+            return head;
+        const std::int64_t half = head->channels / 2;
+        const auto parts = m_w.split("/" + scope, head->name, 1, {half, half});
+        auto inner = sequence(childAs<model::SequentialBlock>(block, "m"),
+                              Value{parts[1], half, head->height, head->width}, scope + ".m");
+        if (!inner)
+            return inner;
+        return convChild(block, "cv2",
+                         concat({Value{parts[0], half, head->height, head->width}, *inner}, scope), scope);
+    }
+
+    /// Any unary block (also nested sequences, as the head's branches are).
+    Expected<Value> unary(const std::shared_ptr<torch::nn::Module>& module, const Value& x,
+                          const std::string& scope) {
+        if (auto b = std::dynamic_pointer_cast<model::Conv>(module))
+            return conv(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::PlainConv>(module))
+            return plainConv(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::C2f>(module))
+            return c2f(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::Sppf>(module))
+            return sppf(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::C2Psa>(module))
+            return c2psa(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::PsaBlock>(module))
+            return psaBlock(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::C3k>(module))
+            return c3k(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::Bottleneck>(module))
+            return bottleneck(*b, x, scope);
+        if (auto b = std::dynamic_pointer_cast<model::SequentialBlock>(module))
+            return sequence(b, x, scope);
+        return fail(scope + ": no ONNX export for module " + (module ? module->name() : "(none)"));
+    }
+
+    Expected<Value> sequence(const std::shared_ptr<model::SequentialBlock>& block, const Value& x,
+                             const std::string& scope) {
+        if (!block)
+            return fail(scope + ": missing sequence");
+        Value y = x;
+        for (size_t i = 0; i < block->size(); ++i) {
+            auto next = unary(block->at(i), y, scope + "." + std::to_string(i));
+            if (!next)
+                return next;
+            y = *next;
+        }
+        return y;
+    }
+
+    Value concat(const std::vector<Value>& parts, const std::string& scope) {
+        Value y = parts.front();
+        std::vector<std::string> names;
+        y.channels = 0;
+        for (const auto& part : parts) {
+            names.push_back(part.name);
+            y.channels += part.channels;
+        }
+        y.name = m_w.one("Concat", "/" + scope, names, {Attribute::integer("axis", 1)});
+        return y;
+    }
+
+    Value upsample(const Value& x, const std::string& scope) {
+        // Resize-11 needs a roi input even when unused; nearest, floor, asymmetric is torch's "nearest".
+        if (m_emptyRoi.empty())
+            m_emptyRoi = m_w.floats("roi_empty", {0}, {});
+        if (m_scales.empty())
+            m_scales = m_w.floats("upsample_scales", {4}, {1.0f, 1.0f, 2.0f, 2.0f});
+        Value y = x;
+        y.name = m_w.one("Resize", "/" + scope, {x.name, m_emptyRoi, m_scales},
+                         {Attribute::string("coordinate_transformation_mode", "asymmetric"),
+                          Attribute::real("cubic_coeff_a", -0.75f), Attribute::string("mode", "nearest"),
+                          Attribute::string("nearest_mode", "floor")});
+        y.height *= 2;
+        y.width *= 2;
+        return y;
+    }
+
+    Status detect(model::Detect& head, const std::vector<Value>& features, const std::string& scope,
+                  const std::string& output);
+
+private:
+    Expected<Value> convChild(torch::nn::Module& block, const std::string& name, const Value& x,
+                              const std::string& scope) {
+        auto module = childAs<model::Conv>(block, name);
+        if (!module)
+            return fail(scope + ": no convolution " + name);
+        return conv(*module, x, scope + "." + name);
+    }
+
+    GraphWriter& m_w;
+    std::string m_emptyRoi, m_scales;
+};
+
+Status NetworkEmitter::detect(model::Detect& head, const std::vector<Value>& features,
+                              const std::string& scope, const std::string& output) {
+    auto boxLists = child(head, "cv2"), classLists = child(head, "cv3");
+    auto dfl = child(head, "dfl");
+    if (!boxLists || !classLists || !dfl)
+        return fail(scope + ": the head lacks cv2, cv3 or dfl");
+    const auto boxBranches = boxLists->children(), classBranches = classLists->children();
+    if (boxBranches.size() != features.size() || classBranches.size() != features.size() ||
+        head.strides().size() != features.size())
+        return fail(scope + ": " + std::to_string(features.size()) + " feature maps for " +
+                    std::to_string(boxBranches.size()) + " head levels");
+    const std::string s = "/" + scope;
+    std::vector<std::string> boxes, scores;
+    std::vector<float> anchorX, anchorY, strideRow;
+    for (size_t i = 0; i < features.size(); ++i) {
+        const std::string level = std::to_string(i);
+        auto box = unary(boxBranches[i], features[i], scope + ".cv2." + level);
+        auto cls = unary(classBranches[i], features[i], scope + ".cv3." + level);
+        if (!box)
+            return fail(box.error());
+        if (!cls)
+            return fail(cls.error());
+        const std::int64_t cells = features[i].height * features[i].width;
+        boxes.push_back(m_w.reshape(s + "/cv2." + level, box->name, {0, box->channels, cells}));
+        scores.push_back(m_w.reshape(s + "/cv3." + level, cls->name, {0, cls->channels, cells}));
+        // makeAnchors: cell centres (x + 0.5, y + 0.5) in row-major order, in grid units.
+        for (std::int64_t y = 0; y < features[i].height; ++y)
+            for (std::int64_t x = 0; x < features[i].width; ++x) {
+                anchorX.push_back(static_cast<float>(x) + 0.5f);
+                anchorY.push_back(static_cast<float>(y) + 0.5f);
+                strideRow.push_back(static_cast<float>(head.strides()[i]));
+            }
+    }
+    const auto anchors = static_cast<std::int64_t>(anchorX.size());
+    const int bins = model::kRegMax;
+    const auto boxLogits = m_w.one("Concat", s, boxes, {Attribute::integer("axis", 2)});
+    const auto classLogits = m_w.one("Concat", s, scores, {Attribute::integer("axis", 2)});
+
+    // DFL: softmax over each side's bins (moved to the last axis, where every opset's Softmax agrees),
+    // then the expectation with the module's own bin weights as a [bins, 1] MatMul.
+    auto dflConv = childAs<model::PlainConv>(*dfl, "conv");
+    if (!dflConv)
+        return fail(scope + ".dfl: no conv");
+    const std::string d = s + "/dfl";
+    const auto sides = m_w.reshape(d, boxLogits, {0, 4, bins, anchors});
+    const auto binsLast = m_w.one("Transpose", d, {sides}, {Attribute::integers("perm", {0, 1, 3, 2})});
+    const auto probabilities = m_w.one("Softmax", d, {binsLast}, {Attribute::integer("axis", 3)});
+    const auto binWeights = m_w.weight(scope + ".dfl.conv.weight", dflConv->weight.reshape({bins, 1}));
+    const auto expectation = m_w.one("MatMul", d, {probabilities, binWeights});
+    const auto distances = m_w.reshape(d, expectation, {0, 4, anchors});
+
+    // dist2bbox (xywh) around full-size anchor points, then times the full-size strides: every constant
+    // has the shape of the value it meets, which OpenCV 4.6 needs.
+    std::vector<float> points = anchorX;
+    points.insert(points.end(), anchorY.begin(), anchorY.end());
+    const auto anchorPoints = m_w.floats(scope + ".anchors", {1, 2, anchors}, points);
+    std::vector<float> strides;
+    for (int row = 0; row < 4; ++row)
+        strides.insert(strides.end(), strideRow.begin(), strideRow.end());
+    const auto strideMap = m_w.floats(scope + ".strides", {1, 4, anchors}, strides);
+    const auto half = m_w.floats(scope + ".half", {}, {0.5f});
+    const auto sidesLtRb = m_w.split(s, distances, 1, {2, 2});
+    const auto topLeft = m_w.one("Sub", s, {anchorPoints, sidesLtRb[0]});
+    const auto bottomRight = m_w.one("Add", s, {anchorPoints, sidesLtRb[1]});
+    const auto centre = m_w.one("Mul", s, {m_w.one("Add", s, {topLeft, bottomRight}), half});
+    const auto size = m_w.one("Sub", s, {bottomRight, topLeft});
+    const auto boxGrid = m_w.one("Concat", s, {centre, size}, {Attribute::integer("axis", 1)});
+    const auto boxPixels = m_w.one("Mul", s, {boxGrid, strideMap});
+    const auto probabilitiesOut = m_w.one("Sigmoid", s, {classLogits});
+    m_w.one("Concat", s, {boxPixels, probabilitiesOut}, {Attribute::integer("axis", 1)});
+    m_w.renameLastOutput(output);
+    return {};
+}
+
+} // namespace
+
+Status emitNetwork(GraphWriter& writer, model::DetectionModel& model, int imgsz, const std::string& input,
+                   const std::string& output) {
+    std::shared_ptr<torch::nn::Module> list = child(model, "model");
+    if (!list)
+        return fail("the network has no layer list (model)");
+    const auto modules = list->children();
+    const auto layers = model.layers();
+    if (modules.size() != layers.size())
+        return fail("the network has " + std::to_string(modules.size()) + " modules for " +
+                    std::to_string(layers.size()) + " layers");
+    NetworkEmitter emitter(writer);
+    std::vector<Value> outputs;
+    Value x{input, 3, imgsz, imgsz};
+    const auto from = [&](int index) { return index < 0 ? x : outputs[static_cast<size_t>(index)]; };
+    for (size_t i = 0; i < layers.size(); ++i) {
+        const auto& layer = layers[i];
+        const std::string scope = "model." + std::to_string(i);
+        if (layer.type == "Upsample") {
+            x = emitter.upsample(from(layer.from[0]), scope);
+        } else if (layer.type == "Concat") {
+            std::vector<Value> parts;
+            for (const int index : layer.from)
+                parts.push_back(from(index));
+            x = emitter.concat(parts, scope);
+        } else if (layer.type == "Detect") {
+            auto head = std::dynamic_pointer_cast<model::Detect>(modules[i]);
+            if (!head)
+                return fail(scope + ": Detect layer without a Detect module");
+            std::vector<Value> features;
+            for (const int index : layer.from)
+                features.push_back(from(index));
+            return emitter.detect(*head, features, scope, output);
+        } else {
+            auto y = emitter.unary(modules[i], from(layer.from[0]), scope);
+            if (!y)
+                return fail(scope + " (" + layer.type + "): " + y.message());
+            x = *y;
+        }
+        outputs.push_back(x);
+    }
+    return fail("the network has no Detect layer");
+}
+
+} // namespace osprey::exporter

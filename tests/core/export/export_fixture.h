@@ -1,0 +1,136 @@
+#pragma once
+// Shared by the ONNX export tests and benchmark: a deterministic, "lively" random detector (BatchNorm
+// statistics calibrated on images, so activations neither vanish nor explode and NMS keeps real,
+// well-separated detections), letterboxed synthetic inputs, and the parity measures.
+
+#include "model/detector_torch_impl.h"
+#include "model/inference_torch_impl.h"
+#include "model/weights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace osprey::test {
+
+/// An RGB uint8 image of coloured rectangles on noise, deterministic in `seed`.
+inline std::vector<std::uint8_t> syntheticImage(int width, int height, int seed) {
+    torch::manual_seed(static_cast<std::uint64_t>(seed));
+    auto image = torch::randint(0, 90, {height, width, 3}, torch::kInt32);
+    for (int r = 0; r < 8; ++r) {
+        const int w = 20 + static_cast<int>(torch::randint(0, width / 3, {1}).item<int>());
+        const int h = 20 + static_cast<int>(torch::randint(0, height / 3, {1}).item<int>());
+        const int x = static_cast<int>(torch::randint(0, width - w, {1}).item<int>());
+        const int y = static_cast<int>(torch::randint(0, height - h, {1}).item<int>());
+        image.narrow(0, y, h).narrow(1, x, w).copy_(torch::randint(80, 256, {1, 1, 3}, torch::kInt32));
+    }
+    image = image.to(torch::kUInt8).contiguous();
+    return {image.data_ptr<std::uint8_t>(), image.data_ptr<std::uint8_t>() + image.numel()};
+}
+
+/// Letterboxed [1, 3, imgsz, imgsz] float input from a synthetic `width` x `height` image.
+inline torch::Tensor letterboxedInput(int width, int height, int imgsz, int seed) {
+    const auto pixels = syntheticImage(width, height, seed);
+    model::LetterboxInfo info;
+    auto tensor =
+        model::letterboxToTensor(model::ImageView{pixels.data(), width, height}, imgsz, 32, false, &info);
+    return tensor.value().unsqueeze(0).contiguous();
+}
+
+/// Builds `name` with nc classes from `seed`, perturbs the BatchNorm affine terms, calibrates the BatchNorm
+/// statistics on a few images (one forward in training mode with momentum 1) and lowers the class biases
+/// so that scores spread over 0..1. Not fused.
+inline model::Detector livelyDetector(const std::string& name, int numClasses, int seed) {
+    torch::manual_seed(static_cast<std::uint64_t>(seed));
+    auto detector = model::Detector::create(model::parseModelName(name, numClasses).value()).value();
+    auto& network = *detector.impl().model;
+    std::vector<torch::Tensor> batch;
+    for (int i = 0; i < 4; ++i)
+        batch.push_back(letterboxedInput(320, 256, 256, seed * 10 + i));
+    torch::manual_seed(static_cast<std::uint64_t>(seed));
+    std::vector<torch::nn::BatchNorm2d> norms;
+    for (const auto& module : network.modules(false))
+        if (auto conv = std::dynamic_pointer_cast<model::Conv>(module); conv && conv->bn)
+            norms.push_back(conv->bn);
+    network.train();
+    {
+        // The affine terms first: the calibration pass then normalises each layer with them in place, so
+        // the gains do not compound through the depth.
+        torch::NoGradGuard noGrad;
+        for (auto& bn : norms) {
+            bn->weight.uniform_(0.8, 1.6);
+            bn->bias.uniform_(-0.3, 0.3);
+            bn->options.momentum(1.0);
+        }
+        network.forwardRaw(torch::cat(batch));
+        for (auto& bn : norms)
+            bn->options.momentum(0.03);
+        for (const auto& item : network.named_parameters()) {
+            const auto& key = item.key();
+            auto value = item.value();
+            if (key.find(".cv3.") != std::string::npos && key.find("bias") != std::string::npos &&
+                value.dim() == 1 && value.size(0) == numClasses)
+                value.fill_(-1.5);
+        }
+    }
+    network.eval();
+    return detector;
+}
+
+/// Saves `detector` as an Osprey weights file with class names "shape0", ...
+inline void saveDetector(const model::Detector& detector, const std::filesystem::path& path) {
+    model::CheckpointMeta meta;
+    for (int i = 0; i < detector.spec().numClasses; ++i)
+        meta.names.push_back("shape" + std::to_string(i));
+    meta.trainArgs["data"] = "synthetic.yaml";
+    if (auto saved = model::saveWeights(detector, meta, path); !saved)
+        throw std::runtime_error(saved.message());
+}
+
+/// Max |a - b| over boxes (rows 0..3) and over scores (rows 4..).
+struct Differences {
+    double boxesPx = 0, scores = 0;
+};
+inline Differences differences(const torch::Tensor& a, const torch::Tensor& b) {
+    const auto rows = a.size(1);
+    return {(a.narrow(1, 0, 4) - b.narrow(1, 0, 4)).abs().max().item<double>(),
+            (a.narrow(1, 4, rows - 4) - b.narrow(1, 4, rows - 4)).abs().max().item<double>()};
+}
+
+/// How two NMS results compare: each detection of the first paired with an unused one of the second of
+/// the same class and the highest IoU; the worst IoU and score difference over the pairs.
+struct NmsMatch {
+    size_t left = 0, right = 0, paired = 0;
+    float minIou = 1, maxScoreDiff = 0;
+};
+inline NmsMatch matchDetections(const torch::Tensor& a, const torch::Tensor& b) {
+    const auto left = model::nonMaxSuppression(a, {}).at(0), right = model::nonMaxSuppression(b, {}).at(0);
+    NmsMatch match{left.size(), right.size()};
+    std::vector<bool> used(right.size(), false);
+    for (const auto& detection : left) {
+        int best = -1;
+        float bestIou = 0;
+        for (size_t j = 0; j < right.size(); ++j)
+            if (!used[j] && right[j].classId == detection.classId) {
+                const float iou = model::boxIou(detection, right[j]);
+                if (iou > bestIou) {
+                    bestIou = iou;
+                    best = static_cast<int>(j);
+                }
+            }
+        if (best < 0) {
+            match.minIou = 0;
+            continue;
+        }
+        used[static_cast<size_t>(best)] = true;
+        ++match.paired;
+        match.minIou = std::min(match.minIou, bestIou);
+        match.maxScoreDiff =
+            std::max(match.maxScoreDiff, std::abs(detection.score - right[static_cast<size_t>(best)].score));
+    }
+    return match;
+}
+
+} // namespace osprey::test

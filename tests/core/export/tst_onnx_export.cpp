@@ -1,0 +1,257 @@
+// ONNX export: the exported graph in OpenCV DNN equals Osprey's LibTorch forward (yolov8n and yolo11n at
+// 320 and 640, on letterboxed inputs) and NMS gives the same detections; the file passes libonnx's
+// checker and carries Ultralytics' metadata, which Osprey's ONNX predictor reads; the options do what they
+// say; bad input is a clear error and writes nothing.
+#include "assist/box_predictor.h"
+#include "export/onnx_export.h"
+#include "export_fixture.h"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+#include <opencv2/dnn.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace osprey;
+
+namespace {
+
+std::filesystem::path tempPath(const QTemporaryDir& dir, const std::string& name) {
+    return std::filesystem::path(dir.path().toStdString()) / name;
+}
+
+torch::Tensor runOpenCv(const std::filesystem::path& file, const torch::Tensor& input) {
+    auto net = cv::dnn::readNetFromONNX(file.string());
+    const int sizes[] = {1, 3, static_cast<int>(input.size(2)), static_cast<int>(input.size(3))};
+    net.setInput(cv::Mat(4, sizes, CV_32F, input.data_ptr<float>()));
+    const cv::Mat out = net.forward();
+    std::vector<std::int64_t> shape;
+    for (int i = 0; i < out.dims; ++i)
+        shape.push_back(out.size[i]);
+    return torch::from_blob(const_cast<float*>(out.ptr<float>()), shape, torch::kFloat).clone();
+}
+
+onnx::ModelProto readModel(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    onnx::ModelProto proto;
+    if (!proto.ParseFromIstream(&in))
+        throw std::runtime_error("cannot parse " + file.string());
+    return proto;
+}
+
+std::map<std::string, std::string> metadataOf(const onnx::ModelProto& proto) {
+    std::map<std::string, std::string> out;
+    for (const auto& entry : proto.metadata_props())
+        out[entry.key()] = entry.value();
+    return out;
+}
+
+} // namespace
+
+class TestOnnxExport : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { torch::set_num_threads(2); }
+    void matchesLibTorchInOpenCv_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("imgsz");
+        QTest::newRow("yolov8n-320") << "yolov8n" << 320;
+        QTest::newRow("yolov8n-640") << "yolov8n" << 640;
+        QTest::newRow("yolo11n-320") << "yolo11n" << 320;
+        QTest::newRow("yolo11n-640") << "yolo11n" << 640;
+    }
+    void matchesLibTorchInOpenCv() {
+        QFETCH(QString, name);
+        QFETCH(int, imgsz);
+        QTemporaryDir dir;
+        const auto weights = tempPath(dir, "model.pt");
+        test::saveDetector(test::livelyDetector(name.toStdString(), 5, 21), weights);
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = imgsz;
+        const auto report = exporter::exportOnnx(weights, options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->file, exporter::defaultOnnxPath(weights));
+        QCOMPARE(report->output.shape, (std::vector<std::int64_t>{1, 9, imgsz * imgsz / 64 * 21 / 16}));
+
+        // The reference is the unfused LibTorch network loaded back from the weights, as predict runs it.
+        auto reference = model::loadDetector(weights).value();
+        auto& network = *reference.impl().model;
+        network.eval();
+        torch::NoGradGuard noGrad;
+        int detections = 0;
+        for (const auto& [width, height] : {std::pair{480, 360}, std::pair{300, 500}}) {
+            const auto input = test::letterboxedInput(width, height, imgsz, width + imgsz);
+            const auto expected = network.forwardDecoded(input);
+            const auto actual = runOpenCv(report->file, input);
+            QCOMPARE(actual.sizes(), expected.sizes());
+            const auto diff = test::differences(actual, expected);
+            qInfo("%s %d (%dx%d): max |diff| boxes %.2e px, scores %.2e", qPrintable(name), imgsz, width,
+                  height, diff.boxesPx, diff.scores);
+            QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
+            QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
+            const auto match = test::matchDetections(expected, actual);
+            QCOMPARE(match.right, match.left);
+            QCOMPARE(match.paired, match.left);
+            QVERIFY2(match.minIou >= 0.999f, qPrintable(QString::number(match.minIou)));
+            QVERIFY(match.maxScoreDiff <= 1e-3f);
+            detections += static_cast<int>(match.left);
+        }
+        QVERIFY2(detections >= 2, "the test network must produce detections to compare");
+    }
+
+    void passesTheCheckerWithUltralyticsLayoutAndMetadata() {
+        QTemporaryDir dir;
+        const auto weights = tempPath(dir, "best.pt");
+        test::saveDetector(test::livelyDetector("yolov8n", 3, 4), weights);
+        exporter::OnnxExportOptions options;
+        options.imgsz = 320;
+        options.out = tempPath(dir, "sub/exported.onnx");
+        const auto report = exporter::exportOnnx(weights, options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->file, options.out);
+        QCOMPARE(static_cast<std::uintmax_t>(std::filesystem::file_size(options.out)), report->bytes);
+
+        const auto proto = readModel(options.out);
+        try {
+            onnx::checker::check_model(proto);
+        } catch (const std::exception& error) {
+            QFAIL(error.what());
+        }
+        QCOMPARE(proto.opset_import(0).version(), 12);
+        QCOMPARE(proto.graph().input_size(), 1);
+        QCOMPARE(proto.graph().input(0).name(), std::string("images"));
+        QCOMPARE(proto.graph().output(0).name(), std::string("output0"));
+        const auto& dims = proto.graph().output(0).type().tensor_type().shape().dim();
+        QCOMPARE(dims.size(), 3);
+        QCOMPARE(dims[1].dim_value(), 7);
+        QCOMPARE(dims[2].dim_value(), 2100);
+        // BatchNorm is folded and no shape-computing subgraph is left (OpenCV 4.6 needs both).
+        for (const auto& node : proto.graph().node())
+            QVERIFY2(node.op_type() != "BatchNormalization" && node.op_type() != "Shape" &&
+                         node.op_type() != "Gather" && node.op_type() != "ConstantOfShape",
+                     node.name().c_str());
+        QVERIFY(proto.graph().value_info_size() > 100); // simplify=true stores the inferred shapes
+
+        const auto metadata = metadataOf(proto);
+        for (const char* key : {"description", "author", "date", "version", "license", "stride", "task",
+                                "batch", "imgsz", "names", "args"})
+            QVERIFY2(metadata.count(key) == 1, key);
+        QCOMPARE(metadata.at("names"), std::string("{0: 'shape0', 1: 'shape1', 2: 'shape2'}"));
+        QCOMPARE(metadata.at("imgsz"), std::string("[320, 320]"));
+        QCOMPARE(metadata.at("stride"), std::string("32"));
+        QCOMPARE(metadata.at("task"), std::string("detect"));
+        QCOMPARE(metadata.at("description"), std::string("Osprey YOLOv8n model trained on synthetic.yaml"));
+        QCOMPARE(metadata.at("args"),
+                 std::string("{'batch': 1, 'imgsz': 320, 'half': False, 'dynamic': False, "
+                             "'simplify': True, 'opset': 12}"));
+
+        // Osprey's own ONNX predictor reads the names and the input size from it.
+        auto predictor = assist::BoxPredictor::open({options.out});
+        QVERIFY2(predictor, predictor ? "" : predictor.message().c_str());
+        QCOMPARE((*predictor)->names(), (std::vector<std::string>{"shape0", "shape1", "shape2"}));
+        QCOMPARE((*predictor)->inputSize(), 320);
+    }
+
+    void optionsChangeTheFile() {
+        QTemporaryDir dir;
+        const auto weights = tempPath(dir, "m.pt");
+        test::saveDetector(test::livelyDetector("yolo11n", 2, 8), weights);
+        const auto input = test::letterboxedInput(400, 300, 320, 3);
+        auto reference = model::loadDetector(weights).value();
+        reference.impl().model->eval();
+        torch::NoGradGuard noGrad;
+        const auto expected = reference.impl().model->forwardDecoded(input);
+
+        exporter::OnnxExportOptions plain;
+        plain.imgsz = 320;
+        plain.simplify = false;
+        plain.out = tempPath(dir, "plain.onnx");
+        const auto base = exporter::exportOnnx(weights, plain);
+        QVERIFY2(base, base ? "" : base.message().c_str());
+        QCOMPARE(readModel(plain.out).graph().value_info_size(), 0);
+
+        // half: float16 weights (one Cast each), half the file. OpenCV 4.6 cannot read float16 tensors; the
+        // exporter verified a float32 twin, and tst_onnx_runtime runs the file itself in onnxruntime.
+        auto half = plain;
+        half.half = true;
+        half.out = tempPath(dir, "half.onnx");
+        const auto halfReport = exporter::exportOnnx(weights, half);
+        QVERIFY2(halfReport, halfReport ? "" : halfReport.message().c_str());
+        QVERIFY2(halfReport->bytes < base->bytes * 0.6, qPrintable(QString::number(halfReport->bytes)));
+        int float16 = 0, casts = 0;
+        const auto halfModel = readModel(half.out);
+        for (const auto& initializer : halfModel.graph().initializer())
+            float16 += initializer.data_type() == onnx::TensorProto::FLOAT16;
+        for (const auto& node : halfModel.graph().node())
+            casts += node.op_type() == "Cast";
+        QVERIFY(float16 > 100);
+        QCOMPARE(casts, float16);
+        QCOMPARE(halfModel.graph().input(0).type().tensor_type().elem_type(), int(onnx::TensorProto::FLOAT));
+
+        // dynamic: a symbolic batch dimension on the input and the output.
+        auto dynamic = plain;
+        dynamic.dynamic = true;
+        dynamic.out = tempPath(dir, "dynamic.onnx");
+        QVERIFY(exporter::exportOnnx(weights, dynamic));
+        const auto graph = readModel(dynamic.out).graph();
+        QCOMPARE(graph.input(0).type().tensor_type().shape().dim(0).dim_param(), std::string("batch"));
+        QCOMPARE(graph.output(0).type().tensor_type().shape().dim(0).dim_param(), std::string("batch"));
+        QVERIFY(test::differences(runOpenCv(dynamic.out, input), expected).boxesPx <= 0.05);
+
+        // opset 13: Split takes its sizes as an input; the result is the same.
+        auto opset13 = plain;
+        opset13.opset = 13;
+        opset13.out = tempPath(dir, "opset13.onnx");
+        const auto report13 = exporter::exportOnnx(weights, opset13);
+        QVERIFY2(report13, report13 ? "" : report13.message().c_str());
+        QCOMPARE(readModel(opset13.out).opset_import(0).version(), 13);
+        QVERIFY(test::differences(runOpenCv(opset13.out, input), expected).scores <= 1e-3);
+    }
+
+    void parsesOptionsFromText() {
+        const auto options = exporter::parseExportOptions(
+            {{"imgsz", "320"}, {"opset", "13"}, {"half", "true"}, {"dynamic", "yes"}, {"simplify", "false"}});
+        QVERIFY(options);
+        QCOMPARE(options->imgsz, 320);
+        QCOMPARE(options->opset, 13);
+        QVERIFY(options->half && options->dynamic && !options->simplify);
+        const auto odd = exporter::parseExportOptions({{"imgsz", "300"}});
+        QVERIFY(!odd);
+        QVERIFY(odd.message().find("multiple of 32") != std::string::npos);
+        QVERIFY(!exporter::parseExportOptions({{"format", "engine"}}));
+        QVERIFY(!exporter::parseExportOptions({{"opset", "9"}}));
+        QVERIFY(!exporter::parseExportOptions({{"simplfy", "true"}}));
+    }
+
+    void badInputIsAClearErrorAndWritesNothing() {
+        QTemporaryDir dir;
+        exporter::OnnxExportOptions options;
+        options.out = tempPath(dir, "out.onnx");
+        const auto missing = exporter::exportOnnx(tempPath(dir, "nope.pt"), options);
+        QVERIFY(!missing);
+        QVERIFY(missing.message().find("nope.pt") != std::string::npos);
+        QVERIFY(missing.message().find("no such weights file") != std::string::npos);
+
+        const auto text = tempPath(dir, "notes.pt");
+        std::ofstream(text) << "these are not weights\n";
+        const auto garbage = exporter::exportOnnx(text, options);
+        QVERIFY(!garbage);
+        QVERIFY2(garbage.message().find("notes.pt") != std::string::npos, garbage.message().c_str());
+        QVERIFY(!std::filesystem::exists(options.out));
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()),
+                               std::filesystem::directory_iterator()),
+                 1);
+
+        options.out = text;
+        const auto overwrite = exporter::exportOnnx(text, options);
+        QVERIFY(!overwrite);
+        QVERIFY(overwrite.message().find("overwrite") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxExport)
+#include "tst_onnx_export.moc"
