@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QIcon>
 
 int main(int argc, char** argv) {
@@ -30,7 +31,10 @@ int main(int argc, char** argv) {
     osprey::ui::applyTheme();
     osprey::ui::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openProject(parser.positionalArguments().first());
+    if (!parser.positionalArguments().isEmpty()) {
+        // A file manager opens the project's database, project.osprey; the project is its folder.
+        const QFileInfo target(parser.positionalArguments().first());
+        window.openProject(target.isFile() ? target.absolutePath() : target.filePath());
+    }
     return QApplication::exec();
 }

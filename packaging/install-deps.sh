@@ -16,6 +16,8 @@ packages=(
     libcli11-dev libspdlog-dev
     libsecret-1-dev
     xvfb xauth
+    fonts-noto-cjk qt6-translations-l10n
+    librsvg2-bin desktop-file-utils appstream lintian
     python3
 )
 

@@ -2,10 +2,11 @@
 // zh_CN, the main menus and the train panel show Chinese, and at the window's minimum size no label or
 // button is narrower than its text needs (its sizeHint). Settings ▸ Language stores the choice.
 // With OSPREY_SCREENSHOT_DIR set, the windows and menus are also saved there as PNGs for a person to look
-// at (zh_*.png, and en_*.png in English for the AppStream metadata).
+// at (zh_*.png, and en_*.png in English; packaging/screenshots/ holds two of them for AppStream).
 #include "demo/demo_dataset.h"
 #include "ui/main/language.h"
 #include "ui/main/main_window.h"
+#include "ui/project/image_list_panel.h"
 #include "ui/train/train_actions.h"
 #include "ui/train/train_panel.h"
 
@@ -246,21 +247,32 @@ private slots:
         QVERIFY(clipped(&root).isEmpty());
     }
 
-    void englishScreenshots() {
+    // packaging/screenshots/ holds these, in the dark theme the application uses.
+    void screenshotsForTheMetadata() {
         if (qEnvironmentVariable("OSPREY_SCREENSHOT_DIR").isEmpty())
             QSKIP("screenshots only with OSPREY_SCREENSHOT_DIR");
-        for (QTranslator* translator : qApp->findChildren<QTranslator*>())
-            QCoreApplication::removeTranslator(translator);
-        ui::MainWindow window;
-        window.resize(1280, 800);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.openProject(m_folder, true));
-        QTest::qWait(300);
-        saveShot(&window, "en_main_window");
-        window.trainActions()->showDashboard();
-        QTest::qWait(300);
-        saveShot(&window, "en_main_window_training");
+        ui::applyTheme();
+        const QString folder = m_dir.filePath("shots");
+        demo::DemoOptions options;
+        options.images = 24;
+        options.imageSizePx = 480;
+        QVERIFY(demo::createDemoProject(folder.toStdString(), options).hasValue());
+        for (const QString language : {"zh", "en"}) {
+            if (language == QLatin1String("en"))
+                for (QTranslator* translator : qApp->findChildren<QTranslator*>())
+                    QCoreApplication::removeTranslator(translator);
+            ui::MainWindow window;
+            window.resize(1280, 800);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QVERIFY(window.openProject(folder, true));
+            window.imageList()->selectRow(1); // five boxes
+            QTest::qWait(500);
+            saveShot(&window, language + "_main_window");
+            window.trainActions()->showDashboard();
+            QTest::qWait(300);
+            saveShot(&window, language + "_main_window_training");
+        }
     }
 
 private:

@@ -1,0 +1,27 @@
+# The desktop metadata agree with each other and with the project: the newest AppStream release is the
+# project's version, the desktop file's MIME type is the one packaging/osprey-mime.xml defines, and its
+# icon is the one resources/ installs. cmake -DSOURCE=<checkout> -DVERSION=x.y.z -P check_metadata.cmake
+file(READ ${SOURCE}/packaging/osprey.metainfo.xml metainfo)
+if(NOT metainfo MATCHES "<release version=\"([^\"]+)\"")
+    message(FATAL_ERROR "packaging/osprey.metainfo.xml: no <release version=...> in <releases>")
+endif()
+if(NOT CMAKE_MATCH_1 STREQUAL VERSION)
+    message(FATAL_ERROR "packaging/osprey.metainfo.xml: the newest release is ${CMAKE_MATCH_1}, the project is "
+                        "${VERSION}: add a <release> for ${VERSION} at the top of <releases>")
+endif()
+file(READ ${SOURCE}/packaging/osprey.desktop desktop)
+file(READ ${SOURCE}/packaging/osprey-mime.xml mime)
+if(NOT desktop MATCHES "\nMimeType=([^;\n]+);")
+    message(FATAL_ERROR "packaging/osprey.desktop: no MimeType")
+endif()
+set(type ${CMAKE_MATCH_1})
+if(NOT mime MATCHES "<mime-type type=\"${type}\">")
+    message(FATAL_ERROR "packaging/osprey.desktop: its MimeType ${type} is not the type of packaging/osprey-mime.xml")
+endif()
+if(NOT desktop MATCHES "\nIcon=osprey\n" OR NOT EXISTS ${SOURCE}/resources/icons/osprey.svg)
+    message(FATAL_ERROR "packaging/osprey.desktop: Icon must be osprey (resources/icons/osprey.svg)")
+endif()
+if(NOT metainfo MATCHES "<launchable type=\"desktop-id\">osprey.desktop</launchable>")
+    message(FATAL_ERROR "packaging/osprey.metainfo.xml: the launchable must be osprey.desktop")
+endif()
+message(STATUS "metadata consistent: release ${VERSION}, ${type}")
