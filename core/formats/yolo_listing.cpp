@@ -41,8 +41,16 @@ Status YoloReader::readUltralytics(const fs::path& yamlPath, std::vector<Entry>&
         m_root = yamlDir;
         if (doc["path"] && doc["path"].IsScalar()) {
             const fs::path path = doc["path"].as<std::string>();
-            const fs::path root = path.is_absolute() ? path : yamlDir / path;
-            if (pathExists(root))
+            const fs::path root = (path.is_absolute() ? path : yamlDir / path).lexically_normal();
+            const fs::path rel = fs::absolute(root).lexically_normal().lexically_relative(
+                fs::absolute(yamlDir).lexically_normal());
+            const bool outside = rel.empty() || *rel.begin() == "..";
+            if (outside && !m_options.allowOutsideRoots && pathExists(root))
+                m_problems.warning(
+                    ProblemKind::Other, yamlName, "path",
+                    "folder " + path.string() + " is outside the folder of " + yamlName +
+                        "; not followed (pass outside=true to follow it); using the folder of " + yamlName);
+            else if (pathExists(root))
                 m_root = root;
             else
                 m_problems.warning(ProblemKind::Other, yamlName, "path",
@@ -68,6 +76,8 @@ Status YoloReader::readUltralytics(const fs::path& yamlPath, std::vector<Entry>&
             }
         } else if (doc["nc"]) {
             const int nc = doc["nc"].as<int>();
+            if (nc < 0 || nc > 100000)
+                return fail(yamlName + ": nc: " + std::to_string(nc) + " is not a class count (0 to 100000)");
             for (int i = 0; i < nc; ++i)
                 m_names.push_back("class_" + std::to_string(i));
             m_problems.warning(ProblemKind::MissingField, yamlName, "names",

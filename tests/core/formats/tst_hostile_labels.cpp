@@ -358,6 +358,65 @@ private slots:
         EXPECT_PROBLEM(*result, Severity::Error,
                        "ids.json: annotations[1].image_id: unknown image id 9007199254740992");
     }
+
+    void yoloDescriptorStructure() {
+        QTemporaryDir dir;
+        const fs::path data = fs::path(dir.path().toStdString()) / "ds";
+        test::writeImage(data / "images" / "train" / "a.jpg", 100, 100);
+        test::writeText(data / "labels" / "train" / "a.txt", "2 0.5 0.5 0.2 0.2\n5 0.5 0.5 0.2 0.2\n");
+        // names as a dict with a gap: ids 0 and 2 named, 1 filled in.
+        test::writeText(data / "data.yaml",
+                        "\xEF\xBB\xBFtrain: images/train\nnames:\n  0: person\n  2: car\n");
+        auto result = read(data / "data.yaml", "yolo");
+        QVERIFY2(result.hasValue(), result ? "" : result.message().c_str());
+        QCOMPARE(result->dataset.classes.size(), std::size_t(3));
+        QCOMPARE(result->dataset.classes[1].name, std::string("class_1"));
+        QCOMPARE(result->dataset.classes[2].name, std::string("car"));
+        QCOMPARE(result->dataset.boxCount(), std::size_t(1));
+        EXPECT_PROBLEM(
+            *result, Severity::Error,
+            "labels/train/a.txt: line 2: undeclared class id 5: data.yaml has 3 classes (ids 0-2)");
+
+        // names as a list; an alias bomb is read once per alias, never expanded into copies.
+        std::string bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+        for (char c = 'b'; c <= 'j'; ++c)
+            bomb += std::string(1, c) + ": &" + c + " [*" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+                    char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + ", *" +
+                    char(c - 1) + ", *" + char(c - 1) + ", *" + char(c - 1) + "]\n";
+        test::writeText(data / "bomb.yaml", bomb + "train: images/train\nnames: *j\n");
+        result = read(data / "bomb.yaml", "yolo");
+        QVERIFY(!result);
+        QVERIFY2(result.message().find("bomb.yaml: line ") == 0, result.message().c_str());
+
+        // Deep nesting is an error, not a stack overflow.
+        test::writeText(data / "deep.yaml",
+                        "names: " + std::string(100000, '[') + std::string(100000, ']') + "\n");
+        result = read(data / "deep.yaml", "yolo");
+        QVERIFY(!result);
+        QVERIFY2(result.message().find("deep.yaml") == 0, result.message().c_str());
+
+        // An absurd nc is refused before a billion class names are made.
+        test::writeText(data / "nc.yaml", "train: images/train\nnc: 1000000000\n");
+        result = read(data / "nc.yaml", "yolo");
+        QVERIFY(!result);
+        QVERIFY2(result.message() == "nc.yaml: nc: 1000000000 is not a class count (0 to 100000)",
+                 result.message().c_str());
+
+        // path: outside the yaml's folder is not followed unless outside=true.
+        const fs::path elsewhere = fs::path(dir.path().toStdString()) / "elsewhere";
+        test::writeImage(elsewhere / "images" / "train" / "z.jpg", 10, 10);
+        test::writeText(data / "out.yaml",
+                        "path: ../elsewhere\ntrain: images/train\nnames: [person, bike, car]\n");
+        result = read(data / "out.yaml", "yolo");
+        QVERIFY(result.hasValue());
+        EXPECT_PROBLEM(*result, Severity::Warning,
+                       "out.yaml: path: folder ../elsewhere is outside the folder of out.yaml; not followed");
+        QCOMPARE(result->dataset.images.size(), std::size_t(1));
+        QCOMPARE(result->dataset.images[0].name, std::string("a.jpg"));
+        result = read(data / "out.yaml", "yolo", true);
+        QVERIFY(result.hasValue());
+        QCOMPARE(result->dataset.images[0].name, std::string("z.jpg"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostileLabels)
