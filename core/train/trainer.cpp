@@ -1,5 +1,6 @@
 #include "train/training_run_impl.h"
 
+#include "model/compat_torch_impl.h"
 #include "model/inference_torch_impl.h"
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
@@ -32,6 +33,8 @@ Expected<bool> Run::trainEpoch(int epoch) {
                    " epochs");
     m_inputs.train->startEpoch({epoch, mosaic, true});
     m_state.model->train();
+    if (m_device.is_cuda())
+        model::compat::resetCudaPeak(m_device.index());
     const auto epochStart = Clock::now();
     auto lastBatchEvent = Clock::now() - std::chrono::seconds(1);
     torch::Tensor lossSum = torch::zeros({3});
@@ -147,6 +150,11 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
         event.metrics = metrics;
         event.best = best;
         event.imagesPerS = m_imagesPerS;
+        if (const auto peak =
+                m_device.is_cuda() ? model::compat::cudaPeakMemory(m_device.index()) : std::nullopt) {
+            event.gpuPeakMemMb = static_cast<double>(peak->allocatedBytes) / (1024.0 * 1024.0);
+            m_peakMemMb = std::max(m_peakMemMb, event.gpuPeakMemMb);
+        }
         const double perEpoch = m_state.elapsedS / std::max(1, epoch + 1);
         event.etaS = perEpoch * (m_config.epochs - epoch - 1);
         m_emit.emit(std::move(event));
@@ -260,6 +268,14 @@ Expected<TrainResult> Run::execute() {
             share(p.forwardS), p.backwardS, share(p.backwardS), p.optimizerS, share(p.optimizerS),
             p.validationS, p.checkpointS);
         m_emit.log(line);
+        if (m_peakMemMb > 0)
+            m_emit.log(
+                "Peak GPU memory of the trainer's tensors: " + std::to_string(std::lround(m_peakMemMb)) +
+                " MiB (precision " + toString(m_precision) + ", batch " + std::to_string(m_config.batch) +
+                (m_microBatch > 0
+                     ? ", " + std::to_string(m_microBatch) + " per forward after running out of memory"
+                     : std::string()) +
+                ")");
     }
     TrainResult result;
     result.status = m_status;
