@@ -11,12 +11,14 @@
 #include "ui/train/train_panel.h"
 
 #include <QAbstractButton>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFontDatabase>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -133,6 +135,13 @@ private slots:
             QString());
         QCOMPARE(app->findChildren<QTranslator*>().size(), before);
         QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
+    }
+
+    void qtStandardButtonsAreChinese() {
+        // Qt's own strings come from qtbase_zh_CN.qm (qt6-translations-l10n, in install-deps.sh).
+        QDialogButtonBox box(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+        QVERIFY2(hasChinese(box.button(QDialogButtonBox::Cancel)->text()),
+                 qPrintable(box.button(QDialogButtonBox::Cancel)->text()));
     }
 
     void languageSettingIsStored() {
