@@ -6,46 +6,18 @@
 #include <torch/torch.h>
 
 #include "model/weights_torch_impl.h"
+#include "synthetic_source.h"
 #include "train/trainer.h"
 #include "train_test_util.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <random>
-
 using namespace osprey;
 using namespace osprey::train;
 using run::TrainEvent;
 
 namespace {
-
-/// `images` random 64x64 images with one box each, in batches of `batch`, the same every epoch.
-class SyntheticSource : public BatchSource {
-public:
-    SyntheticSource(int images, int batch) : m_images(images), m_batch(batch) {}
-    int imageCount() const override { return m_images; }
-    int batchesPerEpoch() const override { return (m_images + m_batch - 1) / m_batch; }
-    void startEpoch(const EpochPlan&) override { m_next = 0; }
-    std::optional<HostBatch> next() override {
-        if (m_next >= m_images)
-            return std::nullopt;
-        HostBatch batch;
-        batch.count = std::min(m_batch, m_images - m_next);
-        batch.width = batch.height = 64;
-        std::mt19937 random(static_cast<unsigned>(m_next));
-        batch.pixels.resize(static_cast<size_t>(batch.count) * 64 * 64 * 3);
-        for (auto& value : batch.pixels)
-            value = static_cast<std::uint8_t>(random() % 256);
-        for (int i = 0; i < batch.count; ++i)
-            batch.boxes.push_back({i, (m_next + i) % 2, 8.0f + i, 10.0f, 40.0f + i, 44.0f});
-        m_next += batch.count;
-        return batch;
-    }
-
-private:
-    int m_images, m_batch, m_next = 0;
-};
 
 run::TrainConfig tinyConfig(int batch, int epochs) {
     run::TrainConfig config;
@@ -80,7 +52,7 @@ class TestTrainOom : public QObject {
 private slots:
     void firstOutOfMemoryHalvesTheBatchAndGoesOn() {
         QTemporaryDir dir;
-        SyntheticSource source(12, 4);
+        test::SyntheticSource source(12, 4);
         test::CollectingSink sink;
         std::vector<StepInfo> steps;
         bool thrown = false;
@@ -127,7 +99,7 @@ private slots:
 
     void outOfMemoryAtOneImageEndsPlainlyAndKeepsTheCheckpoint() {
         QTemporaryDir dir;
-        SyntheticSource source(4, 2);
+        test::SyntheticSource source(4, 2);
         test::CollectingSink sink;
         std::vector<StepInfo> failing;
         TrainInputs inputs;

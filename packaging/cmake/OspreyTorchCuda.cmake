@@ -1,0 +1,25 @@
+# With pip's CUDA torch, link the CUDA runtime and NVRTC that came with it (site-packages/nvidia/cu*/lib)
+# instead of the CUDA toolkit's. Torch was built against those; the toolkit's library folder on the link
+# and run paths otherwise brings in its own, older libraries (its NCCL lacks symbols libtorch_cuda.so
+# needs, and its libcudart would be loaded in place of torch's). Nothing changes for Debian's LibTorch
+# or an official LibTorch zip, which have no nvidia/ folder beside them. Included after find_package(Torch).
+if(NOT OSPREY_TORCH_PREFIX)
+    return()
+endif()
+file(GLOB _osprey_cuda_lib_dirs LIST_DIRECTORIES true "${OSPREY_TORCH_PREFIX}/../nvidia/cu*/lib")
+if(NOT _osprey_cuda_lib_dirs)
+    return()
+endif()
+list(GET _osprey_cuda_lib_dirs 0 _osprey_cuda_lib_dir)
+file(GLOB _osprey_cudart "${_osprey_cuda_lib_dir}/libcudart.so.*")
+file(GLOB _osprey_nvrtc "${_osprey_cuda_lib_dir}/libnvrtc.so.*")
+if(_osprey_cudart AND TARGET CUDA::cudart)
+    set_target_properties(CUDA::cudart PROPERTIES IMPORTED_LOCATION "${_osprey_cudart}")
+endif()
+if(_osprey_nvrtc)
+    if(TARGET CUDA::nvrtc)
+        set_target_properties(CUDA::nvrtc PROPERTIES IMPORTED_LOCATION "${_osprey_nvrtc}")
+    endif()
+    list(TRANSFORM TORCH_LIBRARIES REPLACE "^.*/libnvrtc\\.so$" "${_osprey_nvrtc}")
+endif()
+message(STATUS "Osprey: CUDA runtime and NVRTC from pip's torch: ${_osprey_cuda_lib_dir}")
