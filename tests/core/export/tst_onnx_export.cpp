@@ -5,6 +5,7 @@
 #include "assist/box_predictor.h"
 #include "export/onnx_export.h"
 #include "export_fixture.h"
+#include "imaging/image.h"
 
 #include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cstring>
 #include <fstream>
 
 using namespace osprey;
@@ -32,6 +34,16 @@ torch::Tensor runOpenCv(const std::filesystem::path& file, const torch::Tensor& 
     for (int i = 0; i < out.dims; ++i)
         shape.push_back(out.size[i]);
     return torch::from_blob(const_cast<float*>(out.ptr<float>()), shape, torch::kFloat).clone();
+}
+
+torch::Tensor readFloats(const std::filesystem::path& file, std::vector<std::int64_t> shape) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto tensor = torch::empty(shape, torch::kFloat);
+    if (bytes.size() != static_cast<size_t>(tensor.numel()) * sizeof(float))
+        throw std::runtime_error(file.string() + ": unexpected size");
+    std::memcpy(tensor.data_ptr<float>(), bytes.data(), bytes.size());
+    return tensor;
 }
 
 onnx::ModelProto readModel(const std::filesystem::path& file) {
@@ -210,6 +222,54 @@ private slots:
         QVERIFY2(report13, report13 ? "" : report13.message().c_str());
         QCOMPARE(readModel(opset13.out).opset_import(0).version(), 13);
         QVERIFY(test::differences(runOpenCv(opset13.out, input), expected).scores <= 1e-3);
+    }
+
+    void matchesUltralyticsOnItsTrainedCheckpoint() {
+        // Ultralytics 8.4.90's own checkpoint (SPPF.cv1 without activation) and its recorded raw output.
+        const std::filesystem::path folder = OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained";
+        if (!std::filesystem::exists(folder / "yolov8n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained is absent");
+        QTemporaryDir dir;
+        exporter::OnnxExportOptions options;
+        options.imgsz = 320;
+        options.out = tempPath(dir, "shapes.onnx");
+        const auto report = exporter::exportOnnx(folder / "yolov8n-shapes-best.pt", options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->metadata.at("names"),
+                 std::string("{0: 'circle', 1: 'square', 2: 'triangle', 3: 'star'}"));
+
+        const auto input = readFloats(folder / "raw-input.f32", {1, 3, 320, 320});
+        const auto recorded = readFloats(folder / "raw-output.f32", {1, 8, 2100});
+        const auto diff = test::differences(runOpenCv(options.out, input), recorded);
+        qInfo("OpenCV DNN vs Ultralytics: max |diff| boxes %.2e px, scores %.2e", diff.boxesPx, diff.scores);
+        QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
+        QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
+
+        // Round trip: predicting with the .onnx gives the .pt's detections.
+        auto fromPt = assist::BoxPredictor::open({folder / "yolov8n-shapes-best.pt"});
+        auto fromOnnx = assist::BoxPredictor::open({options.out});
+        QVERIFY2(fromPt, fromPt ? "" : fromPt.message().c_str());
+        QVERIFY2(fromOnnx, fromOnnx ? "" : fromOnnx.message().c_str());
+        QCOMPARE((*fromOnnx)->names(), (*fromPt)->names());
+        int compared = 0;
+        for (int i = 0; i < 10; ++i) {
+            char name[32];
+            std::snprintf(name, sizeof name, "val_%05d.jpg", i);
+            const auto image = imaging::decodeImage(folder / "shapes13/images/val" / name);
+            QVERIFY2(image, name);
+            const auto a = (*fromPt)->predict(*image, {}), b = (*fromOnnx)->predict(*image, {});
+            QVERIFY(a && b);
+            QCOMPARE(b->size(), a->size());
+            for (size_t k = 0; k < a->size(); ++k) {
+                const auto& p = (*a)[k];
+                const auto& q = (*b)[k];
+                QCOMPARE(q.classIndex, p.classIndex);
+                QVERIFY(std::abs(q.score - p.score) <= 0.005f);
+                QVERIFY(model::boxIou({p.x1, p.y1, p.x2, p.y2}, {q.x1, q.y1, q.x2, q.y2}) >= 0.99f);
+                ++compared;
+            }
+        }
+        QVERIFY(compared >= 10);
     }
 
     void parsesOptionsFromText() {

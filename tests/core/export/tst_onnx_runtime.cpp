@@ -1,0 +1,218 @@
+// The exported ONNX file in onnxruntime and python's onnx.checker (PyPI, in a venv under the build folder,
+// made on first use; skipped with a message where pip cannot install them): outputs equal Osprey's
+// LibTorch forward as in OpenCV DNN (yolov8n and yolo11n at 320 and 640), NMS gives the same detections;
+// the half-precision file and a dynamic batch of two run too.
+#include "export/onnx_export.h"
+#include "export_fixture.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <fstream>
+
+using namespace osprey;
+
+namespace {
+
+const QString kVenv = QStringLiteral(OSPREY_ONNX_VENV);
+const QString kScript = QStringLiteral(OSPREY_SOURCE_DIR "/tests/core/export/run_onnxruntime.py");
+
+QString python() {
+    return kVenv + "/bin/python";
+}
+
+// Runs a program; returns its exit code (-1 when it could not start or timed out) and its output.
+int runProgram(const QString& program, const QStringList& arguments, int timeoutMs, QString* output) {
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(program, arguments);
+    if (!process.waitForStarted(10000) || !process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+        *output = "timed out or did not start: " + program;
+        return -1;
+    }
+    *output = QString::fromUtf8(process.readAll());
+    return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+}
+
+// Makes (or reuses) the venv with onnxruntime, onnx and numpy; returns "" or why it is unavailable.
+QString ensureVenv() {
+    QString output;
+    if (QFile::exists(python()) &&
+        runProgram(python(), {"-c", "import onnxruntime, onnx, numpy"}, 60000, &output) == 0)
+        return {};
+    if (!QFile::exists(python()) &&
+        runProgram("/usr/bin/python3", {"-m", "venv", kVenv}, 120000, &output) != 0)
+        return "cannot create the venv " + kVenv + ": " + output.right(300);
+    if (runProgram(python(), {"-m", "pip", "install", "-q", "onnxruntime", "onnx", "numpy"}, 480000,
+                   &output) != 0)
+        return "pip cannot install onnxruntime/onnx into " + kVenv + " (offline?): " + output.right(300);
+    return {};
+}
+
+void writeFloats(const std::filesystem::path& file, const torch::Tensor& tensor) {
+    const auto data = tensor.contiguous();
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(data.data_ptr<float>()),
+               static_cast<std::streamsize>(data.numel() * sizeof(float)));
+}
+
+torch::Tensor readFloats(const std::filesystem::path& file, c10::IntArrayRef shape) {
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto tensor = torch::empty(shape, torch::kFloat);
+    if (bytes.size() != static_cast<size_t>(tensor.numel()) * sizeof(float))
+        throw std::runtime_error(file.string() + ": unexpected size " + std::to_string(bytes.size()));
+    std::memcpy(tensor.data_ptr<float>(), bytes.data(), bytes.size());
+    return tensor;
+}
+
+} // namespace
+
+class TestOnnxRuntime : public QObject {
+    Q_OBJECT
+
+    QString m_unavailable;
+
+    /// Runs `model` in onnxruntime on `input` (after python's onnx.checker); the output as a tensor.
+    torch::Tensor runtimeOutput(const std::filesystem::path& model, const torch::Tensor& input,
+                                c10::IntArrayRef outputShape) {
+        const auto inputFile = model.parent_path() / "input.f32";
+        const auto outputFile = model.parent_path() / "output.f32";
+        writeFloats(inputFile, input);
+        QStringList shape;
+        for (const auto size : input.sizes())
+            shape << QString::number(size);
+        QString output;
+        const int code = runProgram(python(),
+                                    {kScript, QString::fromStdString(model.string()),
+                                     QString::fromStdString(inputFile.string()), shape.join(','),
+                                     QString::fromStdString(outputFile.string())},
+                                    120000, &output);
+        if (code != 0)
+            throw std::runtime_error("onnxruntime / onnx.checker failed: " + output.toStdString());
+        if (!output.contains("\"checker\": \"ok\""))
+            throw std::runtime_error("unexpected peer output: " + output.toStdString());
+        return readFloats(outputFile, outputShape);
+    }
+
+private slots:
+    void initTestCase() {
+        torch::set_num_threads(2);
+        m_unavailable = ensureVenv();
+    }
+
+    void matchesLibTorchInOnnxRuntime_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("imgsz");
+        QTest::newRow("yolov8n-320") << "yolov8n" << 320;
+        QTest::newRow("yolov8n-640") << "yolov8n" << 640;
+        QTest::newRow("yolo11n-320") << "yolo11n" << 320;
+        QTest::newRow("yolo11n-640") << "yolo11n" << 640;
+    }
+    void matchesLibTorchInOnnxRuntime() {
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        QFETCH(QString, name);
+        QFETCH(int, imgsz);
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        test::saveDetector(test::livelyDetector(name.toStdString(), 5, 21), folder / "model.pt");
+        exporter::OnnxExportOptions options;
+        options.imgsz = imgsz;
+        const auto report = exporter::exportOnnx(folder / "model.pt", options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+
+        auto reference = model::loadDetector(folder / "model.pt").value();
+        reference.impl().model->eval();
+        torch::NoGradGuard noGrad;
+        const auto input = test::letterboxedInput(480, 360, imgsz, imgsz + 1);
+        const auto expected = reference.impl().model->forwardDecoded(input);
+        const auto actual = runtimeOutput(report->file, input, expected.sizes());
+        const auto diff = test::differences(actual, expected);
+        qInfo("%s %d: onnxruntime max |diff| boxes %.2e px, scores %.2e", qPrintable(name), imgsz,
+              diff.boxesPx, diff.scores);
+        QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
+        QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
+        const auto match = test::matchDetections(expected, actual);
+        QVERIFY(match.left >= 1);
+        QCOMPARE(match.right, match.left);
+        QCOMPARE(match.paired, match.left);
+        QVERIFY(match.minIou >= 0.999f);
+        QVERIFY(match.maxScoreDiff <= 1e-3f);
+    }
+
+    void halfAndDynamicBatchRun() {
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        test::saveDetector(test::livelyDetector("yolo11n", 3, 9), folder / "model.pt");
+        auto reference = model::loadDetector(folder / "model.pt").value();
+        reference.impl().model->eval();
+        torch::NoGradGuard noGrad;
+        const auto input =
+            torch::cat({test::letterboxedInput(480, 360, 320, 1), test::letterboxedInput(300, 400, 320, 2)});
+        const auto expected = reference.impl().model->forwardDecoded(input);
+
+        exporter::OnnxExportOptions dynamic;
+        dynamic.imgsz = 320;
+        dynamic.dynamic = true;
+        dynamic.out = folder / "dynamic.onnx";
+        QVERIFY(exporter::exportOnnx(folder / "model.pt", dynamic));
+        const auto batched = runtimeOutput(dynamic.out, input, expected.sizes());
+        const auto diff = test::differences(batched, expected);
+        QVERIFY2(diff.boxesPx <= 0.05 && diff.scores <= 1e-3, qPrintable(QString::number(diff.boxesPx)));
+
+        // float16 weights: the file equals the fused network with its weights rounded to float16 (a random
+        // network amplifies that rounding to pixels; the trained checkpoint below shows the real effect).
+        exporter::OnnxExportOptions half;
+        half.imgsz = 320;
+        half.half = true;
+        half.out = folder / "half.onnx";
+        QVERIFY(exporter::exportOnnx(folder / "model.pt", half));
+        reference.fuse(); // the file holds the fused weights, rounded
+        for (auto& parameter : reference.impl().model->parameters())
+            parameter.copy_(parameter.to(torch::kHalf).to(torch::kFloat));
+        const auto first = input.narrow(0, 0, 1).contiguous();
+        const auto rounded = reference.impl().model->forwardDecoded(first);
+        const auto halfDiff = test::differences(runtimeOutput(half.out, first, {1, 7, 2100}), rounded);
+        qInfo("half: onnxruntime vs float16-rounded LibTorch: boxes %.2e px, scores %.2e", halfDiff.boxesPx,
+              halfDiff.scores);
+        QVERIFY(halfDiff.boxesPx <= 0.05);
+        QVERIFY(halfDiff.scores <= 1e-3);
+    }
+
+    void halfOfTheTrainedCheckpointStaysCloseToUltralytics() {
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        const std::filesystem::path fixtures = OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained";
+        if (!std::filesystem::exists(fixtures / "yolov8n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained is absent");
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto input = readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320});
+        const auto recorded = readFloats(fixtures / "raw-output.f32", {1, 8, 2100});
+        for (const bool halfWeights : {false, true}) {
+            exporter::OnnxExportOptions options;
+            options.imgsz = 320;
+            options.half = halfWeights;
+            options.out = folder / (halfWeights ? "half.onnx" : "full.onnx");
+            const auto report = exporter::exportOnnx(fixtures / "yolov8n-shapes-best.pt", options);
+            QVERIFY2(report, report ? "" : report.message().c_str());
+            const auto diff = test::differences(runtimeOutput(options.out, input, {1, 8, 2100}), recorded);
+            qInfo("trained yolov8n, %s weights (%.1f MB): onnxruntime vs Ultralytics boxes %.2e px, scores "
+                  "%.2e",
+                  halfWeights ? "float16" : "float32", report->bytes / 1e6, diff.boxesPx, diff.scores);
+            QVERIFY(diff.scores <= (halfWeights ? 5e-3 : 1e-3));
+            QVERIFY(diff.boxesPx <= (halfWeights ? 0.5 : 0.05));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOnnxRuntime)
+#include "tst_onnx_runtime.moc"
