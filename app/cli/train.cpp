@@ -6,6 +6,7 @@
 #include "cli/remote_stream.h"
 #include "cli/train_args.h"
 #include "cli/verb.h"
+#include "planner/measurements.h"
 #include "remote/platform_settings.h"
 #include "train/project_training.h"
 
@@ -172,6 +173,12 @@ int runTrain(const Args& args) {
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
     auto result = train::trainProject(args.str("project"), config, *output, &g_stopRequested);
+    // Each finished run is a measured point for the planner (osprey-cli plan).
+    // (A calibration's own run is not one: `plan calibrate` records it itself, with its process start.)
+    if (result && !result->lastWeights.empty() && !std::getenv("OSPREY_PLANNER_CALIBRATING"))
+        if (auto recorded = planner::recordFinishedRun(result->lastWeights.parent_path().parent_path());
+            !recorded)
+            std::cerr << "warning: planner: " << recorded.message() << "\n";
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     // The exit code is the training's: what the platform did not receive stays queued for `remote sync`.

@@ -282,10 +282,15 @@ Plan makePlan(const PlanInputs& in) {
                 row = gpuRow(*gpu, in, first, plan.fit);
         small.time = row.time;
         small.cost = row.cost;
-        small.note = "Start with " + small.model + " for " + std::to_string(small.epochs) + " epochs" +
-                     (small.fraction < 1 ? " on 10 % of the train images" : "") +
-                     " to check the data and the settings, then scale up; patience stops a run early when "
-                     "mAP stops improving.";
+        const bool alreadySmall = small.model == w.model && small.epochs == w.epochs && small.fraction == 1.0;
+        small.note =
+            alreadySmall
+                ? "This is already a small first run; scale up once it looks right, and "
+                  "remember that patience stops a run early when mAP stops improving."
+                : "Start with " + small.model + " for " + std::to_string(small.epochs) + " epochs" +
+                      (small.fraction < 1 ? " on 10 % of the train images" : "") +
+                      " to check the data and the settings, then scale up; patience stops a run early when "
+                      "mAP stops improving.";
     }
     return plan;
 }

@@ -1,6 +1,7 @@
 #include "planner/measurements.h"
 
 #include "common/atomic_file.h"
+#include "planner/planner_paths.h"
 #include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <map>
 
 namespace osprey::planner {
 
@@ -161,6 +163,7 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
     using Type = run::TrainEvent::Type;
     std::optional<run::TrainEvent> started, finished;
     std::vector<run::TrainEvent> epochs;
+    std::map<int, std::vector<run::TrainEvent>> batches; ///< by epoch
     double gpuMemMaxMb = 0;
     std::string gpuName;
     std::string line;
@@ -170,6 +173,8 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
             continue;
         if (event->type == Type::RunStarted)
             started = *event;
+        else if (event->type == Type::Batch)
+            batches[event->epoch].push_back(*event);
         else if (event->type == Type::Epoch)
             epochs.push_back(*event);
         else if (event->type == Type::Finished)
@@ -219,17 +224,59 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
     }
     if (trainImages == 0 || !(trainS > 0))
         return fail(eventsJsonl.string() + ": the epoch events carry no throughput", "incomplete");
+    const double counted = static_cast<double>(epochs.size() - first);
     m.trainImagesPerS = static_cast<double>(trainImages) / trainS;
     m.valImagesPerS = valImages > 0 && valS > 0 ? static_cast<double>(valImages) / valS : 0;
-    m.epochOverheadS = epochs.size() > 1 ? overheadS / static_cast<double>(epochs.size() - first) : 0;
+    m.epochOverheadS = epochs.size() > 1 ? overheadS / counted : 0;
+    // Within an epoch, the batches after the first run at the steady rate (the median of the rates
+    // between batch events, robust to a busy moment); the first batch's wait for the loader is a
+    // per-epoch cost, so that a short calibration predicts a longer epoch too.
+    std::vector<double> rates;
+    for (std::size_t i = first; i < epochs.size(); ++i) {
+        const auto found = batches.find(epochs[i].epoch);
+        if (found == batches.end())
+            continue;
+        const auto& list = found->second;
+        const auto imagesUpTo = [&](int batch) {
+            return std::min<double>(static_cast<double>(batch) * m.batch,
+                                    static_cast<double>(started->trainImages));
+        };
+        for (std::size_t b = 1; b < list.size(); ++b) {
+            const double dt = list[b].timeS - list[b - 1].timeS;
+            const double images = imagesUpTo(list[b].batch) - imagesUpTo(list[b - 1].batch);
+            if (dt > 0 && images > 0)
+                rates.push_back(images / dt);
+        }
+    }
+    if (!rates.empty()) {
+        std::nth_element(rates.begin(), rates.begin() + static_cast<long>(rates.size() / 2), rates.end());
+        const double steady = rates[rates.size() / 2];
+        const double perEpochTrainS = trainS / counted;
+        const double extra = perEpochTrainS - static_cast<double>(started->trainImages) / steady;
+        if (extra > 0) {
+            m.trainImagesPerS = steady;
+            m.epochOverheadS += extra;
+        }
+    }
     // Once per run: from the process's start to the first epoch's start, and after the last epoch.
     double startup = std::max(0.0, epochs.front().timeS - epochs.front().metrics.timeS);
+    // The first epoch's extra time over a steady one (warm-up: allocations, kernel selection) is paid once.
+    if (epochs.size() > 1 && finiteOr(epochs.front().imagesPerS, 0) > 0)
+        startup += std::max(0.0, static_cast<double>(started->trainImages) / epochs.front().imagesPerS -
+                                     trainS / counted);
     if (finished)
         startup += std::max(0.0, finished->timeS - epochs.back().timeS - m.epochOverheadS);
     m.startupS = startup;
     if (gpuMemMaxMb > 0 && m.batch > 0)
         m.gpuMemPerImageMb = gpuMemMaxMb / m.batch; // an upper bound: the fixed part is not separated
     return m;
+}
+
+Status recordFinishedRun(const std::filesystem::path& runDir, const std::filesystem::path& file) {
+    auto point = measurementFromEvents(runDir / "events.jsonl", machineId());
+    if (!point)
+        return point.error().code == "incomplete" ? Status{} : Status{fail(point.error())};
+    return recordMeasurement(file.empty() ? measurementsPath() : file, *point);
 }
 
 } // namespace osprey::planner

@@ -60,4 +60,9 @@ std::vector<Measurement> measurementsOf(const std::vector<Measurement>& points, 
 Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJsonl,
                                             const std::string& machine);
 
+/// After a run finished on this machine: its point (measurementFromEvents of runDir/events.jsonl with
+/// machineId()) recorded in `file` (default measurementsPath()). A run without a finished epoch adds
+/// nothing and is not an error.
+Status recordFinishedRun(const std::filesystem::path& runDir, const std::filesystem::path& file = {});
+
 } // namespace osprey::planner

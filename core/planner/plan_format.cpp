@@ -44,6 +44,8 @@ std::string formatDuration(double seconds) {
         return "?";
     char text[48];
     const long long s = std::llround(seconds);
+    if (seconds < 1)
+        return "< 1 s";
     if (s < 90)
         std::snprintf(text, sizeof text, "%lld s", s);
     else if (s < 3600)

@@ -2,6 +2,7 @@
 
 #include "common/log.h"
 #include "metrics/ultralytics_evaluator.h"
+#include "planner/run_advice.h"
 #include "project/project.h"
 #include "run/run_files.h"
 #include "train/auto_batch.h"
@@ -296,7 +297,9 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     inputs.dataset.valBoxes = data->val.boxes;
     inputs.dataset.negatives = data->train.negatives + data->val.negatives;
     inputs.runDir = runDir.value();
-    inputs.events = &sink;
+    // The run advice (core/planner) watches the stream and adds `advice` events to it.
+    planner::AdvisingSink advised(sink);
+    inputs.events = &advised;
     inputs.stop = stop;
     if (data->val.samples.empty())
         warn("the project has no val images: epochs are not validated and best.pt follows the first epoch");
