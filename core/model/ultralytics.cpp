@@ -124,37 +124,13 @@ Status walk(Context& context, const Value* module, const std::string& prefix, in
     return {};
 }
 
-float halfToFloat(std::uint16_t h) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000U) << 16;
-    std::uint32_t exponent = (h >> 10) & 0x1FU;
-    std::uint32_t mantissa = h & 0x3FFU;
-    std::uint32_t bits = 0;
-    if (exponent == 0) {
-        if (mantissa == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            exponent = 127 - 15 + 1;
-            while ((mantissa & 0x400U) == 0) {
-                mantissa <<= 1;
-                --exponent;
-            }
-            bits = sign | (exponent << 23) | ((mantissa & 0x3FFU) << 13);
-        }
-    } else if (exponent == 31) {
-        bits = sign | 0x7F800000U | (mantissa << 13);
-    } else {
-        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-    }
-    return std::bit_cast<float>(bits);
-}
-
 /// Reads a small float16/float32 1-D tensor from the archive.
 std::vector<double> smallTensor(const ZipArchive& archive, const std::string& prefix,
                                 const pickle::TensorRef& ref) {
     std::vector<double> values;
     const ZipRecord* record = archive.find(prefix + "/data/" + ref.storageKey);
     const int size = storageElementSize(ref.storageClass);
-    if (record == nullptr || ref.sizes.size() != 1 || size == 0 || ref.sizes[0] > 16)
+    if (record == nullptr || record->compressed || ref.sizes.size() != 1 || size == 0 || ref.sizes[0] > 16)
         return values;
     const std::string_view bytes = archive.bytes(*record);
     const std::int64_t step = ref.strides.empty() ? 1 : ref.strides[0];
@@ -300,6 +276,30 @@ std::string scalarText(const Value* value) {
 }
 
 } // namespace
+
+float halfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000U) << 16;
+    std::uint32_t exponent = (h >> 10) & 0x1FU;
+    std::uint32_t mantissa = h & 0x3FFU;
+    std::uint32_t bits = 0;
+    if (exponent == 0) {
+        if (mantissa == 0) {
+            bits = sign;
+        } else { // subnormal: normalise
+            exponent = 127 - 15 + 1;
+            while ((mantissa & 0x400U) == 0) {
+                mantissa <<= 1;
+                --exponent;
+            }
+            bits = sign | (exponent << 23) | ((mantissa & 0x3FFU) << 13);
+        }
+    } else if (exponent == 31) {
+        bits = sign | 0x7F800000U | (mantissa << 13);
+    } else {
+        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+    }
+    return std::bit_cast<float>(bits);
+}
 
 int storageElementSize(std::string_view storageClass) {
     static const std::map<std::string, int, std::less<>> sizes = {

@@ -9,6 +9,7 @@
 #include "model/weights.h"
 #include "model/zip_records_impl.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,9 @@ struct UltralyticsCheckpoint {
     /// recomputed by the network.
     std::vector<UltralyticsTensor> extras;
 };
+
+/// IEEE half-precision bits to float (exact).
+float halfToFloat(std::uint16_t bits);
 
 /// Bytes per element of a storage class ("HalfStorage" 2, "FloatStorage" 4, ...); 0 when unknown.
 int storageElementSize(std::string_view storageClass);

@@ -1,6 +1,9 @@
 #include "model/ultralytics_load_impl.h"
 
+#include <bit>
+#include <cstring>
 #include <map>
+#include <vector>
 
 namespace osprey::model {
 
@@ -50,12 +53,46 @@ Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::st
     if (!empty && (ref.offset < 0 || last >= ref.storageNumel))
         return fail(where + ": its view reaches past its storage", "corrupt");
     const std::string_view bytes = archive.bytes(*record);
-    auto storage = torch::from_blob(const_cast<char*>(bytes.data()), {ref.storageNumel},
-                                    torch::TensorOptions().dtype(*type));
-    torch::Tensor tensor = empty ? torch::empty(ref.sizes, torch::TensorOptions().dtype(*type))
-                                 : storage.as_strided(ref.sizes, ref.strides, ref.offset).clone();
-    if (tensor.is_floating_point() && tensor.scalar_type() != torch::kFloat)
-        tensor = tensor.to(torch::kFloat);
+    // Copied element by element into a new tensor in plain C++: no torch kernels (and no OpenMP pool
+    // spinning up) for a few hundred small tensors, and float16 widened on the way.
+    const bool floating = *type == torch::kHalf || *type == torch::kBFloat16 || *type == torch::kFloat ||
+                          *type == torch::kDouble;
+    torch::Tensor tensor =
+        torch::empty(ref.sizes, torch::TensorOptions().dtype(floating ? torch::kFloat : *type));
+    if (empty)
+        return tensor;
+    const size_t dims = ref.sizes.size();
+    std::vector<std::int64_t> index(dims, 0);
+    const auto count = static_cast<std::size_t>(tensor.numel());
+    auto* out = static_cast<char*>(tensor.data_ptr());
+    const char* in = bytes.data();
+    std::int64_t at = ref.offset;
+    for (std::size_t i = 0; i < count; ++i) {
+        const char* source = in + static_cast<std::size_t>(at) * elementSize;
+        if (*type == torch::kHalf || *type == torch::kBFloat16) {
+            std::uint16_t bits = 0;
+            std::memcpy(&bits, source, 2);
+            const float value = *type == torch::kHalf
+                                    ? halfToFloat(bits)
+                                    : std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+            std::memcpy(out + i * 4, &value, 4);
+        } else if (*type == torch::kDouble) {
+            double value = 0;
+            std::memcpy(&value, source, 8);
+            const auto narrowed = static_cast<float>(value);
+            std::memcpy(out + i * 4, &narrowed, 4);
+        } else {
+            std::memcpy(out + i * elementSize, source, elementSize);
+        }
+        // Next index in row-major order, with the view's strides.
+        for (size_t d = dims; d-- > 0;) {
+            at += ref.strides[d];
+            if (++index[d] < ref.sizes[d])
+                break;
+            at -= ref.strides[d] * ref.sizes[d];
+            index[d] = 0;
+        }
+    }
     return tensor;
 }
 

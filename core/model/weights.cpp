@@ -97,21 +97,18 @@ Status checkLooksLikeArchive(const std::filesystem::path& path) {
     return {};
 }
 
-/// After LibTorch could not read `path` as an Osprey archive: reads it as an Ultralytics (`torch.save`)
-/// checkpoint, or explains why it is neither. `torchError` is what LibTorch said.
-Expected<Checkpoint> loadTorchSave(const std::filesystem::path& path, const std::string& torchError,
-                                   bool withTensors) {
-    auto archive = ZipArchive::open(path);
-    if (!archive)
-        return fail(archive.error());
-    if (archive->findSuffix("data.pkl") == nullptr)
-        return fail(path.string() + ": not a PyTorch checkpoint (a zip archive without data.pkl)",
+/// Reads `path` as a zip once and says which kind of weights file it is: an error for a foreign zip, an
+/// Ultralytics (`torch.save`) checkpoint, or (false) an Osprey archive for LibTorch.
+Expected<bool> isUltralyticsFile(const ZipArchive& archive) {
+    if (archive.findSuffix("data.pkl") == nullptr)
+        return fail(archive.name() + ": not a PyTorch checkpoint (a zip archive without data.pkl)",
                     "unsupported");
-    if (!isTorchSaveArchive(*archive))
-        return fail(path.string() + ": unreadable or truncated weights file (" + torchError.substr(0, 200) +
-                        ")",
-                    "corrupt");
-    auto described = readUltralytics(*archive);
+    return isTorchSaveArchive(archive);
+}
+
+/// An Ultralytics checkpoint as a Checkpoint (only its metadata unless `withTensors`).
+Expected<Checkpoint> loadTorchSave(const ZipArchive& archive, bool withTensors) {
+    auto described = readUltralytics(archive);
     if (!described)
         return fail(described.error());
     if (!withTensors) {
@@ -119,7 +116,13 @@ Expected<Checkpoint> loadTorchSave(const std::filesystem::path& path, const std:
         checkpoint.meta = described->meta;
         return checkpoint;
     }
-    return ultralyticsCheckpoint(*described, *archive);
+    return ultralyticsCheckpoint(*described, archive);
+}
+
+Unexpected unreadable(const std::filesystem::path& path, const std::exception& e) {
+    return fail(path.string() + ": unreadable or truncated weights file (" +
+                    std::string(e.what()).substr(0, 200) + ")",
+                "corrupt");
 }
 
 } // namespace
@@ -279,24 +282,45 @@ Expected<CheckpointMeta> readMeta(torch::serialize::InputArchive& archive,
 Expected<CheckpointMeta> readCheckpointMeta(const std::filesystem::path& path) {
     if (auto ok = checkLooksLikeArchive(path); !ok)
         return fail(ok.error());
+    auto zip = ZipArchive::open(path);
+    if (!zip)
+        return fail(zip.error());
+    auto ultralytics = isUltralyticsFile(*zip);
+    if (!ultralytics)
+        return fail(ultralytics.error());
+    if (*ultralytics) {
+        auto checkpoint = loadTorchSave(*zip, false);
+        if (!checkpoint)
+            return fail(checkpoint.error());
+        return checkpoint->meta;
+    }
     try {
         torch::serialize::InputArchive archive;
-        archive.load_from(path.string());
+        std::istringstream stream{std::string(zip->data())};
+        archive.load_from(stream);
         return readMeta(archive, path);
     } catch (const std::exception& e) {
-        auto foreign = loadTorchSave(path, e.what(), false);
-        if (!foreign)
-            return fail(foreign.error());
-        return foreign->meta;
+        return unreadable(path, e);
     }
 }
 
 Expected<Checkpoint> loadCheckpoint(const std::filesystem::path& path) {
     if (auto ok = checkLooksLikeArchive(path); !ok)
         return fail(ok.error());
+    // One read of the file: an Ultralytics checkpoint goes to Osprey's own reader, an Osprey archive to
+    // LibTorch from memory.
+    auto zip = ZipArchive::open(path);
+    if (!zip)
+        return fail(zip.error());
+    auto ultralytics = isUltralyticsFile(*zip);
+    if (!ultralytics)
+        return fail(ultralytics.error());
+    if (*ultralytics)
+        return loadTorchSave(*zip, true);
     try {
         torch::serialize::InputArchive archive;
-        archive.load_from(path.string());
+        std::istringstream stream{std::string(zip->data())};
+        archive.load_from(stream);
         auto meta = readMeta(archive, path);
         if (!meta)
             return fail(meta.error());
@@ -322,7 +346,7 @@ Expected<Checkpoint> loadCheckpoint(const std::filesystem::path& path) {
         }
         return checkpoint;
     } catch (const std::exception& e) {
-        return loadTorchSave(path, e.what(), true);
+        return unreadable(path, e);
     }
 }
 
@@ -445,6 +469,10 @@ Expected<PretrainedReport> loadPretrained(Detector& detector, const std::filesys
     if (checkpoint->meta.fused)
         return fail(path.string() + ": fused (inference-only) weights cannot start a training run",
                     "mismatch");
+    if (fileSpec.sppfActivation != model.spec().sppfActivation)
+        return fail(path.string() + ": its SPPF.cv1 " + (fileSpec.sppfActivation ? "has" : "has no") +
+                        " activation, unlike the network; build the network with the weights' ModelSpec",
+                    "mismatch");
     const TensorList& state = !checkpoint->ema.empty() ? checkpoint->ema : checkpoint->model;
     const auto loaded = loadState(model, state, LoadMode::Pretrained);
     if (!loaded)
@@ -492,11 +520,11 @@ Expected<ImportReport> importWeights(const std::filesystem::path& source,
     ImportReport report;
     std::error_code error;
     report.bytesBefore = std::filesystem::file_size(source, error);
-    if (auto archive = ZipArchive::open(source); archive && !isTorchSaveArchive(*archive))
-        return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
     auto loaded = loadCheckpoint(source);
     if (!loaded)
         return fail(loaded.error());
+    if (loaded->meta.origin.empty() || !isUltralyticsFile(ZipArchive::open(source).value()).value())
+        return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
     Checkpoint converted;
     converted.meta = loaded->meta;
     converted.meta.epoch = -1;

@@ -164,10 +164,7 @@ Expected<ZipArchive> ZipArchive::fromBytes(std::string bytes, std::string name) 
             return fail(file + ": damaged zip directory (entry " + std::to_string(i) + ")", "corrupt");
         if ((flags & 1U) != 0)
             return fail(file + ": record '" + record.name + "' is encrypted", "unsupported");
-        if (method != 0 || compressed != size)
-            return fail(file + ": record '" + record.name +
-                            "' is compressed; PyTorch checkpoints store records uncompressed",
-                        "unsupported");
+        record.compressed = method != 0 || compressed != size;
         Cursor h(data, local);
         if (h.le(4) != kLocalHeader)
             return fail(file + ": record '" + record.name + "' has no local header", "corrupt");
@@ -175,11 +172,11 @@ Expected<ZipArchive> ZipArchive::fromBytes(std::string bytes, std::string name) 
         const auto localName = h.le(2);
         const auto localExtra = h.le(2);
         h.skip(localName + localExtra);
-        if (!h.ok() || h.at() > data.size() || size > data.size() - h.at())
+        if (!h.ok() || h.at() > data.size() || compressed > data.size() - h.at())
             return fail(file + ": truncated (record '" + record.name + "' runs past the end of the file)",
                         "truncated");
         record.offset = h.at();
-        record.size = size;
+        record.size = compressed;
         archive.m_byName.emplace(record.name, archive.m_records.size());
         archive.m_records.push_back(std::move(record));
     }
@@ -206,6 +203,10 @@ std::string_view ZipArchive::bytes(const ZipRecord& record) const {
 }
 
 Status ZipArchive::verify(const ZipRecord& record) const {
+    if (record.compressed)
+        return fail(m_name + ": record '" + record.name +
+                        "' is compressed; PyTorch checkpoints store records uncompressed",
+                    "unsupported");
     if (crc32(bytes(record)) != record.crc)
         return fail(m_name + ": record '" + record.name + "' is damaged (CRC-32 mismatch)", "corrupt");
     return {};

@@ -19,14 +19,16 @@ struct ZipRecord {
     std::string name;         ///< full name, e.g. "yolov8n/data/17"
     std::uint64_t offset = 0; ///< first data byte in the file
     std::uint64_t size = 0;
-    std::uint32_t crc = 0; ///< as the archive records it
+    std::uint32_t crc = 0;   ///< as the archive records it
+    bool compressed = false; ///< deflated (TorchScript code records); its bytes() are not the content
 };
 
 /// A whole archive held in memory, with its central directory.
 class ZipArchive {
 public:
     /// Reads and indexes `path`. Errors name the file: missing, not a zip, truncated (no end record or a
-    /// record past the end), compressed records (torch.save never compresses), encrypted records.
+    /// record past the end), encrypted records. Compressed records are listed (flagged); torch.save never
+    /// compresses, and verify() refuses them.
     static Expected<ZipArchive> open(const std::filesystem::path& path);
     /// The same for bytes already in memory; `name` is used in messages.
     static Expected<ZipArchive> fromBytes(std::string bytes, std::string name);
@@ -38,9 +40,11 @@ public:
     const ZipRecord* findSuffix(std::string_view suffix) const;
     /// A record's bytes (a view into the archive).
     std::string_view bytes(const ZipRecord& record) const;
-    /// Checks a record's CRC-32; the error names the record.
+    /// Checks that a record is stored uncompressed and its CRC-32; the error names the record.
     Status verify(const ZipRecord& record) const;
     const std::string& name() const { return m_name; }
+    /// The whole file.
+    std::string_view data() const { return m_data; }
 
 private:
     std::string m_data;

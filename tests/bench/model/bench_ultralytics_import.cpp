@@ -1,9 +1,9 @@
 // Reading an Ultralytics checkpoint: the pickle alone, the whole checkpoint with its tensors (what `predict`
 // and `train weights=` do), and `model import` (read, build, load, write an Osprey file). The goal:
 // a 6.5 MB .pt in <= 200 ms. With OSPREY_ULTRALYTICS_PYTHON set to a Python that has torch and ultralytics,
-// its `torch.load` of the same file is timed in the same run for the ratio.
-// Usage: bench_ultralytics_import [FILE.pt] [repeats=7]
-#include "../../fixtures.h"
+// its `torch.load` of the same file is timed in the same run for the ratio. Run it with
+// OMP_WAIT_POLICY=PASSIVE, as the applications run (app/openmp_wait.h): spinning OpenMP workers dominate on a
+// busy machine. Usage: bench_ultralytics_import [FILE.pt] [repeats=7]
 #include "model/ultralytics_impl.h"
 #include "model/weights_torch_impl.h"
 
@@ -34,14 +34,19 @@ template <typename F> double medianMs(int repeats, F&& work) {
 } // namespace
 
 int main(int argc, char** argv) {
-    const std::filesystem::path file =
-        argc > 1 ? std::filesystem::path(argv[1])
-                 : test::fixture("models/ultralytics-trained/yolov8n-shapes-best.pt");
+    const std::filesystem::path file = argc > 1
+                                           ? std::filesystem::path(argv[1])
+                                           : std::filesystem::path(OSPREY_SHARED_DIR) /
+                                                 "fixtures/models/ultralytics-trained/yolov8n-shapes-best.pt";
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 7;
     torch::set_num_threads(2);
     const auto bytes = std::filesystem::file_size(file);
     std::printf("file: %s (%.2f MB), median of %d\n", file.c_str(), static_cast<double>(bytes) / 1e6,
                 repeats);
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    std::printf(
+        "OMP_WAIT_POLICY=%s (osprey and osprey-cli run with PASSIVE; set it to measure what they do)\n",
+        policy != nullptr ? policy : "unset");
     const auto archive = ZipArchive::open(file);
     if (!archive) {
         std::fprintf(stderr, "%s\n", archive.message().c_str());

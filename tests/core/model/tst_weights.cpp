@@ -225,7 +225,7 @@ private slots:
         writeBytes(random, noise);
         const auto result = loadCheckpoint(random);
         QVERIFY(!result);
-        QVERIFY(result.message().find("not an Osprey weights file") != std::string::npos);
+        QVERIFY(result.message().find("not a weights file") != std::string::npos);
         // Random bytes behind a zip signature still fail cleanly inside torch's reader.
         writeBytes(random, "PK\x03\x04" + noise);
         QVERIFY(!loadCheckpoint(random));
