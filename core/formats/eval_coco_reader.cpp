@@ -144,8 +144,8 @@ Status readCocoTruth(const std::filesystem::path& path, SetBuilder& builder,
         return na && nb ? *na < *nb : a.first < b.first;
     });
     for (const auto& [id, image] : images) {
-        const auto sizeOf = [image](const char* key) {
-            const Json* size = member(*image, key);
+        const auto sizeOf = [entry = image](const char* key) { // init-capture: clang 14 (fuzz build)
+            const Json* size = member(*entry, key);
             return size ? static_cast<int>(size->GetDouble()) : 0;
         };
         const int width = sizeOf("width"), height = sizeOf("height");
