@@ -4,6 +4,7 @@
 #include "metrics/ultralytics_evaluator.h"
 #include "planner/run_advice.h"
 #include "project/project.h"
+#include "quality/run_snapshot.h"
 #include "run/run_files.h"
 #include "train/auto_batch.h"
 #include "train/data_loader.h"
@@ -108,6 +109,23 @@ private:
     }
     project::Project& m_project;
     project::RunRecord m_record;
+};
+
+/// Adds the dataset snapshot's hash to run_started's config, so the events file, the GUI and the platform
+/// (its trainArgs) see which data the run trained on.
+class SnapshotTaggingSink : public run::FanOutSink {
+public:
+    explicit SnapshotTaggingSink(std::string hash) : m_hash(std::move(hash)) {}
+    void onEvent(const run::TrainEvent& event) override {
+        if (event.type != run::TrainEvent::Type::RunStarted)
+            return run::FanOutSink::onEvent(event);
+        run::TrainEvent tagged = event;
+        tagged.config[quality::kSnapshotConfigKey] = m_hash;
+        run::FanOutSink::onEvent(tagged);
+    }
+
+private:
+    std::string m_hash;
 };
 
 /// Forwards log events of the loader (worker threads) into the stream.
@@ -226,12 +244,17 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     if (!opened)
         return failEarly(opened.error());
     auto& project = *opened.value();
+    // What this run trains on: <run>/snapshot.bin, its hash in the runs table (config JSON).
+    auto snapshot = quality::recordRunSnapshot(project, runDir.value());
+    if (!snapshot)
+        return failEarly(snapshot.error());
 
     auto file = run::JsonlFileSink::open(runDir.value() / "events.jsonl");
     if (!file)
         return failEarly(file.error());
 
     nlohmann::json configJson = config.toMap();
+    configJson[quality::kSnapshotConfigKey] = snapshot->summary.hash;
     project::RunRecord record;
     if (config.resume) {
         auto runs = project.runs();
@@ -256,13 +279,15 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         log::warn("runs table: " + status.message());
     RunRecorder recorder(project, record);
 
-    run::FanOutSink sink;
+    SnapshotTaggingSink sink(snapshot->summary.hash);
     sink.add(file->get());
     sink.add(&recorder);
     sink.add(&events);
     WarningForwarder warn(sink);
     for (const auto& warning : data->warnings)
         warn(warning);
+    if (!snapshot->warning.empty())
+        warn(snapshot->warning);
 
     if (config.batch < 1) {
         // AutoBatch: the loaders need the batch size, so it is measured here, before they are built.

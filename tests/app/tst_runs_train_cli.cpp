@@ -1,0 +1,74 @@
+// A real, short `osprey-cli train` (1 epoch at imgsz=64 on a 16-image demo project) records its dataset
+// snapshot: snapshot.bin in the run folder, the hash in the runs table and in run_started's config (what
+// the remote reporter sends to the platform as trainArgs), and `runs list` shows it.
+#include "quality/run_snapshot.h"
+
+#include "app/cli_process.h"
+#include "project_printers.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace osprey;
+namespace fs = std::filesystem;
+
+class TestRunsTrainCli : public QObject {
+    Q_OBJECT
+private slots:
+    void trainingRecordsASnapshot() {
+        QTemporaryDir dir;
+        const fs::path folder = fs::path(dir.path().toStdString()) / "demo";
+        auto run = test::runCli({"demo", test::pathArg("path", folder), "images=16", "imgsz=64", "seed=2"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        run =
+            test::runCli({"train", test::pathArg("project", folder), "model=yolov8n", "epochs=1", "imgsz=64",
+                          "batch=8", "workers=1", "threads=2", "device=cpu", "name=snap", "events=jsonl"},
+                         600000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
+
+        const fs::path file = folder / "runs" / "snap" / quality::kSnapshotFileName;
+        QVERIFY(fs::exists(file));
+        auto snapshot = quality::readSnapshot(file);
+        QVERIFY2(snapshot, snapshot ? "" : snapshot.message().c_str());
+        QCOMPARE(snapshot->images.size(), size_t(16)); // the demo splits every image into train or val
+        QCOMPARE(snapshot->classes.size(), size_t(4));
+
+        auto project = project::Project::open(folder);
+        QVERIFY(project);
+        auto info = quality::findRun(**project, "snap");
+        QVERIFY(info);
+        QCOMPARE(info->snapshotHash, snapshot->hash);
+        OSPREY_COMPARE_ENUM(info->record.status, project::RunStatus::Finished);
+        auto now = quality::projectSnapshotHash(**project);
+        QVERIFY(now);
+        QCOMPARE(*now, snapshot->hash); // training changed no data
+
+        // run_started carries the hash in its config, in events.jsonl and on stdout alike.
+        bool tagged = false;
+        std::ifstream events(folder / "runs" / "snap" / "events.jsonl");
+        for (std::string line; std::getline(events, line);) {
+            const QJsonObject event = QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
+            if (event["type"].toString() == "run_started")
+                tagged = event["config"].toObject()[quality::kSnapshotConfigKey].toString() ==
+                         QString::fromStdString(snapshot->hash);
+        }
+        QVERIFY(tagged);
+        QVERIFY(run.out.contains(QString::fromStdString(snapshot->hash)));
+
+        run = test::runCli({"runs", "list", test::pathArg("project", folder)});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        const QStringList lines = run.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[1].startsWith("snap ") && lines[1].contains("finished") &&
+                     lines[1].contains("yolov8n") &&
+                     lines[1].contains(QString::fromStdString(quality::shortHash(snapshot->hash))),
+                 qPrintable(run.out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunsTrainCli)
+#include "tst_runs_train_cli.moc"
