@@ -2296,6 +2296,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>最佳 mAP50-95</translation>
     </message>
     <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
         <source>Duration</source>
         <translation>时长</translation>
     </message>

@@ -1,5 +1,7 @@
 #include "ui/train/runs_table.h"
 
+#include "quality/dataset_snapshot.h"
+#include "quality/run_snapshot.h"
 #include "ui/project/project_document.h"
 #include "ui/train/training_view.h"
 
@@ -44,8 +46,8 @@ QString RunsTable::statusName(project::RunStatus status) {
 
 RunsTable::RunsTable(ProjectDocument* document, QWidget* parent)
     : QWidget(parent), m_document(document), m_table(new QTableWidget(0, ColumnCount, this)) {
-    m_table->setHorizontalHeaderLabels(
-        {tr("Run"), tr("Status"), tr("Model"), tr("Epochs"), tr("Best mAP50-95"), tr("Duration")});
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Status"), tr("Model"), tr("Epochs"),
+                                        tr("Best mAP50-95"), tr("Dataset"), tr("Duration")});
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -109,6 +111,11 @@ void RunsTable::reload() {
                      ? tr("%1 (epoch %2)").arg(*run.bestFitness, 0, 'f', 4).arg(run.bestEpoch.value_or(0))
                      : tr("–"),
                  run.bestFitness.value_or(-1.0)));
+        const std::string snapshot =
+            config.value(QLatin1String(quality::kSnapshotConfigKey)).toString().toStdString();
+        auto* data = item(snapshot.empty() ? tr("–") : QString::fromStdString(quality::shortHash(snapshot)));
+        data->setToolTip(QString::fromStdString(snapshot));
+        m_table->setItem(row, ColumnSnapshot, data);
         m_table->setItem(row, ColumnDuration,
                          item(TrainingView::formatDuration(double(end - run.startedAt))));
     }

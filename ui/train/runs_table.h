@@ -1,6 +1,6 @@
 #pragma once
-// RunsTable: the project's runs (name, status, model, epochs, best mAP50-95, duration) with "Show
-// Charts" / "Compare N Runs" and "Resume". It only lists and asks: opening, comparing and resuming are
+// RunsTable: the project's runs (name, status, model, epochs, best mAP50-95, dataset snapshot, duration) with
+// "Show Charts" / "Compare N Runs" and "Resume". It only lists and asks: opening, comparing and resuming are
 // the panel's. GUI thread only.
 
 #include "project/types.h"
@@ -25,6 +25,7 @@ public:
         ColumnModel,
         ColumnEpochs,
         ColumnBest,
+        ColumnSnapshot, ///< the first 12 digits of the dataset snapshot hash; the tooltip holds all 64
         ColumnDuration,
         ColumnCount
     };
