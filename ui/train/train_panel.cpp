@@ -1,5 +1,6 @@
 #include "ui/train/train_panel.h"
 
+#include "ui/planner/planner_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
 #include "ui/train/gpu_probe.h"
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace osprey::ui {
@@ -65,10 +67,22 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     m_checkProgress->setTextVisible(false);
     m_checkProgress->hide();
     m_runs = new RunsTable(document, this);
+    // The planner beside the form: its figures follow the form's model, epochs, imgsz and batch.
+    m_planner = new PlannerPanel(this);
+    m_planner->setObjectName(QStringLiteral("plannerPanel"));
+    QList<QWidget*> watched;
+    for (const char* key : {"model", "epochs", "imgsz", "batch"})
+        watched << m_form->editor(QLatin1String(key));
+    m_planner->watch(watched, [this](const QString& key) { return m_form->value(key); });
+    m_planner->setProjectFolder(document->folder());
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("trainTabs"));
+    tabs->addTab(scroll, tr("Settings"));
+    tabs->addTab(m_planner, tr("Planner"));
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(scroll, 3);
+    leftLayout->addWidget(tabs, 3);
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_checkProgress);
     leftLayout->addWidget(m_checkStatus);
@@ -112,6 +126,7 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     connect(m_viewer, &RunViewer::followedRunEnded, this, &TrainPanel::reloadRuns);
     connect(m_liveRun, &LiveRun::runNamed, this, &TrainPanel::reloadRuns);
     connect(m_liveRun, &LiveRun::ended, this, [this] {
+        m_planner->reloadData(); // the finished run is a measured point now
         reloadRuns();
         updateButtons();
         emit runEnded();

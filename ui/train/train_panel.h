@@ -19,6 +19,7 @@ namespace osprey::ui {
 
 class GpuProbe;
 class LiveRun;
+class PlannerPanel;
 class ProjectDocument;
 class RunViewer;
 class RunsTable;
@@ -75,6 +76,7 @@ public:
     QStringList selectedRuns() const;
 
     TrainForm* form() const { return m_form; }
+    PlannerPanel* planner() const { return m_planner; }
     TrainingView* view() const { return m_view; }
     TrainingRunModel* liveModel() const { return m_live; }
     TrainingRunModel* replayModel() const;
@@ -116,6 +118,7 @@ private:
     TrainingRunModel* m_live;
     TrainingView* m_view;
     RunViewer* m_viewer;
+    PlannerPanel* m_planner;
 };
 
 } // namespace osprey::ui
