@@ -43,7 +43,8 @@ std::string toHex(const Digest& digest);
 /// Parses 64 hex digits into `out`; false when `hex` is not that.
 bool fromHex(std::string_view hex, Digest& out);
 
-/// Stable codes of the hashed enums (never the enum's numeric value).
+/// Stable codes of the hashed enums, fixed by the hash and file format: never the enum's numeric value nor
+/// another module's index (quality::splitIndex may change; these may not).
 std::uint8_t splitCode(project::Split split);
 std::uint8_t statusCode(project::ImageStatus status);
 std::uint8_t flagBits(const project::BoxFlags& flags);
