@@ -920,6 +920,73 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::BreakEvenBox</name>
+    <message>
+        <source>Buy or rent: break-even</source>
+        <translation>买还是租：回本点</translation>
+    </message>
+    <message>
+        <source> /h</source>
+        <translation> /小时</translation>
+    </message>
+    <message>
+        <source> h/day</source>
+        <translation> 小时/天</translation>
+    </message>
+    <message>
+        <source>What the machine with the GPU costs to buy.</source>
+        <translation>购买带这块 GPU 的机器的价格。</translation>
+    </message>
+    <message>
+        <source>Electricity per hour of training.</source>
+        <translation>每小时训练的电费。</translation>
+    </message>
+    <message>
+        <source>The cloud price of the same GPU per hour.</source>
+        <translation>同款 GPU 在云端每小时的价格。</translation>
+    </message>
+    <message>
+        <source>Left out: cooling, idle power, repairs, financing, resale value and the owner&apos;s time.</source>
+        <translation>未计入：散热、待机功耗、维修、融资、转售价值和机主的时间。</translation>
+    </message>
+    <message>
+        <source>It assumes the owned GPU trains as fast as the cloud one.</source>
+        <translation>假设自有 GPU 的训练速度与云端相同。</translation>
+    </message>
+    <message>
+        <source>Buying wins when the GPU is busy almost continuously, or when the hardware is already owned.</source>
+        <translation>GPU 几乎一直在用，或硬件已经到手时，购买更划算。</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>电费</translation>
+    </message>
+    <message>
+        <source>Cloud GPU</source>
+        <translation>云端 GPU</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>The cloud price is not above the power cost: buying never pays off.</source>
+        <translation>云端价格不高于电费：购买永远不会回本。</translation>
+    </message>
+    <message>
+        <source>Check the inputs.</source>
+        <translation>请检查输入。</translation>
+    </message>
+    <message>
+        <source>Break-even after about %1 h of training (%2 h): %3 months at %4 h/day, %5 months at 24 h/day (30-day months).</source>
+        <translation>训练约 %1 小时后回本（%2 小时）：每天 %4 小时为 %3 个月，每天 24 小时为 %5 个月（每月按 30 天）。</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::CheatSheetDialog</name>
     <message>
         <source>Keyboard Shortcuts Cheat Sheet</source>
@@ -1929,6 +1996,117 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::PlannerPanel</name>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>scaled</source>
+        <translation>换算</translation>
+    </message>
+    <message>
+        <source>modelled</source>
+        <translation>模型估算</translation>
+    </message>
+    <message>
+        <source>not calibrated</source>
+        <translation>未校准</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>VRAM</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>$/h</source>
+        <translation>$/小时</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批</translation>
+    </message>
+    <message>
+        <source>Basis</source>
+        <translation>依据</translation>
+    </message>
+    <message>
+        <source>%1, %2 epochs at imgsz %3, batch %4, on %5 train and %6 val images.</source>
+        <translation>%1，%2 轮，imgsz %3，批 %4，%5 张训练图像和 %6 张验证图像。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cheapest:&lt;/b&gt; %1. &lt;b&gt;Fastest:&lt;/b&gt; %2.</source>
+        <translation>&lt;b&gt;最便宜：&lt;/b&gt;%1。&lt;b&gt;最快：&lt;/b&gt;%2。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Recommended:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;推荐：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Start small:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;从小处开始：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>On %1: about %2%3.</source>
+        <translation>在 %1 上：约 %2%3。</translation>
+    </message>
+    <message>
+        <source>, %1</source>
+        <translation>，%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Warning:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;警告：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#8a8f98&apos;&gt;Times are ranges from measured throughput scaled by compute (TFLOP/s) and memory bandwidth; prices are the catalogue&apos;s (osprey-cli plan gpus).&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#8a8f98&apos;&gt;时间是一个范围：由实测吞吐量按算力（TFLOP/s）和内存带宽换算而来；价格取自目录（osprey-cli plan gpus）。&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>This machine (%1)</source>
+        <translation>本机（%1）</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <source>%1 – %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 per epoch</source>
+        <translation>每轮 %1</translation>
+    </message>
+    <message>
+        <source>The chosen batch does not fit this GPU&apos;s memory.</source>
+        <translation>所选的批放不进这块 GPU 的内存（显存）。</translation>
+    </message>
+    <message>
+        <source>time (h)</source>
+        <translation>时间（小时）</translation>
+    </message>
+    <message>
+        <source>cost ($)</source>
+        <translation>费用（$）</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::PlatformSettingsDialog</name>
     <message>
         <source>from the ULTRALYTICS_API_KEY environment variable</source>
@@ -2593,6 +2771,14 @@ File ▸ New Project… (Ctrl+N)</source>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Planner</source>
+        <translation>规划</translation>
+    </message>
     <message>
         <source>Start Training</source>
         <translation>开始训练</translation>
