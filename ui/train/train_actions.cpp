@@ -1,5 +1,6 @@
 #include "ui/train/train_actions.h"
 
+#include "ui/train/export_model_dialog.h"
 #include "ui/train/train_panel.h"
 
 #include <QAction>
@@ -28,6 +29,12 @@ TrainActions::TrainActions(QMainWindow* window) : QObject(window), m_window(wind
     m_stop = m_menu->addAction(tr("S&top Training"), this, [this] {
         if (m_panel)
             m_panel->stop();
+    });
+    m_menu->addSeparator();
+    m_menu->addAction(tr("&Export Model…"), this, [this] {
+        auto* dialog = new ExportModelDialog({}, m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
     });
     m_dock = new QDockWidget(tr("Training"), window);
     m_dock->setObjectName("TrainingDock");

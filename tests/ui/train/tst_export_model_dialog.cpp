@@ -1,0 +1,67 @@
+// Train ▸ Export Model…: the dialog exports in the background (the GUI stays responsive), shows the
+// summary, and shows the error naming the file for bad weights, writing nothing.
+#include "model/detector.h"
+#include "model/weights.h"
+#include "ui/train/export_model_dialog.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace osprey;
+
+class TestExportModelDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void exportsInTheBackground() {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        auto detector = model::Detector::create(model::parseModelName("yolov8n", 2).value());
+        QVERIFY(detector);
+        QVERIFY(model::saveWeights(*detector, {}, folder / "best.pt"));
+
+        ui::ExportModelDialog dialog(QString::fromStdString((folder / "best.pt").string()));
+        dialog.show();
+        dialog.findChild<QSpinBox*>("imgszSpin")->setValue(320);
+        QVERIFY(dialog.findChild<QCheckBox*>("simplifyCheck")->isChecked());
+        QSignalSpy finished(&dialog, &ui::ExportModelDialog::finished);
+        QTest::mouseClick(dialog.findChild<QPushButton*>("exportButton"), Qt::LeftButton);
+        QVERIFY(dialog.busy());
+        QVERIFY(!dialog.findChild<QPushButton*>("exportButton")->isEnabled());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.at(0).at(1).toString(), QString());
+        const auto file = folder / "best.onnx";
+        QCOMPARE(finished.at(0).at(0).toString().toStdString(), file.string());
+        QVERIFY(std::filesystem::file_size(file) > 1000000);
+        QCOMPARE(dialog.findChild<QProgressBar*>("progressBar")->value(), 100);
+        QVERIFY(dialog.findChild<QLabel*>("statusLabel")->text().contains("opset 12, 2 classes"));
+        QVERIFY(!dialog.busy());
+    }
+
+    void showsTheErrorForBadWeights() {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        std::ofstream(folder / "notes.pt") << "not weights";
+        ui::ExportModelDialog dialog(QString::fromStdString((folder / "notes.pt").string()));
+        dialog.show();
+        QSignalSpy finished(&dialog, &ui::ExportModelDialog::finished);
+        QTest::mouseClick(dialog.findChild<QPushButton*>("exportButton"), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(finished.at(0).at(0).toString().isEmpty());
+        const QString status = dialog.findChild<QLabel*>("statusLabel")->text();
+        QVERIFY2(status.contains("notes.pt"), qPrintable(status));
+        QVERIFY(!std::filesystem::exists(folder / "notes.onnx"));
+    }
+};
+
+QTEST_MAIN(TestExportModelDialog)
+#include "tst_export_model_dialog.moc"

@@ -1,0 +1,50 @@
+#pragma once
+// ExportModelDialog (Train ▸ Export Model…): exports a weights file to ONNX in Ultralytics' layout with
+// core/export, off the GUI thread, with a progress bar and the summary or the error in the dialog.
+// Widgets are named for tests: weightsEdit, outEdit, imgszSpin, opsetSpin, halfCheck, dynamicCheck,
+// simplifyCheck, exportButton, progressBar, statusLabel. GUI thread only.
+
+#include <QDialog>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace osprey::ui {
+
+class ExportModelDialog : public QDialog {
+    Q_OBJECT
+public:
+    /// `weights` pre-fills the weights field (e.g. the last run's best.pt); may be empty.
+    explicit ExportModelDialog(const QString& weights = {}, QWidget* parent = nullptr);
+
+    /// Whether an export is running.
+    bool busy() const { return m_busy; }
+
+signals:
+    /// An export finished: the file written, or an empty path and the error.
+    void finished(const QString& file, const QString& error);
+
+private:
+    void startExport();
+    void chooseWeights();
+    void chooseOutput();
+    void setBusy(bool busy);
+
+    QLineEdit* m_weights;
+    QLineEdit* m_out;
+    QSpinBox* m_imgsz;
+    QSpinBox* m_opset;
+    QCheckBox* m_half;
+    QCheckBox* m_dynamic;
+    QCheckBox* m_simplify;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    QPushButton* m_export;
+    bool m_busy = false;
+};
+
+} // namespace osprey::ui
