@@ -3,6 +3,7 @@
 // A folder may hold images and videos. Videos are read frame by frame; the annotated video is written
 // as <out>/<stem>.mp4 and the labels of frame k (from 1) as <out>/labels/<stem>_<k>.txt, as Ultralytics
 // does.
+#include "assist/box_predictor.h"
 #include "cli/verb.h"
 #include "common/strings.h"
 #include "imaging/image.h"
@@ -10,6 +11,7 @@
 #include "model/predictor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -151,19 +153,36 @@ int runPredict(const Args& args) {
     model::setComputeThreads(threads > 0
                                  ? static_cast<int>(threads)
                                  : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-    auto predictor =
-        model::Predictor::load(args.str("model"), model::PredictorOptions{args.str("device"), true});
-    if (!predictor) {
-        std::cerr << "error: " << predictor.message() << "\n";
-        return 1;
+    // An exported .onnx runs in OpenCV DNN through core/assist's ONNX predictor (class names from its
+    // metadata); everything else is a weights file for LibTorch.
+    const bool isOnnx = toLower(fs::path(args.str("model")).extension().string()) == ".onnx";
+    std::unique_ptr<assist::BoxPredictor> onnx;
+    Expected<model::Predictor> predictor = fail("unset");
+    if (isOnnx) {
+        auto opened = assist::BoxPredictor::open({args.str("model")});
+        if (!opened) {
+            std::cerr << "error: " << opened.message() << "\n";
+            return 1;
+        }
+        onnx = std::move(*opened);
+    } else {
+        predictor =
+            model::Predictor::load(args.str("model"), model::PredictorOptions{args.str("device"), true});
+        if (!predictor) {
+            std::cerr << "error: " << predictor.message() << "\n";
+            return 1;
+        }
     }
+    const std::vector<std::string>& names = onnx ? onnx->names() : predictor->names();
     const auto sources = collectSources(args.str("source"));
     if (!sources) {
         std::cerr << "error: " << sources.message() << "\n";
         return 1;
     }
-    const int imgsz =
-        args.integer("imgsz") > 0 ? static_cast<int>(args.integer("imgsz")) : predictor->imgsz();
+    const int modelImgsz = onnx ? onnx->inputSize() : predictor->imgsz();
+    const int imgsz = args.integer("imgsz") > 0 && (!onnx || args.given("imgsz"))
+                          ? static_cast<int>(args.integer("imgsz"))
+                          : modelImgsz;
     if (imgsz % 32 != 0) {
         std::cerr << "error: imgsz=" << imgsz << " must be a multiple of 32\n";
         return 2;
@@ -185,18 +204,34 @@ int runPredict(const Args& args) {
     /// Detects on one image (a file or a video frame); draws the boxes into it when saving.
     const DetectFunction detect = [&](imaging::Image& image, const std::string& what,
                                       const fs::path& txtPath) -> Expected<void> {
-        imaging::Letterbox box;
-        const auto input = imaging::letterbox(image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
         model::PredictTiming timing;
-        const auto results =
-            predictor->predictLetterboxed({model::ImageView{input.pixels.data(), input.width, input.height}},
-                                          {model::LetterboxInfo{box.scale, box.padX, box.padY}},
-                                          {{image.width, image.height}}, nms, &timing);
-        if (!results)
-            return fail(what + ": " + results.message());
-        const auto& detections = (*results)[0];
-        std::printf("%s: %dx%d %s, %.1fms\n", what.c_str(), input.width, input.height,
-                    summary(detections, predictor->names()).c_str(), timing.inferenceMs);
+        std::vector<model::Detection> detections;
+        int inputWidth = imgsz, inputHeight = imgsz;
+        if (onnx) {
+            const auto started = std::chrono::steady_clock::now();
+            const auto proposals =
+                onnx->predict(image, {nms.confThreshold, nms.iouThreshold, nms.maxDetections, imgsz});
+            if (!proposals)
+                return fail(what + ": " + proposals.message());
+            timing.inferenceMs =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+            for (const auto& p : *proposals)
+                detections.push_back({p.x1, p.y1, p.x2, p.y2, p.score, p.classIndex});
+        } else {
+            imaging::Letterbox box;
+            const auto input = imaging::letterbox(image, imgsz, predictor->stride(), /*autoRect=*/true, &box);
+            const auto results = predictor->predictLetterboxed(
+                {model::ImageView{input.pixels.data(), input.width, input.height}},
+                {model::LetterboxInfo{box.scale, box.padX, box.padY}}, {{image.width, image.height}}, nms,
+                &timing);
+            if (!results)
+                return fail(what + ": " + results.message());
+            detections = (*results)[0];
+            inputWidth = input.width;
+            inputHeight = input.height;
+        }
+        std::printf("%s: %dx%d %s, %.1fms\n", what.c_str(), inputWidth, inputHeight,
+                    summary(detections, names).c_str(), timing.inferenceMs);
         total.preprocessMs += timing.preprocessMs;
         total.inferenceMs += timing.inferenceMs;
         total.postprocessMs += timing.postprocessMs;
@@ -207,8 +242,8 @@ int runPredict(const Args& args) {
         if (save)
             for (const auto& d : detections) {
                 char label[160];
-                std::snprintf(label, sizeof label, "%s %.2f",
-                              predictor->names()[static_cast<size_t>(d.classId)].c_str(), d.score);
+                std::snprintf(label, sizeof label, "%s %.2f", names[static_cast<size_t>(d.classId)].c_str(),
+                              d.score);
                 imaging::drawBox(image, d.x1, d.y1, d.x2, d.y2, classColour(d.classId), label);
             }
         return {};
@@ -257,7 +292,7 @@ int runPredict(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "predict",
     "Run a trained detector on an image, a video, or a folder of them",
-    {{"model", KeyType::Path, "", "weights file (.pt written by Osprey)", true},
+    {{"model", KeyType::Path, "", "weights file (.pt) or an ONNX export (.onnx, run in OpenCV DNN)", true},
      {"source", KeyType::Path, "", "an image, a video (.mp4, .avi, ...) or a folder of them", true},
      {"conf", KeyType::Double, "0.25", "confidence threshold"},
      {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
