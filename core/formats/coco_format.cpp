@@ -142,6 +142,10 @@ private:
         if (!raw.hasAnnotations)
             m_problems.warning(ProblemKind::MissingField, name, "annotations",
                                "missing field: read as an image-info file; its images import as unlabeled");
+        if (raw.notObjects > 0)
+            m_problems.error(ProblemKind::Syntax, name, "images/annotations/categories",
+                             std::to_string(raw.notObjects) + " items are not JSON objects",
+                             std::to_string(raw.notObjects) + " items");
         FileContext context{file, name, &raw, splitOfFile(file)};
         readCategories(context);
         if (auto status = readImages(context); !status)

@@ -45,6 +45,8 @@ public:
     }
     bool RawNumber(const char*, rapidjson::SizeType, bool) { return scalar(Kind::String, 0, 0); }
     bool String(const char* text, rapidjson::SizeType length, bool) {
+        if (outsideRecord())
+            return true;
         if (m_depth == 3 && m_section != Section::Other)
             return itemString(std::string_view(text, length));
         return scalar(Kind::String, 0, 0);
@@ -72,8 +74,11 @@ public:
                 break;
             }
             m_field = Field::Other;
+            m_inRecord = true;
             return true;
         }
+        if (outsideRecord())
+            return true;
         if (m_depth == 4 && m_section == Section::Annotations) {
             if (m_field == Field::Segmentation)
                 m_out.annotations.back().segmentation = Segmentation::Rle;
@@ -84,6 +89,8 @@ public:
         return true;
     }
     bool EndObject(rapidjson::SizeType) {
+        if (m_depth == 3)
+            m_inRecord = false;
         --m_depth;
         return true;
     }
@@ -97,6 +104,10 @@ public:
             return false;
         }
         if (m_depth == 2)
+            return true;
+        if (m_depth == 3 && m_section != Section::Other)
+            ++m_out.notObjects; // an array where an image/annotation/category object belongs
+        if (outsideRecord())
             return true;
         if (m_section != Section::Annotations) {
             if (m_depth == 4)
@@ -121,7 +132,8 @@ public:
         return true;
     }
     bool EndArray(rapidjson::SizeType) {
-        if (m_depth == 5 && m_section == Section::Annotations && m_containerField == Field::Segmentation) {
+        if (m_depth == 5 && m_section == Section::Annotations && m_containerField == Field::Segmentation &&
+            m_inRecord) {
             auto& ann = m_out.annotations.back();
             if (ann.segmentation == Segmentation::Polygons && ann.polygonProblem.empty()) {
                 const std::string where = "segmentation[" + std::to_string(m_polygonIndex) + "]";
@@ -256,7 +268,9 @@ private:
     }
 
     bool scalar(Kind kind, std::int64_t asInt, double asDouble) {
-        if (m_section == Section::Other || m_depth < 3)
+        if (m_depth == 2 && m_section != Section::Other)
+            ++m_out.notObjects; // a number, string, bool or null where an object belongs
+        if (m_section == Section::Other || m_depth < 3 || !m_inRecord)
             return true;
         const bool isInt = kind == Kind::Int || kind == Kind::IntegralFloat;
         const bool isNumber = isInt || kind == Kind::Float;
@@ -339,7 +353,12 @@ private:
     }
 
     RawFile& m_out;
+    /// Values below a section item are only read inside an item that is an object (fuzzing found
+    /// `"annotations": [[...` reaching annotations.back() on an empty list).
+    bool outsideRecord() const { return m_section != Section::Other && m_depth >= 3 && !m_inRecord; }
+
     int m_depth = 0;
+    bool m_inRecord = false; ///< inside an object at depth 3 of images/annotations/categories
     Section m_section = Section::Other;
     Field m_field = Field::Other;
     Field m_containerField = Field::Other;

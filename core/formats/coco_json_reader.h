@@ -59,6 +59,7 @@ struct RawFile {
     std::vector<RawCategory> categories;
     std::vector<RawImage> images;
     std::vector<RawAnnotation> annotations;
+    std::int64_t notObjects = 0; ///< items of images/annotations/categories that are not objects
 };
 
 /// Parses `path`. Fails on unreadable files and JSON syntax errors (with line and column) and when the

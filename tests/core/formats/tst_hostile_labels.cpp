@@ -359,6 +359,22 @@ private slots:
                        "ids.json: annotations[1].image_id: unknown image id 9007199254740992");
     }
 
+    void cocoItemsThatAreNotObjects() {
+        // Found by fuzz_coco_json: an array where an annotation object belongs reached
+        // annotations.back() on an empty list (undefined behaviour). Now counted and reported.
+        QTemporaryDir dir;
+        const fs::path base(dir.path().toStdString());
+        test::writeText(base / "n.json", R"({"images":[5,{"id":1,"file_name":"a.jpg","width":10,"height":10}],
+            "annotations":[[1,2],{"id":1,"image_id":1,"category_id":1,"bbox":[1,1,5,5],"iscrowd":0}],
+            "categories":[{"id":1,"name":"cat"}]})");
+        const auto result = read(base / "n.json", "coco");
+        QVERIFY2(result.hasValue(), result ? "" : result.message().c_str());
+        EXPECT_PROBLEM(*result, Severity::Error,
+                       "n.json: images/annotations/categories: 2 items are not JSON objects");
+        QCOMPARE(result->dataset.images.size(), std::size_t(1));
+        QCOMPARE(result->dataset.boxCount(), std::size_t(1));
+    }
+
     void yoloDescriptorStructure() {
         QTemporaryDir dir;
         const fs::path data = fs::path(dir.path().toStdString()) / "ds";
