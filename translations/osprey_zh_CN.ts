@@ -1532,6 +1532,101 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::ExportModelDialog</name>
+    <message>
+        <source>Export Model</source>
+        <translation>导出模型</translation>
+    </message>
+    <message>
+        <source>best.pt, last.pt or an Ultralytics .pt</source>
+        <translation>best.pt、last.pt 或 Ultralytics 的 .pt</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>next to the weights, as .onnx</source>
+        <translation>与权重文件同目录，扩展名为 .onnx</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>Half-precision weights (float16)</source>
+        <translation>半精度权重 (float16)</translation>
+    </message>
+    <message>
+        <source>Dynamic batch size</source>
+        <translation>动态批大小</translation>
+    </message>
+    <message>
+        <source>Store intermediate shapes</source>
+        <translation>存储中间张量形状</translation>
+    </message>
+    <message>
+        <source>Weights:</source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <source>ONNX file:</source>
+        <translation>ONNX 文件：</translation>
+    </message>
+    <message>
+        <source>Image size:</source>
+        <translation>图像尺寸：</translation>
+    </message>
+    <message>
+        <source>Opset:</source>
+        <translation>Opset：</translation>
+    </message>
+    <message>
+        <source>Writes input &quot;images&quot; [1, 3, size, size] and output &quot;output0&quot; [1, 4 + classes, anchors], as Ultralytics does; the file is checked in OpenCV DNN before it is written.</source>
+        <translation>与 Ultralytics 一样，写入输入图像张量 &quot;images&quot; [1, 3, 尺寸, 尺寸] 和输出 &quot;output0&quot; [1, 4 + 类别数, 锚点数]；文件写入前会先在 OpenCV DNN 中检查。</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Weights to Export</source>
+        <translation>要导出的权重</translation>
+    </message>
+    <message>
+        <source>Weights (*.pt);;All files (*)</source>
+        <translation>权重 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>ONNX File</source>
+        <translation>ONNX 文件</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx);;All files (*)</source>
+        <translation>ONNX 模型 (*.onnx);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Choose the weights to export.</source>
+        <translation>请选择要导出的权重。</translation>
+    </message>
+    <message>
+        <source>The image size must be a multiple of 32 (the largest stride).</source>
+        <translation>图像尺寸必须是 32（最大步幅）的倍数。</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出…</translation>
+    </message>
+    <message>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2 MB, opset %3, %4 classes) in %5 s.</source>
+        <translation>已写入 %1（%2 MB，opset %3，%4 个类别），用时 %5 秒。</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::GpuProbe</name>
     <message>
         <source>no NVIDIA GPU found</source>
@@ -2733,6 +2828,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Stopping training</source>
         <translation>正在停止训练</translation>
     </message>
+    <message>
+        <source>&amp;Export Model…</source>
+        <translation>导出模型(&amp;E)…</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainForm</name>
@@ -2771,14 +2870,6 @@ File ▸ New Project… (Ctrl+N)</source>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
-    <message>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <source>Planner</source>
-        <translation>规划</translation>
-    </message>
     <message>
         <source>Start Training</source>
         <translation>开始训练</translation>
@@ -2826,6 +2917,14 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Cancel Dataset Check</source>
         <translation>取消数据集检查</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Planner</source>
+        <translation>规划</translation>
     </message>
 </context>
 <context>
