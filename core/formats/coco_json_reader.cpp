@@ -41,7 +41,9 @@ public:
     }
     bool Double(double value) {
         const bool integral = std::floor(value) == value && std::fabs(value) < 9e15;
-        return scalar(integral ? Kind::IntegralFloat : Kind::Float, static_cast<std::int64_t>(value), value);
+        // Only an integral value below 9e15 is converted: casting 2e75 to int64 is undefined (fuzzing).
+        return scalar(integral ? Kind::IntegralFloat : Kind::Float,
+                      integral ? static_cast<std::int64_t>(value) : 0, value);
     }
     bool RawNumber(const char*, rapidjson::SizeType, bool) { return scalar(Kind::String, 0, 0); }
     bool String(const char* text, rapidjson::SizeType length, bool) {

@@ -357,6 +357,15 @@ private slots:
                        "ids.json: images[1].id: invalid field type: expected an integer");
         EXPECT_PROBLEM(*result, Severity::Error,
                        "ids.json: annotations[1].image_id: unknown image id 9007199254740992");
+
+        // Found by fuzz_coco_json: a huge number where an integer belongs was cast to int64 (undefined).
+        test::writeText(base / "huge.json",
+                        R"({"images":[{"id":1,"file_name":"a.jpg","width":2.5e75,"height":10}],
+          "annotations":[],"categories":[]})");
+        result = read(base / "huge.json", "coco");
+        QVERIFY2(result.hasValue(), result ? "" : result.message().c_str());
+        EXPECT_PROBLEM(*result, Severity::Error,
+                       "huge.json: images[0].width: invalid field type: expected an integer");
     }
 
     void cocoItemsThatAreNotObjects() {
