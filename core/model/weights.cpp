@@ -66,7 +66,9 @@ TensorList readGroup(torch::serialize::InputArchive& parent, const std::string& 
     std::string name;
     while (std::getline(lines, name)) {
         torch::Tensor tensor;
-        group.read("t" + std::to_string(tensors.size()), tensor);
+        std::string entry = "t"; // built in two steps: GCC 12 warns (-Wstringop-overflow) on "t" + to_string
+        entry += std::to_string(tensors.size());
+        group.read(entry, tensor);
         tensors.emplace_back(name, tensor);
     }
     return tensors;

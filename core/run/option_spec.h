@@ -49,7 +49,7 @@ struct OptionSpec {
     double maximum = std::numeric_limits<double>::infinity();
     std::vector<std::string> choices; ///< Choice: the values, canonical spelling
     bool openChoices = false;         ///< Choice: other values pass (device=0 besides cpu)
-    std::string unit;                 ///< "px", "epochs", ... ("" = none)
+    std::string unit;                 ///< "px", "epochs", ... ("" = none); marked for translation
     std::string placeholder;          ///< Text/Path: GUI hint while empty ("" = the form's default)
 };
 

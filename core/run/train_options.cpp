@@ -130,7 +130,7 @@ void addFormOptions(Table& t) {
            .shownIn = F::Both,
            .minimum = 1,
            .maximum = 10000,
-           .unit = "epochs"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "epochs")},
           field(&TrainConfig::epochs));
     t.add({.key = "imgsz",
            .type = T::Integer,
@@ -143,7 +143,7 @@ void addFormOptions(Table& t) {
            .shownIn = F::Both,
            .minimum = 32,
            .maximum = 4096,
-           .unit = "px"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "px")},
           field(&TrainConfig::imgsz));
     t.add({.key = "batch",
            .type = T::Number,
@@ -155,7 +155,7 @@ void addFormOptions(Table& t) {
            .shownIn = F::Both,
            .minimum = -1,
            .maximum = 1024,
-           .unit = "images"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "images")},
           batchField());
     t.add({.key = "device",
            .type = T::Choice,
@@ -204,7 +204,7 @@ void addFormTrainingOptions(Table& t) {
            .shownIn = F::Both,
            .minimum = 1,
            .maximum = 10000,
-           .unit = "epochs"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "epochs")},
           field(&TrainConfig::patience));
     t.add({.key = "mosaic",
            .type = T::Number,
@@ -225,7 +225,7 @@ void addFormTrainingOptions(Table& t) {
            .shownIn = F::Both,
            .minimum = 0,
            .maximum = 10000,
-           .unit = "epochs"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "epochs")},
           field(&TrainConfig::closeMosaic));
     t.add(
         {.key = "fliplr",
@@ -300,7 +300,7 @@ void addCommandLineOptions(Table& t) {
                                          "Warmup length in epochs (at least 100 iterations)."),
            .minimum = 0,
            .maximum = 10000,
-           .unit = "epochs"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "epochs")},
           field(&TrainConfig::warmupEpochs));
     t.add({.key = "cos_lr",
            .type = T::Flag,
@@ -373,7 +373,7 @@ void addCommandLineOptions(Table& t) {
                                          "Nominal batch: gradients accumulate to this many images per step."),
            .minimum = 1,
            .maximum = 1024,
-           .unit = "images"},
+           .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "images")},
           field(&TrainConfig::nominalBatch));
 }
 

@@ -19,11 +19,6 @@ namespace osprey::ui {
 namespace {
 constexpr auto kLanguageKey = "ui/language";
 
-// The units of core/run's training options, which the train form translates in the options' context;
-// the option table declares them without a translation marker, so lupdate finds them here.
-[[maybe_unused]] constexpr const char* kOptionUnits[] = {QT_TRANSLATE_NOOP("osprey::run::Options", "epochs"),
-                                                         QT_TRANSLATE_NOOP("osprey::run::Options", "images"),
-                                                         QT_TRANSLATE_NOOP("osprey::run::Options", "px")};
 } // namespace
 
 Language languageSetting() {
