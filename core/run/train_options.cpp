@@ -12,8 +12,6 @@ namespace osprey::run {
 
 namespace {
 
-constexpr double kUnbounded = std::numeric_limits<double>::infinity();
-
 /// How one option reaches its TrainConfig field. The value handed to `set` has passed
 /// normalizeOptionValue, so it parses.
 struct Binding {
