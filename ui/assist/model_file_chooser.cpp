@@ -24,9 +24,9 @@ std::optional<assist::ModelSource> askForModelSource(QWidget* parent, const QStr
                                                      const QString& startFolder) {
     const QString file = QFileDialog::getOpenFileName(
         parent, title, startFolder,
-        QCoreApplication::translate(
-            "ModelFileChooser",
-            "Models (*.pt *.onnx *.cfg);;Osprey or Ultralytics checkpoints (*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
+        QCoreApplication::translate("ModelFileChooser",
+                                    "Models (*.pt *.onnx *.cfg);;Osprey or Ultralytics checkpoints "
+                                    "(*.pt);;ONNX (*.onnx);;Darknet (*.cfg)"));
     if (file.isEmpty())
         return std::nullopt;
     assist::ModelSource source;
