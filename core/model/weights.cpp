@@ -522,11 +522,19 @@ Expected<ImportReport> importWeights(const std::filesystem::path& source,
     ImportReport report;
     std::error_code error;
     report.bytesBefore = std::filesystem::file_size(source, error);
-    auto loaded = loadCheckpoint(source);
+    if (auto ok = checkLooksLikeArchive(source); !ok)
+        return fail(ok.error());
+    auto zip = ZipArchive::open(source);
+    if (!zip)
+        return fail(zip.error());
+    auto ultralytics = isUltralyticsFile(*zip);
+    if (!ultralytics)
+        return fail(ultralytics.error());
+    if (!*ultralytics)
+        return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
+    auto loaded = loadTorchSave(*zip, true);
     if (!loaded)
         return fail(loaded.error());
-    if (loaded->meta.origin.empty() || !isUltralyticsFile(ZipArchive::open(source).value()).value())
-        return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
     Checkpoint converted;
     converted.meta = loaded->meta;
     converted.meta.epoch = -1;
