@@ -33,6 +33,25 @@ QString translated(const char* context, const std::string& text) {
     return text.empty() ? QString() : QCoreApplication::translate(context, text.c_str());
 }
 
+/// A number field that shows 16 rather than 16.00 and 0.01 rather than 0.01000: trailing zeros dropped, the
+/// precision kept for typing.
+class TidyDoubleSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        QString text = locale().toString(value, 'f', decimals());
+        text.remove(locale().groupSeparator());
+        const QString point = locale().decimalPoint();
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(point.size());
+        }
+        return text;
+    }
+};
+
 int spinBound(double value, int fallback) {
     if (!std::isfinite(value))
         return fallback;
@@ -97,7 +116,7 @@ TrainForm::TrainForm(QWidget* parent) : QWidget(parent), m_layout(new QFormLayou
             spin->setValue(defaultText.toInt());
             editor = spin;
         } else if (spec.type == run::OptionType::Number) {
-            auto* spin = new QDoubleSpinBox(this);
+            auto* spin = new TidyDoubleSpinBox(this);
             // Learning rates need five decimals; probabilities read better with two.
             spin->setDecimals(spec.minimum > 0 && spec.minimum < 0.001 ? 5 : 2);
             spin->setRange(std::isfinite(spec.minimum) ? spec.minimum : 0.0,

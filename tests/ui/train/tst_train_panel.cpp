@@ -9,6 +9,7 @@
 #include "ui/train/training_view.h"
 
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -52,6 +53,10 @@ void TestTrainPanel::formComesFromTheFieldTable() {
     QVERIFY(!arguments.join(' ').contains("remote="));
     QCOMPARE(form.findChild<QSpinBox*>("epochs")->minimum(), 1);
     QCOMPARE(form.findChild<QSpinBox*>("imgsz")->maximum(), 4096);
+    // Numbers read as written: batch 16 (not 16.00), lr0 0.01 (not 0.01000), typing precision kept.
+    QCOMPARE(form.findChild<QDoubleSpinBox*>("batch")->text(), QString("16"));
+    QCOMPARE(form.findChild<QDoubleSpinBox*>("lr0")->text(), QString("0.01"));
+    QCOMPARE(form.findChild<QDoubleSpinBox*>("lr0")->decimals(), 5);
 
     QVERIFY(form.setValue("model", "yolo11s"));
     QVERIFY(form.setValue("batch", 8));
