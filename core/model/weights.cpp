@@ -121,6 +121,24 @@ Expected<Checkpoint> loadTorchSave(const ZipArchive& archive, bool withTensors) 
     return ultralyticsCheckpoint(*described, archive);
 }
 
+/// A weights file read once: its zip, and whether it is an Ultralytics checkpoint (else an Osprey archive).
+struct OpenedWeights {
+    ZipArchive zip;
+    bool ultralytics = false;
+};
+
+Expected<OpenedWeights> openWeights(const std::filesystem::path& path) {
+    if (auto ok = checkLooksLikeArchive(path); !ok)
+        return fail(ok.error());
+    auto zip = ZipArchive::open(path);
+    if (!zip)
+        return fail(zip.error());
+    auto ultralytics = isUltralyticsFile(*zip);
+    if (!ultralytics)
+        return fail(ultralytics.error());
+    return OpenedWeights{std::move(*zip), *ultralytics};
+}
+
 Unexpected unreadable(const std::filesystem::path& path, const std::exception& e) {
     return fail(path.string() + ": unreadable or truncated weights file (" +
                     std::string(e.what()).substr(0, 200) + ")",
@@ -282,23 +300,18 @@ Expected<CheckpointMeta> readMeta(torch::serialize::InputArchive& archive,
 } // namespace
 
 Expected<CheckpointMeta> readCheckpointMeta(const std::filesystem::path& path) {
-    if (auto ok = checkLooksLikeArchive(path); !ok)
-        return fail(ok.error());
-    auto zip = ZipArchive::open(path);
-    if (!zip)
-        return fail(zip.error());
-    auto ultralytics = isUltralyticsFile(*zip);
-    if (!ultralytics)
-        return fail(ultralytics.error());
-    if (*ultralytics) {
-        auto checkpoint = loadTorchSave(*zip, false);
+    auto opened = openWeights(path);
+    if (!opened)
+        return fail(opened.error());
+    if (opened->ultralytics) {
+        auto checkpoint = loadTorchSave(opened->zip, false);
         if (!checkpoint)
             return fail(checkpoint.error());
         return checkpoint->meta;
     }
     try {
         torch::serialize::InputArchive archive;
-        std::istringstream stream{std::string(zip->data())};
+        std::istringstream stream{std::string(opened->zip.data())};
         archive.load_from(stream);
         return readMeta(archive, path);
     } catch (const std::exception& e) {
@@ -307,21 +320,16 @@ Expected<CheckpointMeta> readCheckpointMeta(const std::filesystem::path& path) {
 }
 
 Expected<Checkpoint> loadCheckpoint(const std::filesystem::path& path) {
-    if (auto ok = checkLooksLikeArchive(path); !ok)
-        return fail(ok.error());
     // One read of the file: an Ultralytics checkpoint goes to Osprey's own reader, an Osprey archive to
     // LibTorch from memory.
-    auto zip = ZipArchive::open(path);
-    if (!zip)
-        return fail(zip.error());
-    auto ultralytics = isUltralyticsFile(*zip);
-    if (!ultralytics)
-        return fail(ultralytics.error());
-    if (*ultralytics)
-        return loadTorchSave(*zip, true);
+    auto opened = openWeights(path);
+    if (!opened)
+        return fail(opened.error());
+    if (opened->ultralytics)
+        return loadTorchSave(opened->zip, true);
     try {
         torch::serialize::InputArchive archive;
-        std::istringstream stream{std::string(zip->data())};
+        std::istringstream stream{std::string(opened->zip.data())};
         archive.load_from(stream);
         auto meta = readMeta(archive, path);
         if (!meta)
@@ -522,17 +530,12 @@ Expected<ImportReport> importWeights(const std::filesystem::path& source,
     ImportReport report;
     std::error_code error;
     report.bytesBefore = std::filesystem::file_size(source, error);
-    if (auto ok = checkLooksLikeArchive(source); !ok)
-        return fail(ok.error());
-    auto zip = ZipArchive::open(source);
-    if (!zip)
-        return fail(zip.error());
-    auto ultralytics = isUltralyticsFile(*zip);
-    if (!ultralytics)
-        return fail(ultralytics.error());
-    if (!*ultralytics)
+    auto opened = openWeights(source);
+    if (!opened)
+        return fail(opened.error());
+    if (!opened->ultralytics)
         return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
-    auto loaded = loadTorchSave(*zip, true);
+    auto loaded = loadTorchSave(opened->zip, true);
     if (!loaded)
         return fail(loaded.error());
     Checkpoint converted;
