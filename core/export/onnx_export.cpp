@@ -3,14 +3,16 @@
 #include "common/atomic_file.h"
 #include "common/version.h"
 #include "export/onnx_graph_impl.h"
-#include "model/detector_torch_impl.h"
+#include "model/fused_network.h"
 #include "model/weights.h"
 
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 #include <opencv2/dnn.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <sstream>
@@ -108,17 +110,25 @@ void declareTensor(onnx::ValueInfoProto& info, const TensorSignature& signature)
 
 // A fixed, image-like input: smooth colour gradients and low-frequency waves (no hard edges, which make a
 // randomly initialised network's outputs needlessly sensitive to rounding).
-torch::Tensor probeImage(int imgsz) {
-    const auto ramp = torch::linspace(0.0, 1.0, imgsz);
-    const auto ys = ramp.view({imgsz, 1}).expand({imgsz, imgsz});
-    const auto xs = ramp.view({1, imgsz}).expand({imgsz, imgsz});
-    const auto waves = 0.5 + 0.25 * torch::sin(xs * 9.0) * torch::cos(ys * 7.0);
-    return torch::stack({xs, ys, waves}).unsqueeze(0).contiguous();
+// Planar RGB [3, imgsz, imgsz]: x ramp, y ramp, waves.
+std::vector<float> probeImage(int imgsz) {
+    const auto plane = static_cast<size_t>(imgsz) * static_cast<size_t>(imgsz);
+    std::vector<float> image(3 * plane);
+    const double step = imgsz > 1 ? 1.0 / (imgsz - 1) : 0.0;
+    for (int y = 0; y < imgsz; ++y)
+        for (int x = 0; x < imgsz; ++x) {
+            const double u = x * step, v = y * step;
+            const size_t at = static_cast<size_t>(y) * static_cast<size_t>(imgsz) + static_cast<size_t>(x);
+            image[at] = static_cast<float>(u);
+            image[plane + at] = static_cast<float>(v);
+            image[2 * plane + at] = static_cast<float>(0.5 + 0.25 * std::sin(u * 9.0) * std::cos(v * 7.0));
+        }
+    return image;
 }
 
-// Loads the serialised graph in OpenCV DNN and runs `probe`; returns the output as a torch tensor.
-Expected<torch::Tensor> runInOpenCv(const std::string& bytes, const torch::Tensor& probe,
-                                    const fs::path& out) {
+// Loads the serialised graph in OpenCV DNN and runs `probe`; returns the output, row-major.
+Expected<std::vector<float>> runInOpenCv(const std::string& bytes, std::vector<float> probe, int imgsz,
+                                         const fs::path& out) {
     try {
         cv::dnn::Net net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
         if (net.empty())
@@ -126,15 +136,15 @@ Expected<torch::Tensor> runInOpenCv(const std::string& bytes, const torch::Tenso
                             ": OpenCV DNN read an empty network from the exported graph; nothing was "
                             "written",
                         "unsupported");
-        const int sizes[] = {1, 3, static_cast<int>(probe.size(2)), static_cast<int>(probe.size(3))};
-        cv::Mat blob(4, sizes, CV_32F, probe.data_ptr<float>());
+        const int sizes[] = {1, 3, imgsz, imgsz};
+        cv::Mat blob(4, sizes, CV_32F, probe.data());
         net.setInput(blob, "images");
         net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         cv::Mat result = net.forward("output0");
-        std::vector<std::int64_t> shape;
-        for (int i = 0; i < result.dims; ++i)
-            shape.push_back(result.size[i]);
-        return torch::from_blob(result.ptr<float>(), shape, torch::kFloat).clone();
+        if (!result.isContinuous() || result.type() != CV_32F)
+            result = result.clone();
+        const float* data = result.ptr<float>();
+        return std::vector<float>(data, data + result.total());
     } catch (const cv::Exception& error) {
         return fail(out.string() + ": OpenCV DNN cannot run the exported graph (" + error.what() +
                         "); nothing was written",
@@ -142,8 +152,8 @@ Expected<torch::Tensor> runInOpenCv(const std::string& bytes, const torch::Tenso
     }
 }
 
-Status buildModel(onnx::ModelProto& proto, model::DetectionModel& network, const OnnxExportOptions& options,
-                  bool halfWeights, const OnnxExportReport& report) {
+Status buildModel(onnx::ModelProto& proto, const model::FusedNetwork& network,
+                  const OnnxExportOptions& options, bool halfWeights, const OnnxExportReport& report) {
     proto.set_ir_version(onnx::IR_VERSION);
     proto.set_producer_name("osprey");
     proto.set_producer_version(kVersion);
@@ -194,16 +204,15 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     if (!loaded)
         return fail(loaded.error());
     model::Detector detector = std::move(*loaded);
-    torch::NoGradGuard noGrad;
     detector.fuse();
-    auto& network = *detector.impl().model;
-    network.eval();
-    if (options.half) {
-        // The file stores float16 weights: round the reference network the same way, so that the check
-        // below compares the graph with the network it encodes.
-        for (auto& parameter : network.parameters())
-            parameter.copy_(parameter.to(torch::kHalf).to(torch::kFloat));
-    }
+    // The file stores float16 weights: round the reference network the same way, so that the check
+    // below compares the graph with the network it encodes.
+    if (options.half)
+        model::roundParametersToHalf(detector);
+    auto described = model::describeFused(detector);
+    if (!described)
+        return fail(weights.string() + ": cannot export to ONNX: " + described.message(), "unsupported");
+    const model::FusedNetwork& network = *described;
 
     step(0.15, "building");
     OnnxExportReport report;
@@ -211,7 +220,7 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     report.modelName = detector.spec().name();
     report.numClasses = detector.spec().numClasses;
     int anchors = 0, maxStride = 0;
-    for (const int stride : network.strides()) {
+    for (const int stride : network.head.strides) {
         anchors += (options.imgsz / stride) * (options.imgsz / stride);
         maxStride = std::max(maxStride, stride);
     }
@@ -250,7 +259,7 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
 
     step(0.5, "verifying");
     const auto verifyStarted = Clock::now();
-    const auto probe = probeImage(options.imgsz);
+    auto probe = probeImage(options.imgsz);
     std::string verified = bytes;
     if (options.half) {
         // OpenCV 4.6 cannot read float16 tensors: verify the same graph with the same (float16-rounded)
@@ -260,20 +269,25 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
             return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
         verified = twin.SerializeAsString();
     }
-    auto fromOpenCv = runInOpenCv(verified, probe, out);
+    auto fromOpenCv = runInOpenCv(verified, probe, options.imgsz, out);
     if (!fromOpenCv)
         return fail(fromOpenCv.error());
-    const auto expected = network.forwardDecoded(probe);
-    if (fromOpenCv->sizes() != expected.sizes())
+    std::int64_t expectedAnchors = 0;
+    auto expected = model::forwardDecoded(detector, probe, options.imgsz, &expectedAnchors);
+    if (!expected)
+        return fail(weights.string() + ": cannot run the network for the check: " + expected.message(),
+                    "internal");
+    if (fromOpenCv->size() != expected->size() || expectedAnchors != anchors)
         return fail(out.string() + ": OpenCV DNN's output has the wrong shape; nothing was written",
                     "internal");
-    const double boxError =
-        (fromOpenCv->narrow(1, 0, 4) - expected.narrow(1, 0, 4)).abs().max().item<double>();
-    const double scoreError =
-        (fromOpenCv->narrow(1, 4, report.numClasses) - expected.narrow(1, 4, report.numClasses))
-            .abs()
-            .max()
-            .item<double>();
+    // Rows 0-3 are the box (cx, cy, w, h), the rest the class scores; each row holds `anchors` values.
+    double boxError = 0, scoreError = 0;
+    const size_t boxValues = static_cast<size_t>(4) * static_cast<size_t>(anchors);
+    for (size_t i = 0; i < expected->size(); ++i) {
+        const double diff = std::abs(static_cast<double>((*fromOpenCv)[i]) - (*expected)[i]);
+        double& worst = i < boxValues ? boxError : scoreError;
+        worst = std::isnan(diff) ? INFINITY : std::max(worst, diff);
+    }
     // The runtimes' float32 rounding differs by ~1e-5 relative (up to ~0.1 px through a random network);
     // a wrong graph is off by pixels to hundreds of pixels.
     if (boxError > 1.0 || scoreError > 1e-2) {

@@ -1,5 +1,7 @@
 #include "export/onnx_graph_impl.h"
 
+#include "common/half_float.h"
+
 #include <algorithm>
 
 namespace osprey::exporter {
@@ -44,17 +46,20 @@ std::string GraphWriter::unique(const std::string& base) {
     return count == 0 ? base : base + "_" + std::to_string(count);
 }
 
-std::string GraphWriter::weight(const std::string& name, const torch::Tensor& tensor) {
-    const auto cpu = tensor.detach().to(torch::kCPU, m_half ? torch::kHalf : torch::kFloat).contiguous();
+std::string GraphWriter::weight(const std::string& name, const model::FusedTensor& tensor) {
     const std::string stored = unique(m_half ? name + "_fp16" : name);
     auto* initializer = m_graph.add_initializer();
     initializer->set_name(stored);
     initializer->set_data_type(m_half ? onnx::TensorProto::FLOAT16 : onnx::TensorProto::FLOAT);
-    for (const auto size : cpu.sizes())
+    for (const auto size : tensor.shape)
         initializer->add_dims(size);
-    initializer->set_raw_data(cpu.data_ptr(), static_cast<size_t>(cpu.numel()) * cpu.element_size());
-    if (!m_half)
+    if (!m_half) {
+        initializer->set_raw_data(tensor.values.data(), tensor.values.size() * sizeof(float));
         return stored;
+    }
+    std::vector<std::uint16_t> halves(tensor.values.size());
+    std::transform(tensor.values.begin(), tensor.values.end(), halves.begin(), floatToHalf);
+    initializer->set_raw_data(halves.data(), halves.size() * sizeof(std::uint16_t));
     return one("Cast", "/" + name, {stored}, {Attribute::integer("to", onnx::TensorProto::FLOAT)});
 }
 

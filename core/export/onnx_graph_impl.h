@@ -1,21 +1,18 @@
 #pragma once
 // Private to core/export: a small writer of ONNX graph nodes and initialisers over onnx::GraphProto, and
-// the emitters that turn core/model's torch modules into nodes. Not thread-safe; one per export.
+// the emitters that turn core/model's torch-free description of a fused network (model/fused_network.h)
+// into nodes. Not thread-safe; one per export.
 
 #include "common/expected.h"
+#include "model/fused_network.h"
 
 #include <onnx/onnx_pb.h>
-#include <torch/torch.h>
 
 #include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
-
-namespace osprey::model {
-class DetectionModel;
-}
 
 namespace osprey::exporter {
 
@@ -48,7 +45,7 @@ public:
 
     int opset() const { return m_opset; }
     /// A float weight (any shape) under `name`; returns the float32 value to consume.
-    std::string weight(const std::string& name, const torch::Tensor& tensor);
+    std::string weight(const std::string& name, const model::FusedTensor& tensor);
     /// A float32 constant that is never converted (anchor points, strides, scales).
     std::string floats(const std::string& name, const std::vector<std::int64_t>& dims,
                        const std::vector<float>& values);
@@ -83,9 +80,8 @@ private:
 };
 
 /// Emits the whole network: from the graph input `images` (float [N, 3, imgsz, imgsz]) to the decoded
-/// output [N, 4 + nc, A] named `output`. `model` must be fused (BatchNorm folded). Errors name the layer
-/// that cannot be exported.
-Status emitNetwork(GraphWriter& writer, model::DetectionModel& model, int imgsz, const std::string& input,
-                   const std::string& output);
+/// output [N, 4 + nc, A] named `output`. Errors name the layer that cannot be exported.
+Status emitNetwork(GraphWriter& writer, const model::FusedNetwork& network, int imgsz,
+                   const std::string& input, const std::string& output);
 
 } // namespace osprey::exporter

@@ -1,37 +1,24 @@
 #include "export/onnx_graph_impl.h"
 
-#include "model/detector_torch_impl.h"
-
 #include <map>
 
 namespace osprey::exporter {
 
 namespace {
 
-using model::Activation;
-
-// A module's registered children by name (the Ultralytics names: cv1, cv2, m, attn, ...).
-std::shared_ptr<torch::nn::Module> child(torch::nn::Module& module, const std::string& name) {
-    for (const auto& item : module.named_children())
-        if (item.key() == name)
-            return item.value();
-    return nullptr;
-}
-
-template <typename T> std::shared_ptr<T> childAs(torch::nn::Module& module, const std::string& name) {
-    return std::dynamic_pointer_cast<T>(child(module, name));
-}
+using model::FusedBlock;
+using Kind = model::FusedBlock::Kind;
 
 class NetworkEmitter {
 public:
     explicit NetworkEmitter(GraphWriter& writer) : m_w(writer) {}
 
-    Expected<Value> plainConv(model::PlainConv& conv, const Value& x, const std::string& scope) {
+    Expected<Value> plainConv(const FusedBlock& conv, const Value& x, const std::string& scope) {
         if (conv.inChannels != x.channels)
             return fail(scope + ": expects " + std::to_string(conv.inChannels) + " input channels, got " +
                         std::to_string(x.channels));
         std::vector<std::string> inputs{x.name, m_w.weight(scope + ".weight", conv.weight)};
-        if (conv.bias.defined())
+        if (!conv.bias.empty())
             inputs.push_back(m_w.weight(scope + ".bias", conv.bias));
         const std::int64_t k = conv.kernel, pad = conv.kernel / 2;
         Value y;
@@ -46,11 +33,9 @@ public:
         return y;
     }
 
-    Expected<Value> conv(model::Conv& block, const Value& x, const std::string& scope) {
-        if (!block.fused())
-            return fail(scope + ": BatchNorm is not folded into the convolution (fuse the model first)");
-        auto y = plainConv(*block.conv, x, scope + ".conv");
-        if (!y || block.activation() == Activation::None)
+    Expected<Value> conv(const FusedBlock& block, const Value& x, const std::string& scope) {
+        auto y = plainConv(block, x, scope + ".conv");
+        if (!y || !block.silu)
             return y;
         // SiLU as x * sigmoid(x): opset 12 has no SiLU operator.
         const auto gate = m_w.one("Sigmoid", "/" + scope + "/act", {y->name});
@@ -58,29 +43,29 @@ public:
         return y;
     }
 
-    Expected<Value> bottleneck(model::Bottleneck& block, const Value& x, const std::string& scope) {
+    Expected<Value> bottleneck(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto a = convChild(block, "cv1", x, scope);
         if (!a)
             return a;
         auto y = convChild(block, "cv2", *a, scope);
-        if (!y || !block.residual())
+        if (!y || !block.residual)
             return y;
         y->name = m_w.one("Add", "/" + scope, {x.name, y->name});
         return y;
     }
 
-    Expected<Value> c3k(model::C3k& block, const Value& x, const std::string& scope) {
+    Expected<Value> c3k(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto a = convChild(block, "cv1", x, scope);
         if (!a)
             return a;
-        auto inner = sequence(childAs<model::SequentialBlock>(block, "m"), *a, scope + ".m");
+        auto inner = sequence(block.child("m"), *a, scope + ".m");
         auto b = convChild(block, "cv2", x, scope);
         if (!inner || !b)
             return inner ? b : inner;
         return convChild(block, "cv3", concat({*inner, *b}, scope), scope);
     }
 
-    Expected<Value> c2f(model::C2f& block, const Value& x, const std::string& scope) {
+    Expected<Value> c2f(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto head = convChild(block, "cv1", x, scope);
         if (!head)
             return head;
@@ -89,17 +74,16 @@ public:
         std::vector<Value> ys;
         for (const auto& part : parts)
             ys.push_back(Value{part, half, head->height, head->width});
-        auto list = child(block, "m");
+        const FusedBlock* list = block.child("m");
         if (!list)
             return fail(scope + ": no inner blocks (m)");
-        int index = 0;
-        for (const auto& inner : list->children()) {
-            const std::string innerScope = scope + ".m." + std::to_string(index++);
-            Expected<Value> y = fail(innerScope + ": unsupported inner block");
-            if (auto b = std::dynamic_pointer_cast<model::Bottleneck>(inner))
-                y = bottleneck(*b, ys.back(), innerScope);
-            else if (auto c = std::dynamic_pointer_cast<model::C3k>(inner))
-                y = c3k(*c, ys.back(), innerScope);
+        for (const auto& [name, inner] : list->children) {
+            const std::string innerScope = scope + ".m." + name;
+            Expected<Value> y = fail(innerScope + ": unsupported inner block " + inner.type);
+            if (inner.kind == Kind::Bottleneck)
+                y = bottleneck(inner, ys.back(), innerScope);
+            else if (inner.kind == Kind::C3k)
+                y = c3k(inner, ys.back(), innerScope);
             if (!y)
                 return y;
             ys.push_back(*y);
@@ -107,12 +91,12 @@ public:
         return convChild(block, "cv2", concat(ys, scope), scope);
     }
 
-    Expected<Value> sppf(model::Sppf& block, const Value& x, const std::string& scope) {
+    Expected<Value> sppf(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto first = convChild(block, "cv1", x, scope);
         if (!first)
             return first;
         std::vector<Value> ys{*first};
-        const std::int64_t k = block.kernel(), pad = k / 2;
+        const std::int64_t k = block.poolKernel, pad = k / 2;
         for (int i = 0; i < 3; ++i) {
             Value pooled = ys.back();
             pooled.name = m_w.one(
@@ -124,11 +108,11 @@ public:
         return convChild(block, "cv2", concat(ys, scope), scope);
     }
 
-    Expected<Value> attention(model::Attention& block, const Value& x, const std::string& scope) {
+    Expected<Value> attention(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto qkv = convChild(block, "qkv", x, scope);
         if (!qkv)
             return qkv;
-        const std::int64_t heads = block.numHeads(), keyDim = block.keyDim(), headDim = block.headDim();
+        const std::int64_t heads = block.heads, keyDim = block.keyDim, headDim = block.headDim;
         const std::int64_t positions = x.height * x.width;
         const std::string s = "/" + scope;
         const auto grouped = m_w.reshape(s, qkv->name, {0, heads, 2 * keyDim + headDim, positions});
@@ -136,7 +120,7 @@ public:
         // (q^T k) * scale computed as (q^T * scale) k: OpenCV 4.6 fuses a scalar Mul after a MatMul of two
         // variables into it as an activation, which that MatMul then never applies.
         const auto qT = m_w.one("Transpose", s, {parts[0]}, {Attribute::integers("perm", {0, 1, 3, 2})});
-        const auto scale = m_w.floats(scope + ".scale", {}, {static_cast<float>(block.scale())});
+        const auto scale = m_w.floats(scope + ".scale", {}, {static_cast<float>(block.scale)});
         const auto scaledQT = m_w.one("Mul", s, {qT, scale});
         const auto logits = m_w.one("MatMul", s, {scaledQT, parts[1]});
         // Softmax over the last axis: before opset 13 Softmax flattens [axis:], the same thing here.
@@ -153,16 +137,16 @@ public:
         return convChild(block, "proj", sum, scope);
     }
 
-    Expected<Value> psaBlock(model::PsaBlock& block, const Value& x, const std::string& scope) {
-        auto attn = childAs<model::Attention>(block, "attn");
-        if (!attn)
+    Expected<Value> psaBlock(const FusedBlock& block, const Value& x, const std::string& scope) {
+        const FusedBlock* attn = block.child("attn");
+        if (!attn || attn->kind != Kind::Attention)
             return fail(scope + ": no attention (attn)");
         auto a = attention(*attn, x, scope + ".attn");
         if (!a)
             return a;
         Value y = x;
         y.name = m_w.one("Add", "/" + scope, {x.name, a->name});
-        auto ffn = sequence(childAs<model::SequentialBlock>(block, "ffn"), y, scope + ".ffn");
+        auto ffn = sequence(block.child("ffn"), y, scope + ".ffn");
         if (!ffn)
             return ffn;
         Value out = y;
@@ -170,14 +154,14 @@ public:
         return out;
     }
 
-    Expected<Value> c2psa(model::C2Psa& block, const Value& x, const std::string& scope) {
+    Expected<Value> c2psa(const FusedBlock& block, const Value& x, const std::string& scope) {
         auto head = convChild(block, "cv1", x, scope);
         if (!head)
             return head;
         const std::int64_t half = head->channels / 2;
         const auto parts = m_w.split("/" + scope, head->name, 1, {half, half});
-        auto inner = sequence(childAs<model::SequentialBlock>(block, "m"),
-                              Value{parts[1], half, head->height, head->width}, scope + ".m");
+        auto inner =
+            sequence(block.child("m"), Value{parts[1], half, head->height, head->width}, scope + ".m");
         if (!inner)
             return inner;
         return convChild(block, "cv2",
@@ -185,36 +169,39 @@ public:
     }
 
     /// Any unary block (also nested sequences, as the head's branches are).
-    Expected<Value> unary(const std::shared_ptr<torch::nn::Module>& module, const Value& x,
-                          const std::string& scope) {
-        if (auto b = std::dynamic_pointer_cast<model::Conv>(module))
-            return conv(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::PlainConv>(module))
-            return plainConv(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::C2f>(module))
-            return c2f(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::Sppf>(module))
-            return sppf(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::C2Psa>(module))
-            return c2psa(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::PsaBlock>(module))
-            return psaBlock(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::C3k>(module))
-            return c3k(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::Bottleneck>(module))
-            return bottleneck(*b, x, scope);
-        if (auto b = std::dynamic_pointer_cast<model::SequentialBlock>(module))
-            return sequence(b, x, scope);
-        return fail(scope + ": no ONNX export for module " + (module ? module->name() : "(none)"));
+    Expected<Value> unary(const FusedBlock& block, const Value& x, const std::string& scope) {
+        switch (block.kind) {
+        case Kind::Conv:
+            return conv(block, x, scope);
+        case Kind::PlainConv:
+            return plainConv(block, x, scope);
+        case Kind::C2f:
+            return c2f(block, x, scope);
+        case Kind::Sppf:
+            return sppf(block, x, scope);
+        case Kind::C2Psa:
+            return c2psa(block, x, scope);
+        case Kind::PsaBlock:
+            return psaBlock(block, x, scope);
+        case Kind::C3k:
+            return c3k(block, x, scope);
+        case Kind::Bottleneck:
+            return bottleneck(block, x, scope);
+        case Kind::Sequence:
+            return sequence(&block, x, scope);
+        case Kind::Attention:
+        case Kind::List:
+            break;
+        }
+        return fail(scope + ": no ONNX export for a " + block.type + " on its own");
     }
 
-    Expected<Value> sequence(const std::shared_ptr<model::SequentialBlock>& block, const Value& x,
-                             const std::string& scope) {
-        if (!block)
+    Expected<Value> sequence(const FusedBlock* block, const Value& x, const std::string& scope) {
+        if (!block || block->kind != Kind::Sequence)
             return fail(scope + ": missing sequence");
         Value y = x;
-        for (size_t i = 0; i < block->size(); ++i) {
-            auto next = unary(block->at(i), y, scope + "." + std::to_string(i));
+        for (const auto& [name, item] : block->children) {
+            auto next = unary(item, y, scope + "." + name);
             if (!next)
                 return next;
             y = *next;
@@ -250,14 +237,14 @@ public:
         return y;
     }
 
-    Status detect(model::Detect& head, const std::vector<Value>& features, const std::string& scope,
+    Status detect(const model::FusedHead& head, const std::vector<Value>& features, const std::string& scope,
                   const std::string& output);
 
 private:
-    Expected<Value> convChild(torch::nn::Module& block, const std::string& name, const Value& x,
+    Expected<Value> convChild(const FusedBlock& block, const std::string& name, const Value& x,
                               const std::string& scope) {
-        auto module = childAs<model::Conv>(block, name);
-        if (!module)
+        const FusedBlock* module = block.child(name);
+        if (!module || module->kind != Kind::Conv)
             return fail(scope + ": no convolution " + name);
         return conv(*module, x, scope + "." + name);
     }
@@ -266,24 +253,19 @@ private:
     std::string m_emptyRoi, m_scales;
 };
 
-Status NetworkEmitter::detect(model::Detect& head, const std::vector<Value>& features,
+Status NetworkEmitter::detect(const model::FusedHead& head, const std::vector<Value>& features,
                               const std::string& scope, const std::string& output) {
-    auto boxLists = child(head, "cv2"), classLists = child(head, "cv3");
-    auto dfl = child(head, "dfl");
-    if (!boxLists || !classLists || !dfl)
-        return fail(scope + ": the head lacks cv2, cv3 or dfl");
-    const auto boxBranches = boxLists->children(), classBranches = classLists->children();
-    if (boxBranches.size() != features.size() || classBranches.size() != features.size() ||
-        head.strides().size() != features.size())
+    if (head.boxBranches.size() != features.size() || head.classBranches.size() != features.size() ||
+        head.strides.size() != features.size())
         return fail(scope + ": " + std::to_string(features.size()) + " feature maps for " +
-                    std::to_string(boxBranches.size()) + " head levels");
+                    std::to_string(head.boxBranches.size()) + " head levels");
     const std::string s = "/" + scope;
     std::vector<std::string> boxes, scores;
     std::vector<float> anchorX, anchorY, strideRow;
     for (size_t i = 0; i < features.size(); ++i) {
         const std::string level = std::to_string(i);
-        auto box = unary(boxBranches[i], features[i], scope + ".cv2." + level);
-        auto cls = unary(classBranches[i], features[i], scope + ".cv3." + level);
+        auto box = unary(head.boxBranches[i], features[i], scope + ".cv2." + level);
+        auto cls = unary(head.classBranches[i], features[i], scope + ".cv3." + level);
         if (!box)
             return fail(box.error());
         if (!cls)
@@ -296,24 +278,24 @@ Status NetworkEmitter::detect(model::Detect& head, const std::vector<Value>& fea
             for (std::int64_t x = 0; x < features[i].width; ++x) {
                 anchorX.push_back(static_cast<float>(x) + 0.5f);
                 anchorY.push_back(static_cast<float>(y) + 0.5f);
-                strideRow.push_back(static_cast<float>(head.strides()[i]));
+                strideRow.push_back(static_cast<float>(head.strides[i]));
             }
     }
     const auto anchors = static_cast<std::int64_t>(anchorX.size());
-    const int bins = model::kRegMax;
+    const std::int64_t bins = head.regMax;
     const auto boxLogits = m_w.one("Concat", s, boxes, {Attribute::integer("axis", 2)});
     const auto classLogits = m_w.one("Concat", s, scores, {Attribute::integer("axis", 2)});
 
     // DFL: softmax over each side's bins (moved to the last axis, where every opset's Softmax agrees),
     // then the expectation with the module's own bin weights as a [bins, 1] MatMul.
-    auto dflConv = childAs<model::PlainConv>(*dfl, "conv");
-    if (!dflConv)
-        return fail(scope + ".dfl: no conv");
+    if (head.dflWeight.values.size() != static_cast<size_t>(bins))
+        return fail(scope + ".dfl: " + std::to_string(head.dflWeight.values.size()) + " bin weights for " +
+                    std::to_string(bins) + " bins");
     const std::string d = s + "/dfl";
     const auto sides = m_w.reshape(d, boxLogits, {0, 4, bins, anchors});
     const auto binsLast = m_w.one("Transpose", d, {sides}, {Attribute::integers("perm", {0, 1, 3, 2})});
     const auto probabilities = m_w.one("Softmax", d, {binsLast}, {Attribute::integer("axis", 3)});
-    const auto binWeights = m_w.weight(scope + ".dfl.conv.weight", dflConv->weight.reshape({bins, 1}));
+    const auto binWeights = m_w.weight(scope + ".dfl.conv.weight", {{bins, 1}, head.dflWeight.values});
     const auto expectation = m_w.one("MatMul", d, {probabilities, binWeights});
     const auto distances = m_w.reshape(d, expectation, {0, 4, anchors});
 
@@ -342,22 +324,14 @@ Status NetworkEmitter::detect(model::Detect& head, const std::vector<Value>& fea
 
 } // namespace
 
-Status emitNetwork(GraphWriter& writer, model::DetectionModel& model, int imgsz, const std::string& input,
-                   const std::string& output) {
-    std::shared_ptr<torch::nn::Module> list = child(model, "model");
-    if (!list)
-        return fail("the network has no layer list (model)");
-    const auto modules = list->children();
-    const auto layers = model.layers();
-    if (modules.size() != layers.size())
-        return fail("the network has " + std::to_string(modules.size()) + " modules for " +
-                    std::to_string(layers.size()) + " layers");
+Status emitNetwork(GraphWriter& writer, const model::FusedNetwork& network, int imgsz,
+                   const std::string& input, const std::string& output) {
     NetworkEmitter emitter(writer);
     std::vector<Value> outputs;
     Value x{input, 3, imgsz, imgsz};
     const auto from = [&](int index) { return index < 0 ? x : outputs[static_cast<size_t>(index)]; };
-    for (size_t i = 0; i < layers.size(); ++i) {
-        const auto& layer = layers[i];
+    for (size_t i = 0; i < network.layers.size(); ++i) {
+        const auto& layer = network.layers[i];
         const std::string scope = "model." + std::to_string(i);
         if (layer.type == "Upsample") {
             x = emitter.upsample(from(layer.from[0]), scope);
@@ -367,15 +341,12 @@ Status emitNetwork(GraphWriter& writer, model::DetectionModel& model, int imgsz,
                 parts.push_back(from(index));
             x = emitter.concat(parts, scope);
         } else if (layer.type == "Detect") {
-            auto head = std::dynamic_pointer_cast<model::Detect>(modules[i]);
-            if (!head)
-                return fail(scope + ": Detect layer without a Detect module");
             std::vector<Value> features;
             for (const int index : layer.from)
                 features.push_back(from(index));
-            return emitter.detect(*head, features, scope, output);
+            return emitter.detect(network.head, features, scope, output);
         } else {
-            auto y = emitter.unary(modules[i], from(layer.from[0]), scope);
+            auto y = emitter.unary(layer.block, from(layer.from[0]), scope);
             if (!y)
                 return fail(scope + " (" + layer.type + "): " + y.message());
             x = *y;

@@ -1,7 +1,6 @@
 #include "model/ultralytics_impl.h"
 
 #include <array>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -276,30 +275,6 @@ std::string scalarText(const Value* value) {
 }
 
 } // namespace
-
-float halfToFloat(std::uint16_t h) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000U) << 16;
-    std::uint32_t exponent = (h >> 10) & 0x1FU;
-    std::uint32_t mantissa = h & 0x3FFU;
-    std::uint32_t bits = 0;
-    if (exponent == 0) {
-        if (mantissa == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            exponent = 127 - 15 + 1;
-            while ((mantissa & 0x400U) == 0) {
-                mantissa <<= 1;
-                --exponent;
-            }
-            bits = sign | (exponent << 23) | ((mantissa & 0x3FFU) << 13);
-        }
-    } else if (exponent == 31) {
-        bits = sign | 0x7F800000U | (mantissa << 13);
-    } else {
-        bits = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-    }
-    return std::bit_cast<float>(bits);
-}
 
 int storageElementSize(std::string_view storageClass) {
     static const std::map<std::string, int, std::less<>> sizes = {

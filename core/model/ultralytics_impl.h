@@ -5,6 +5,7 @@
 // records whose `_modules`, `_parameters` and `_buffers` give the state_dict), `train_args`, `version`,
 // `date`, `epoch` and `train_metrics`. Thread-safe for distinct inputs.
 
+#include "common/half_float.h"
 #include "model/pickle_impl.h"
 #include "model/weights.h"
 #include "model/zip_records_impl.h"
@@ -35,9 +36,6 @@ struct UltralyticsCheckpoint {
     /// recomputed by the network.
     std::vector<UltralyticsTensor> extras;
 };
-
-/// IEEE half-precision bits to float (exact).
-float halfToFloat(std::uint16_t bits);
 
 /// Bytes per element of a storage class ("HalfStorage" 2, "FloatStorage" 4, ...); 0 when unknown.
 int storageElementSize(std::string_view storageClass);

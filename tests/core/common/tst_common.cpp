@@ -1,15 +1,49 @@
 #include "common/atomic_file.h"
+#include "common/half_float.h"
 #include "common/hash.h"
 #include "common/strings.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
+#include <cstdint>
 
 using namespace osprey;
 
 class TestCommon : public QObject {
     Q_OBJECT
 private slots:
+    void convertsHalfPrecision() {
+        // Every half survives float and back (NaNs stay NaNs).
+        for (std::uint32_t h = 0; h <= 0xFFFFU; ++h) {
+            const auto bits = static_cast<std::uint16_t>(h);
+            const float value = osprey::halfToFloat(bits);
+            if (std::isnan(value))
+                QVERIFY(std::isnan(osprey::halfToFloat(osprey::floatToHalf(value))));
+            else
+                QCOMPARE(osprey::floatToHalf(value), bits);
+        }
+        QCOMPARE(osprey::floatToHalf(1.0f), std::uint16_t(0x3C00));
+        QCOMPARE(osprey::floatToHalf(-2.0f), std::uint16_t(0xC000));
+        QCOMPARE(osprey::floatToHalf(65504.0f), std::uint16_t(0x7BFF));
+        QCOMPARE(osprey::floatToHalf(65520.0f), std::uint16_t(0x7C00)); // rounds up to infinity
+        QCOMPARE(osprey::floatToHalf(1e10f), std::uint16_t(0x7C00));
+        QCOMPARE(osprey::floatToHalf(-0.0f), std::uint16_t(0x8000));
+        // Ties go to even: 1 + 2^-11 is halfway between 1 and the next half.
+        QCOMPARE(osprey::floatToHalf(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3C00));
+        QCOMPARE(osprey::floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), std::uint16_t(0x3C02));
+        QCOMPARE(osprey::floatToHalf(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)),
+                 std::uint16_t(0x3C01));
+        // Subnormals: 2^-24 is the smallest; 2^-25 is a tie with zero (even); 3 * 2^-25 rounds to 2.
+        QCOMPARE(osprey::floatToHalf(std::ldexp(1.0f, -24)), std::uint16_t(0x0001));
+        QCOMPARE(osprey::floatToHalf(std::ldexp(1.0f, -25)), std::uint16_t(0x0000));
+        QCOMPARE(osprey::floatToHalf(3 * std::ldexp(1.0f, -25)), std::uint16_t(0x0002));
+        QCOMPARE(osprey::floatToHalf(-std::ldexp(1.0f, -30)), std::uint16_t(0x8000));
+        // The largest subnormal rounds up into the smallest normal.
+        QCOMPARE(osprey::floatToHalf(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -26)), std::uint16_t(0x0400));
+        QVERIFY(std::isnan(osprey::halfToFloat(osprey::floatToHalf(std::nanf("")))));
+    }
+
     void parsesNumbersStrictly() {
         QCOMPARE(parseDouble("0.25").value(), 0.25);
         QCOMPARE(parseDouble(" -1e3 ").value(), -1000.0);

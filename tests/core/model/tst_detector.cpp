@@ -1,6 +1,8 @@
 // The detector networks: Ultralytics state_dict names and shapes, parameter counts and GFLOPs from the
 // recipe, forward layouts in both modes, and Conv+BN fusion.
+#include "common/half_float.h"
 #include "model/detector_torch_impl.h"
+#include "model/fused_network.h"
 
 #include "fixtures.h"
 #include "model_figures.h"
@@ -207,6 +209,71 @@ private slots:
         const double unfused = detector->gflops(640).value();
         detector->fuse();
         QVERIFY(detector->gflops(640).value() < unfused);
+    }
+
+    // The torch-free description (what core/export reads) holds every fused parameter exactly once, and
+    // its plain-float forward is the network's.
+    void describesTheFusedNetwork_data() {
+        QTest::addColumn<QString>("model");
+        for (const char* name : {"yolov8n", "yolo11n"})
+            QTest::newRow(name) << QString(name);
+    }
+    void describesTheFusedNetwork() {
+        QFETCH(QString, model);
+        auto detector = Detector::create(spec(model.toStdString(), 7));
+        QVERIFY(detector);
+        QVERIFY(!osprey::model::describeFused(*detector)); // not fused yet
+        detector->fuse();
+        auto described = osprey::model::describeFused(*detector);
+        QVERIFY2(described, described ? "" : described.message().c_str());
+        std::int64_t values = 0;
+        int attention = 0;
+        std::function<void(const FusedBlock&)> count = [&](const FusedBlock& block) {
+            values += static_cast<std::int64_t>(block.weight.values.size() + block.bias.values.size());
+            attention += block.kind == FusedBlock::Kind::Attention;
+            for (const auto& [name, child] : block.children)
+                count(child);
+        };
+        for (const auto& layer : described->layers)
+            count(layer.block);
+        for (const auto* branches : {&described->head.boxBranches, &described->head.classBranches})
+            for (const auto& branch : *branches)
+                count(branch);
+        values += static_cast<std::int64_t>(described->head.dflWeight.values.size());
+        std::int64_t parameters = 0;
+        for (const auto& parameter : detector->impl().model->parameters())
+            parameters += parameter.numel();
+        QCOMPARE(values, parameters);
+        QCOMPARE(attention, model.startsWith("yolo11") ? 1 : 0);
+        QCOMPARE(described->head.numClasses, 7);
+        QCOMPARE(described->head.strides, (std::vector<int>{8, 16, 32}));
+        QCOMPARE(described->layers.size(), detector->layers().size());
+        QCOMPARE(described->head.dflWeight.values[15], 15.0f);
+
+        torch::manual_seed(3);
+        const auto image = torch::rand({1, 3, 64, 64});
+        std::vector<float> planar(image.data_ptr<float>(), image.data_ptr<float>() + image.numel());
+        std::int64_t anchors = 0;
+        auto plain = osprey::model::forwardDecoded(*detector, planar, 64, &anchors);
+        QVERIFY(plain);
+        QCOMPARE(anchors, std::int64_t(8 * 8 + 4 * 4 + 2 * 2));
+        torch::NoGradGuard noGrad;
+        const auto reference = detector->impl().model->forwardDecoded(image).contiguous();
+        QCOMPARE(plain->size(), static_cast<size_t>(reference.numel()));
+        for (size_t i = 0; i < plain->size(); ++i)
+            QCOMPARE((*plain)[i], reference.data_ptr<float>()[i]);
+        QVERIFY(!osprey::model::forwardDecoded(*detector, planar, 48));
+
+        // Rounding to half: every parameter is then a float16 value, as torch rounds it.
+        const auto before = detector->impl().model->parameters().front().clone();
+        osprey::model::roundParametersToHalf(*detector);
+        const auto after = detector->impl().model->parameters().front();
+        QVERIFY(torch::equal(after, before.to(torch::kHalf).to(torch::kFloat)));
+        const auto flat = before.flatten();
+        for (std::int64_t i = 0; i < flat.numel(); ++i) {
+            const float value = flat[i].item<float>();
+            QCOMPARE(osprey::halfToFloat(osprey::floatToHalf(value)), after.flatten()[i].item<float>());
+        }
     }
 
     void layerTable() {
