@@ -49,6 +49,18 @@ std::vector<std::vector<double>> ConfusionMatrix::columnNormalized() const {
 
 Status ConfusionMatrix::addImage(std::span<const GroundTruthBox> truths,
                                  std::span<const DetectionBox> detections) {
+    auto cells = imageCells(truths, detections);
+    if (!cells)
+        return fail(cells.error());
+    for (const auto& [detected, actual] : cells.value())
+        ++m_counts[static_cast<size_t>(detected * (m_classCount + 1) + actual)];
+    return {};
+}
+
+Expected<std::vector<std::pair<int, int>>>
+ConfusionMatrix::imageCells(std::span<const GroundTruthBox> truths,
+                            std::span<const DetectionBox> detections) const {
+    std::vector<std::pair<int, int>> cells;
     std::vector<const GroundTruthBox*> kept;
     for (const auto& truth : truths) {
         if (truth.classId < 0 || truth.classId >= m_classCount)
@@ -65,9 +77,7 @@ Status ConfusionMatrix::addImage(std::span<const GroundTruthBox> truths,
         if (detection.score > m_confidenceThreshold)
             confident.push_back(&detection);
     }
-    const auto add = [&](int detected, int actual) {
-        ++m_counts[static_cast<size_t>(detected * (m_classCount + 1) + actual)];
-    };
+    const auto add = [&](int detected, int actual) { cells.emplace_back(detected, actual); };
     // As Ultralytics: each detection takes its highest-IoU box above the threshold (of any class); a box
     // chosen by several detections keeps the one with the highest IoU, the others become background.
     std::vector<int> truthMatch(kept.size(), -1), detectionMatched(confident.size(), 0);
@@ -98,7 +108,7 @@ Status ConfusionMatrix::addImage(std::span<const GroundTruthBox> truths,
     for (size_t d = 0; d < confident.size(); ++d)
         if (!detectionMatched[d])
             add(confident[d]->classId, m_classCount);
-    return {};
+    return cells;
 }
 
 Expected<ConfusionMatrix> confusionMatrix(const EvalSet& set, double confidenceThreshold,

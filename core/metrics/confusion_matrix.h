@@ -8,6 +8,7 @@
 #include "metrics/eval_set.h"
 
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace osprey::metrics {
@@ -21,6 +22,10 @@ public:
 
     /// Adds one image. Crowd and ignored boxes are left out.
     Status addImage(std::span<const GroundTruthBox> truths, std::span<const DetectionBox> detections);
+    /// The cells one image would add, as (detected, actual) pairs, one per count; the matrix is unchanged
+    /// (which images lie behind a cell).
+    Expected<std::vector<std::pair<int, int>>> imageCells(std::span<const GroundTruthBox> truths,
+                                                          std::span<const DetectionBox> detections) const;
 
     int classCount() const { return m_classCount; }
     int backgroundIndex() const { return m_classCount; }

@@ -9,6 +9,7 @@
 #include "train/auto_batch.h"
 #include "train/data_loader.h"
 #include "train/train_dataset.h"
+#include "train/validation_recorder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -310,11 +311,15 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
                      std::ref(warn));
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));
     UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
+    // Per-image results of every validation, in <run>/validation.jsonl (runs errors, the worst images).
+    ValidationRecorder validationRecorder(scorer, recordedImagesOf(data->val.samples), data->classNames,
+                                          config.imgsz, runDir.value() / run::kValidationFileName);
+    sink.add(&validationRecorder);
 
     TrainInputs inputs;
     inputs.train = &train;
     inputs.val = data->val.samples.empty() ? nullptr : &val;
-    inputs.scorer = &scorer;
+    inputs.scorer = &validationRecorder;
     inputs.dataset.classNames = data->classNames;
     inputs.dataset.trainImages = static_cast<std::int64_t>(data->train.samples.size());
     inputs.dataset.valImages = static_cast<std::int64_t>(data->val.samples.size());
