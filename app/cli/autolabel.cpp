@@ -54,6 +54,7 @@ int runAutolabel(const Args& args) {
         std::cerr << "error: " << project.message() << "\n";
         return 1;
     }
+    sayWhenWaitingForAnotherWriter(**project);
     const assist::ModelSource source{args.str("model"), args.str("weights"), args.str("names"),
                                      args.str("device")};
     auto predictor = assist::BoxPredictor::open(source);

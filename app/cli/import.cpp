@@ -22,6 +22,7 @@ int runImport(const Args& args) {
         std::cerr << "error: " << project.message() << "\n";
         return 1;
     }
+    sayWhenWaitingForAnotherWriter(**project);
     formats::ImportOptions options;
     options.read.source = args.str("source");
     options.read.imagesDir = args.str("images");

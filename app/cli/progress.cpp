@@ -1,9 +1,20 @@
 #include "cli/progress.h"
 
+#include "project/project.h"
+
 #include <cstdio>
 #include <unistd.h>
 
 namespace osprey::cli {
+
+void sayWhenWaitingForAnotherWriter(project::Project& project) {
+    project.setBusyObserver([said = false](std::chrono::milliseconds) mutable {
+        if (said)
+            return;
+        said = true;
+        std::fprintf(stderr, "Waiting for another program that is writing to the project...\n");
+    });
+}
 
 ProgressBar::ProgressBar(std::string label)
     : m_label(std::move(label)), m_terminal(::isatty(STDERR_FILENO) != 0),

@@ -5,7 +5,15 @@
 #include <chrono>
 #include <string>
 
+namespace osprey::project {
+class Project;
+}
+
 namespace osprey::cli {
+
+/// Prints one line on stderr the first time a write of `project` waits for another program writing to it
+/// (an import or auto-label run elsewhere), so a pause is explained.
+void sayWhenWaitingForAnotherWriter(project::Project& project);
 
 class ProgressBar {
 public:

@@ -9,12 +9,36 @@ Connection::~Connection() {
         sqlite3_close_v2(m_db);
 }
 
+namespace {
+
+/// `path` as a file: URI with the immutable parameter (RFC 3986 escapes for what a URI path cannot hold).
+std::string immutableUri(const std::string& path) {
+    static const char* kHex = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const char c : path) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte == '%' || byte == '?' || byte == '#' || byte < 0x21 || byte >= 0x7f) {
+            uri += '%';
+            uri += kHex[byte >> 4];
+            uri += kHex[byte & 15];
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+} // namespace
+
 Status Connection::open(const std::string& path, const OpenOptions& options) {
-    int flags = SQLITE_OPEN_READWRITE |
+    int flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
                 (options.threading == Threading::Serialized ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX);
-    if (options.create)
+    if (options.create && !options.readOnly)
         flags |= SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr);
+    const bool uri = options.readOnly && options.immutable;
+    if (uri)
+        flags |= SQLITE_OPEN_URI;
+    const int rc = sqlite3_open_v2(uri ? immutableUri(path).c_str() : path.c_str(), &m_db, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         if (m_db) {

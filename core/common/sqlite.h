@@ -29,6 +29,10 @@ struct OpenOptions {
     bool create = false; ///< create the file when it does not exist
     Threading threading = Threading::OneThread;
     int busyTimeoutMs = 0; ///< wait this long for another connection's lock (0: fail at once)
+    bool readOnly = false; ///< SQLITE_OPEN_READONLY: every write fails with SQLITE_READONLY
+    /// With readOnly: the file cannot change while open (a read-only folder), so SQLite takes no locks and
+    /// needs no -wal/-shm files (which a read-only folder cannot hold).
+    bool immutable = false;
 };
 
 /// Owns one sqlite3 connection.
@@ -40,6 +44,7 @@ public:
     Connection& operator=(const Connection&) = delete;
 
     /// Opens `path`. The error's code is "missing" when the file cannot be opened, else "corrupt".
+    /// SQLite's other error codes keep their meaning for the caller through lastErrorCode().
     Status open(const std::string& path, const OpenOptions& options = {});
     bool isOpen() const { return m_db != nullptr; }
     sqlite3* handle() const { return m_db; }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <system_error>
+#include <tuple>
+#include <unistd.h>
 
 namespace osprey::project {
 
@@ -28,26 +31,107 @@ std::string paletteColor(int index) {
     return kPalette[((index % kCount) + kCount) % kCount];
 }
 
+namespace {
+
+constexpr int kReadBusyTimeoutMs = 5000;
+
+/// The code and the sentence for a write that failed for a reason the user can act on; empty otherwise.
+std::pair<std::string, std::string> writeCause(int sqliteCode) {
+    switch (sqliteCode) {
+    case SQLITE_FULL:
+        return {"full",
+                "the disk is full; nothing of this change was stored. Free some space and try again."};
+    case SQLITE_READONLY:
+        return {
+            "read-only",
+            "the project is read-only (its folder or database file cannot be written); nothing was changed"};
+    case SQLITE_IOERR:
+        return {"io", "the disk reported a write error; nothing of this change was stored. Check the disk "
+                      "and try again."};
+    default:
+        return {};
+    }
+}
+
+std::string secondsText(std::chrono::milliseconds duration) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(duration.count()) / 1000.0);
+    return text;
+}
+
+int numericCode(const std::string& code) {
+    return !code.empty() && code.size() < 6 && code.find_first_not_of("0123456789") == std::string::npos
+               ? std::stoi(code)
+               : 0;
+}
+
+} // namespace
+
+Unexpected Project::Impl::writeError(const std::string& what, const Error& detail) const {
+    auto [code, sentence] = writeCause(numericCode(detail.code));
+    if (code.empty())
+        std::tie(code, sentence) = writeCause(db.lastErrorCode());
+    const std::string where = (folder / kDatabaseFileName).string() + ": " + what + ": ";
+    if (code.empty())
+        return fail(where + detail.message, detail.code);
+    return fail(where + sentence + " (" + detail.message + ")", code);
+}
+
+Status Project::Impl::begin() {
+    // The wait is a loop of short busy timeouts rather than one long one, so that the observer hears
+    // about it while it lasts.
+    using namespace std::chrono;
+    constexpr milliseconds kSlice{250};
+    const auto start = steady_clock::now();
+    for (;;) {
+        const auto waited = duration_cast<milliseconds>(steady_clock::now() - start);
+        db.setBusyTimeout(static_cast<int>(std::clamp(busyWait - waited, milliseconds{1}, kSlice).count()));
+        auto begun = db.exec("BEGIN IMMEDIATE");
+        db.setBusyTimeout(kReadBusyTimeoutMs);
+        if (begun)
+            return {};
+        const std::string& code = begun.error().code;
+        if (code != std::to_string(SQLITE_BUSY) && code != std::to_string(SQLITE_LOCKED))
+            return writeError("cannot start a transaction", begun.error());
+        const auto total = duration_cast<milliseconds>(steady_clock::now() - start);
+        if (total >= busyWait)
+            return fail((folder / kDatabaseFileName).string() +
+                            ": another program has been writing to the project for " + secondsText(total) +
+                            " (an import or auto-label run?); nothing was changed. Try again when it "
+                            "has finished.",
+                        "busy");
+        if (busyObserver)
+            busyObserver(total);
+    }
+}
+
 Status Project::Impl::inTransaction(const std::function<Status()>& body) {
     const bool outer = transactionDepth == 0;
     const std::string savepoint = "sp" + std::to_string(transactionDepth);
-    if (auto begun = db.exec(outer ? "BEGIN IMMEDIATE" : "SAVEPOINT " + savepoint); !begun)
-        return dbError(*this, "cannot start a transaction",
-                       begun.error().code == std::to_string(SQLITE_BUSY)
-                           ? "the project is locked by another program (try again when it has finished)"
-                           : begun.message());
+    if (outer) {
+        if (auto begun = begin(); !begun)
+            return begun;
+    } else if (auto begun = db.exec("SAVEPOINT " + savepoint); !begun) {
+        return writeError("cannot start a transaction", begun.error());
+    }
     ++transactionDepth;
     Status result = body();
     --transactionDepth;
     if (result) {
         if (auto committed = db.exec(outer ? "COMMIT" : "RELEASE " + savepoint); !committed) {
+            auto error = writeError("cannot commit", committed.error());
             (void)db.exec(outer ? "ROLLBACK" : "ROLLBACK TO " + savepoint + "; RELEASE " + savepoint);
-            return dbError(*this, "cannot commit", committed.message());
+            return error;
         }
         return {};
     }
+    // A statement that hit a full disk (or a read-only file) in the body says so in its result code; the
+    // body's own message names the item, the code says why.
+    Status failed = result;
+    if (const auto [code, sentence] = writeCause(db.lastErrorCode()); !code.empty())
+        failed = fail(result.message() + ": " + sentence, code);
     (void)db.exec(outer ? "ROLLBACK" : "ROLLBACK TO " + savepoint + "; RELEASE " + savepoint);
-    return result;
+    return failed;
 }
 
 Project::Project(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -55,17 +139,36 @@ Project::~Project() = default;
 
 namespace {
 
+/// A folder or database file this process cannot write (permissions, a read-only mount).
+bool cannotWrite(const fs::path& folder, const fs::path& file) {
+    return ::access(folder.c_str(), W_OK) != 0 || ::access(file.c_str(), W_OK) != 0;
+}
+
+Unexpected notADatabase(const fs::path& file, const std::string& detail) {
+    return fail(file.string() + ": the file is not a valid Osprey project database (" + detail +
+                    "); it may be corrupt. Restore it from a backup.",
+                "corrupt");
+}
+
 Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, bool create) {
     auto impl = std::make_unique<Project::Impl>();
     impl->folder = fs::absolute(folder).lexically_normal();
     const fs::path file = impl->folder / kDatabaseFileName;
-    if (auto opened = impl->db.open(file.string(), {.create = create}); !opened)
+    impl->readOnly = !create && cannotWrite(impl->folder, file);
+    std::error_code ec;
+    // A read-only folder cannot hold the -wal and -shm files WAL mode needs. When none is left over (the
+    // last writer closed cleanly) the file cannot change while we read it: open it immutable, without
+    // locks. A left-over -wal holds committed data, so it is read through SQLite's read-only WAL support.
+    const bool immutable = impl->readOnly && !fs::exists(file.string() + "-wal", ec);
+    if (auto opened = impl->db.open(file.string(),
+                                    {.create = create, .readOnly = impl->readOnly, .immutable = immutable});
+        !opened)
         return fail(file.string() + ": cannot open the project database: " + opened.message(),
                     opened.error().code);
-    sqlite3_busy_timeout(impl->db.handle(), 5000);
-    // journal_mode needs a read of the header, so a non-database file fails here with SQLITE_NOTADB.
-    std::string mode;
-    {
+    impl->db.setBusyTimeout(kReadBusyTimeoutMs);
+    if (!impl->readOnly) {
+        // journal_mode needs a read of the header, so a non-database file fails here with SQLITE_NOTADB.
+        // A database already in WAL mode only reads here, so another program writing is no obstacle.
         sql::Statement wal(impl->db, "PRAGMA journal_mode = WAL");
         if (!wal.ok() || (!wal.step() && !wal.error().empty())) {
             const int code = wal.ok() ? wal.errorCode() : impl->db.lastErrorCode();
@@ -74,15 +177,13 @@ Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, 
                 return fail(file.string() +
                                 ": the project is locked by another program; close it there or wait",
                             "locked");
-            return fail(file.string() + ": the file is not a valid Osprey project database (" + detail +
-                            "); it may be corrupt. Restore it from a backup.",
-                        "corrupt");
+            return notADatabase(file, detail);
         }
-        mode = wal.text(0);
+        if (wal.text(0) != "wal")
+            return fail(file.string() +
+                            ": the project is locked by another program (cannot switch to WAL mode)",
+                        "locked");
     }
-    if (mode != "wal")
-        return fail(file.string() + ": the project is locked by another program (cannot switch to WAL mode)",
-                    "locked");
     // NORMAL in WAL mode keeps every committed transaction across a process crash or kill -9.
     // A 64 MiB page cache keeps index updates of large imports in memory. temp_store stays at its default
     // (files): with MEMORY, every multi-row INSERT inside a savepoint truncates an in-memory statement
@@ -92,21 +193,18 @@ Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, 
                           "-65536;");
         !pragmas)
         return fail(file.string() + ": " + pragmas.message(), "corrupt");
-    // Probe for a writer that holds the database for long (another program mid-import, say), so that
-    // open says "locked" instead of failing later on the first edit.
-    sqlite3_busy_timeout(impl->db.handle(), 1500);
-    if (auto probe = impl->db.exec("BEGIN IMMEDIATE; ROLLBACK;"); !probe) {
-        if (probe.error().code == std::to_string(SQLITE_BUSY) ||
-            probe.error().code == std::to_string(SQLITE_LOCKED))
-            return fail(file.string() +
-                            ": the project is locked by another program that is writing to it; close "
-                            "it there or wait, then open again",
-                        "locked");
-        return fail(file.string() + ": the file is not a valid Osprey project database (" + probe.message() +
-                        "); it may be corrupt. Restore it from a backup.",
-                    "corrupt");
+    // Another program writing to the project (an import, say) is no reason to refuse it: reads see the
+    // last commit and writes wait for the other writer (Impl::begin).
+    if (impl->readOnly) {
+        sql::Statement version(impl->db, "PRAGMA user_version");
+        if (!version.ok() || (!version.step() && !version.error().empty()))
+            return notADatabase(file, version.ok() ? version.error() : version.prepareError());
+        if (version.integer(0) < kSchemaVersion)
+            return fail(file.string() + ": the project needs an upgrade to schema version " +
+                            std::to_string(kSchemaVersion) +
+                            ", but its folder is read-only; open it once where it can be written",
+                        "read-only");
     }
-    sqlite3_busy_timeout(impl->db.handle(), 5000);
     if (auto migrated = migrate(impl->db, file.string()); !migrated)
         return fail(migrated.error());
     sql::Statement check(impl->db, "SELECT COUNT(*) FROM classes");
@@ -172,6 +270,19 @@ int Project::schemaVersion() const {
 
 Status Project::transaction(const std::function<Status()>& body) {
     return m_impl->inTransaction(body);
+}
+
+bool Project::readOnly() const {
+    return m_impl->readOnly;
+}
+void Project::setBusyWait(std::chrono::milliseconds wait) {
+    m_impl->busyWait = wait;
+}
+std::chrono::milliseconds Project::busyWait() const {
+    return m_impl->busyWait;
+}
+void Project::setBusyObserver(std::function<void(std::chrono::milliseconds)> observer) {
+    m_impl->busyObserver = std::move(observer);
 }
 
 Expected<std::string> Project::integrityCheck() const {

@@ -7,10 +7,16 @@
 //
 // Every call that changes data runs in one transaction. Use `transaction()` to group many calls into
 // one; nested calls then join the outer transaction.
+//
+// Two writers: SQLite lets one connection write at a time. A transaction that finds another program
+// writing (an import, an auto-label run) waits for it, up to busyWait(), and only then fails with code
+// "busy". Failures keep their cause in the error code: "busy", "full" (disk full), "read-only", "io";
+// a failed transaction changes nothing.
 
 #include "common/expected.h"
 #include "project/types.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -23,6 +29,9 @@ namespace osprey::project {
 
 inline constexpr int kSchemaVersion = 1;
 inline constexpr const char* kDatabaseFileName = "project.osprey";
+/// How long a write waits for another program's write by default (a large import holds the database for
+/// seconds to minutes).
+inline constexpr std::chrono::milliseconds kDefaultBusyWait{10 * 60 * 1000};
 
 class Project {
 public:
@@ -33,7 +42,10 @@ public:
     // ---- lifetime -------------------------------------------------------------------------------
     /// Creates the folder (if needed) and a new database. Fails if a project already exists there.
     static Expected<std::unique_ptr<Project>> create(const std::filesystem::path& folder);
-    /// Opens an existing project. Error codes: "missing", "locked", "newer-schema", "corrupt".
+    /// Opens an existing project. Error codes: "missing", "locked" (a migration could not get the write
+    /// lock), "newer-schema", "corrupt", "read-only" (an old schema in a folder that cannot be written).
+    /// Another program writing to the project at the same time is no error: writes wait for it. A project
+    /// whose folder or database cannot be written opens read-only (readOnly()).
     static Expected<std::unique_ptr<Project>> open(const std::filesystem::path& folder);
     /// Opens or creates.
     static Expected<std::unique_ptr<Project>> openOrCreate(const std::filesystem::path& folder);
@@ -46,6 +58,16 @@ public:
 
     /// Runs `body` in one transaction: committed when it returns success, rolled back otherwise.
     Status transaction(const std::function<Status()>& body);
+
+    /// True when the project opened read-only (its folder or database file cannot be written): reads
+    /// work, every write fails with code "read-only".
+    bool readOnly() const;
+    /// How long a transaction waits for another connection's write before failing with "busy".
+    void setBusyWait(std::chrono::milliseconds wait);
+    std::chrono::milliseconds busyWait() const;
+    /// Called on the calling thread about every 250 ms while a transaction waits for another writer, with
+    /// the time waited so far (the CLI says once that it is waiting). Empty: no calls.
+    void setBusyObserver(std::function<void(std::chrono::milliseconds waited)> observer);
 
     // ---- classes --------------------------------------------------------------------------------
     /// Adds a class at the end of the list. An empty colour picks one from the palette. Names are unique.

@@ -15,9 +15,18 @@ struct Project::Impl {
     std::filesystem::path folder;
     sql::Connection db;
     int transactionDepth = 0;
+    bool readOnly = false;
+    std::chrono::milliseconds busyWait = kDefaultBusyWait;
+    std::function<void(std::chrono::milliseconds)> busyObserver;
 
     /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, or a SAVEPOINT when already inside a transaction.
+    /// BEGIN waits for another writer up to `busyWait`, telling `busyObserver`.
     Status inTransaction(const std::function<Status()>& body);
+    /// BEGIN IMMEDIATE, retried while another connection writes.
+    Status begin();
+    /// The error of a failed write: `what` and SQLite's `detail`, with the cause in the code ("full",
+    /// "read-only", "io", "busy") when the connection's last result code says so.
+    Unexpected writeError(const std::string& what, const Error& detail) const;
     /// Re-derives new/labeled from the box count after boxes of `imageId` changed.
     Status refreshStatus(std::int64_t imageId);
 };

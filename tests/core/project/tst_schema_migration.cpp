@@ -100,18 +100,20 @@ private slots:
         QCOMPARE(QString::fromStdString(project.error().code), QString("corrupt"));
     }
 
-    void lockedDatabaseSaysLocked() {
+    void anotherWriterDoesNotStopOpen() {
+        // Another program in the middle of a write (an import) used to make open fail with "locked"; the
+        // project opens, reads the last commit and its writes wait (tst_project_writers).
         QTemporaryDir dir;
         Project::create(folderOf(dir)).value().reset();
         sqlite3* holder = nullptr;
         rawExec(folderOf(dir) / kDatabaseFileName, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('k', 'v');",
                 &holder);
         auto project = Project::open(folderOf(dir));
-        QVERIFY(!project.hasValue());
-        QCOMPARE(QString::fromStdString(project.error().code), QString("locked"));
-        sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+        QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
+        QCOMPARE((*project)->setting("k", "none").value(), std::string("none"));
+        sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
         sqlite3_close(holder);
-        QVERIFY(Project::open(folderOf(dir)).hasValue());
+        QCOMPARE((*project)->setting("k", "none").value(), std::string("v"));
     }
 };
 

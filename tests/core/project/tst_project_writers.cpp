@@ -1,0 +1,157 @@
+// Two writers on one project, in two processes (issue 22): a child holds the write lock (BEGIN IMMEDIATE)
+// for 3 s, as a long import does; the project still opens, an edit waits for the child and succeeds, and
+// both writes are there afterwards. With a short busyWait the edit fails with code "busy" and changes
+// nothing, and a later retry stores it.
+#include "project/project.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <chrono>
+#include <cstdio>
+#include <sqlite3.h>
+#include <thread>
+
+using namespace osprey;
+using namespace osprey::project;
+using namespace std::chrono_literals;
+
+namespace {
+
+// The child: BEGIN IMMEDIATE, one insert, "held" on stdout, sleep, COMMIT.
+int holdChild(const std::string& database, int holdMs) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open(database.c_str(), &db) != SQLITE_OK)
+        return 3;
+    sqlite3_busy_timeout(db, 5000);
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('child', 'wrote')", nullptr, nullptr,
+                     nullptr) != SQLITE_OK)
+        return 4;
+    std::printf("held\n");
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
+    const int rc = sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return rc == SQLITE_OK ? 0 : 5;
+}
+
+struct Holder {
+    QProcess process;
+    bool start(const std::filesystem::path& folder, int holdMs) {
+        process.start(QCoreApplication::applicationFilePath(),
+                      {"--hold-child", QString::fromStdString((folder / kDatabaseFileName).string()),
+                       QString::number(holdMs)});
+        if (!process.waitForStarted())
+            return false;
+        QByteArray out;
+        while (!out.contains("held") && process.state() == QProcess::Running) {
+            process.waitForReadyRead(2000);
+            out += process.readAllStandardOutput();
+        }
+        return out.contains("held");
+    }
+    int finish() {
+        process.waitForFinished(30000);
+        return process.exitCode();
+    }
+};
+
+std::filesystem::path folderOf(const QTemporaryDir& dir) {
+    return std::filesystem::path(dir.path().toStdString());
+}
+
+} // namespace
+
+class TestProjectWriters : public QObject {
+    Q_OBJECT
+private slots:
+    void editWaitsForTheOtherWriter() {
+        QTemporaryDir dir;
+        std::int64_t image = 0, cls = 0;
+        {
+            auto project = std::move(Project::create(folderOf(dir)).value());
+            cls = project->addClass("car").value();
+            image = project->addImage({"a.jpg", 100, 100}).value();
+        }
+        Holder holder;
+        QVERIFY(holder.start(folderOf(dir), 3000));
+        QElapsedTimer clock;
+        clock.start();
+        // Opening while the other program writes is no error any more (it said "locked" before).
+        auto opened = Project::open(folderOf(dir));
+        QVERIFY2(opened.hasValue(), opened.hasValue() ? "" : opened.message().c_str());
+        auto project = std::move(opened.value());
+        QVERIFY(!project->readOnly());
+        int observed = 0;
+        project->setBusyObserver([&](std::chrono::milliseconds) { ++observed; });
+        auto box = project->addBox({image, cls, 10, 10, 50, 50});
+        const qint64 waitedMs = clock.elapsed();
+        QVERIFY2(box.hasValue(), box.hasValue() ? "" : box.message().c_str());
+        QCOMPARE(holder.finish(), 0);
+        qInfo("the edit waited %lld ms for the other writer; observer called %d times", waitedMs, observed);
+        QVERIFY(waitedMs >= 2000);
+        QVERIFY(observed >= 4);
+        // Both writes are there, and the database is intact.
+        QCOMPARE(project->setting("child").value(), std::string("wrote"));
+        QCOMPARE(project->boxes(image).value().size(), size_t(1));
+        QCOMPARE(project->integrityCheck().value(), std::string("ok"));
+    }
+
+    void shortWaitFailsAsBusyAndChangesNothing() {
+        QTemporaryDir dir;
+        std::int64_t image = 0, cls = 0;
+        {
+            auto project = std::move(Project::create(folderOf(dir)).value());
+            cls = project->addClass("car").value();
+            image = project->addImage({"a.jpg", 100, 100}).value();
+        }
+        auto project = std::move(Project::open(folderOf(dir)).value());
+        project->setBusyWait(500ms);
+        Holder holder;
+        QVERIFY(holder.start(folderOf(dir), 3000));
+        QElapsedTimer clock;
+        clock.start();
+        auto box = project->addBox({image, cls, 10, 10, 50, 50});
+        const qint64 waitedMs = clock.elapsed();
+        QVERIFY(!box.hasValue());
+        QCOMPARE(QString::fromStdString(box.error().code), QString("busy"));
+        QVERIFY2(box.message().find("another program") != std::string::npos, box.message().c_str());
+        QVERIFY2(waitedMs >= 450 && waitedMs < 2500, qPrintable(QString::number(waitedMs)));
+        QCOMPARE(project->boxes(image).value().size(), size_t(0));
+        QCOMPARE(holder.finish(), 0);
+        // The retry, once the other writer is done, stores the edit.
+        QVERIFY(project->addBox({image, cls, 10, 10, 50, 50}).hasValue());
+        QCOMPARE(project->boxes(image).value().size(), size_t(1));
+        QCOMPARE(project->setting("child").value(), std::string("wrote"));
+    }
+
+    void nestedTransactionJoinsWhileWaiting() {
+        // A grouped edit (transaction around several calls) waits once, at its BEGIN, and commits whole.
+        QTemporaryDir dir;
+        auto project = std::move(Project::create(folderOf(dir)).value());
+        const auto cls = project->addClass("car").value();
+        const auto image = project->addImage({"a.jpg", 100, 100}).value();
+        Holder holder;
+        QVERIFY(holder.start(folderOf(dir), 1500));
+        auto status = project->transaction([&]() -> Status {
+            for (int i = 0; i < 10; ++i)
+                if (auto id = project->addBox({image, cls, double(i), 0, double(i) + 5, 10}); !id)
+                    return fail(id.error());
+            return {};
+        });
+        QVERIFY2(status.hasValue(), status.hasValue() ? "" : status.message().c_str());
+        QCOMPARE(holder.finish(), 0);
+        QCOMPARE(project->boxes(image).value().size(), size_t(10));
+    }
+};
+
+int main(int argc, char** argv) {
+    if (argc == 4 && std::string(argv[1]) == "--hold-child")
+        return holdChild(argv[2], std::atoi(argv[3]));
+    QCoreApplication app(argc, argv);
+    TestProjectWriters test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_project_writers.moc"
