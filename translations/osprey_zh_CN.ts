@@ -472,6 +472,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Copied %1 boxes</source>
         <translation>已复制 %1 个框</translation>
     </message>
+    <message>
+        <source>This project is read-only: the edit was not stored</source>
+        <translation>此项目为只读：编辑未被保存</translation>
+    </message>
+    <message>
+        <source>The kept edits are saved now</source>
+        <translation>保留的编辑现已保存</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AssistBar</name>
@@ -1453,6 +1461,41 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::EditorBanner</name>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>This project is read-only: its folder cannot be written. You can look at it, but edits are not stored.</source>
+        <translation>此项目为只读：其文件夹无法写入。可以查看，但编辑不会被保存。</translation>
+    </message>
+    <message>
+        <source>1 edit not saved yet: another program is writing to this project (an import or auto-label run?). It is kept and saved as soon as that has finished.</source>
+        <translation>1 处编辑尚未保存：另一个程序正在写入此项目（导入或自动标注运行？）。它已保留，待对方完成后立即保存。</translation>
+    </message>
+    <message>
+        <source>%1 edits not saved yet: another program is writing to this project (an import or auto-label run?). They are kept and saved as soon as that has finished.</source>
+        <translation>%1 处编辑尚未保存：另一个程序正在写入此项目（导入或自动标注运行？）。它们已保留，待对方完成后立即保存。</translation>
+    </message>
+    <message>
+        <source>1 edit could not be saved: the disk is full. It is kept: free some space, then press Retry.</source>
+        <translation>1 处编辑无法保存：磁盘已满。它已保留：请释放一些空间，然后点击“重试”。</translation>
+    </message>
+    <message>
+        <source>%1 edits could not be saved: the disk is full. They are kept: free some space, then press Retry.</source>
+        <translation>%1 处编辑无法保存：磁盘已满。它们已保留：请释放一些空间，然后点击“重试”。</translation>
+    </message>
+    <message>
+        <source>1 edit could not be saved: %1. It is kept: press Retry to save it.</source>
+        <translation>1 处编辑无法保存：%1。它已保留：点击“重试”即可保存。</translation>
+    </message>
+    <message>
+        <source>%1 edits could not be saved: %2. They are kept: press Retry to save them.</source>
+        <translation>%1 处编辑无法保存：%2。它们已保留：点击“重试”即可保存。</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::ExportDialog</name>
     <message>
         <source>Export Dataset</source>
@@ -2088,6 +2131,10 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>The new language applies when Osprey starts again.</source>
         <translation>新的语言将在 Osprey 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>%1 (read-only) — Osprey</source>
+        <translation>%1（只读）— Osprey</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #endif
 #include "ui/annotate/box_canvas.h"
 #include "ui/annotate/class_picker_dialog.h"
+#include "ui/annotate/editor_banner.h"
 #include "ui/annotate/image_prefetcher.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/image_list_panel.h"
@@ -33,6 +34,8 @@ AnnotationEditor::AnnotationEditor(QWidget* parent)
     connect(m_assist, &AssistController::message, this, &AnnotationEditor::message);
     connect(m_review, &ReviewQueueActions::message, this, &AnnotationEditor::message);
 #endif
+    m_banner = new EditorBanner(m_session, this);
+    layout->addWidget(m_banner);
     layout->addWidget(m_canvas, 1);
     setFocusProxy(m_canvas);
     connect(m_prefetcher, &ImagePrefetcher::ready, this, &AnnotationEditor::onDecoded);
@@ -60,6 +63,7 @@ void AnnotationEditor::setDocument(ProjectDocument* document, ImageListPanel* im
     m_imageList = imageList;
     m_announced = 0;
     m_session->setDocument(document);
+    m_banner->refresh();
 #ifdef OSPREY_HAVE_ASSIST
     m_assist->loadProjectModel();
     m_review->setDocument(document, imageList);

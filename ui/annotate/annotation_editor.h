@@ -11,6 +11,7 @@ class AnnotationSession;
 class AssistBar;
 class AssistController;
 class BoxCanvas;
+class EditorBanner;
 class ImageListPanel;
 class ImagePrefetcher;
 class ProjectDocument;
@@ -26,6 +27,8 @@ public:
     void setDocument(ProjectDocument* document, ImageListPanel* imageList);
     AnnotationSession* session() const { return m_session; }
     BoxCanvas* canvas() const { return m_canvas; }
+    /// Says when edits are not stored (a read-only project, edits kept for a retry).
+    EditorBanner* banner() const { return m_banner; }
     ImagePrefetcher* prefetcher() const { return m_prefetcher; }
     /// Model proposals: the predictor, its proposals on the canvas and the bar above it (null in builds
     /// without core/assist, i.e. without torch).
@@ -68,6 +71,7 @@ private:
 
     AnnotationSession* m_session;
     BoxCanvas* m_canvas;
+    EditorBanner* m_banner = nullptr;
     ImagePrefetcher* m_prefetcher;
     AssistController* m_assist = nullptr;
     AssistBar* m_assistBar = nullptr;

@@ -9,6 +9,7 @@
 #include "ui/annotate/commands/set_image_status_command.h"
 #include "ui/project/project_document.h"
 
+#include <QTimer>
 #include <QUndoStack>
 #include <algorithm>
 
@@ -19,8 +20,11 @@ namespace {
 constexpr double kPasteOffsetPx = 12.0;
 } // namespace
 
-AnnotationSession::AnnotationSession(QObject* parent) : QObject(parent), m_undoStack(new QUndoStack(this)) {
+AnnotationSession::AnnotationSession(QObject* parent)
+    : QObject(parent), m_undoStack(new QUndoStack(this)), m_retryTimer(new QTimer(this)) {
     m_undoStack->setUndoLimit(0); // unlimited
+    m_retryTimer->setSingleShot(true);
+    connect(m_retryTimer, &QTimer::timeout, this, &AnnotationSession::retryUnsaved);
 }
 
 AnnotationSession::~AnnotationSession() = default;
@@ -29,6 +33,13 @@ void AnnotationSession::setDocument(ProjectDocument* document) {
     if (m_document)
         disconnect(m_document, nullptr, this, nullptr);
     m_undoStack->clear();
+    m_retryTimer->stop();
+    const bool hadUnsaved = !m_unsaved.empty();
+    m_unsaved.clear();
+    m_unsavedReason.clear();
+    m_unsavedCode.clear();
+    if (hadUnsaved)
+        emit unsavedChanged(0);
     m_ids = {};
     m_document = document;
     m_image = {};
@@ -124,9 +135,8 @@ std::int64_t AnnotationSession::addBox(const QRectF& rectPx) {
     box.y1 = r.top();
     box.x2 = r.right();
     box.y2 = r.bottom();
-    auto* command = new AddBoxCommand(m_document, &m_ids, box);
-    m_undoStack->push(command);
-    return command->boxId();
+    auto* stored = pushEdit([this, box] { return new AddBoxCommand(m_document, &m_ids, box); });
+    return stored ? static_cast<AddBoxCommand*>(stored)->boxId() : 0;
 }
 
 void AnnotationSession::deleteBoxes(const std::vector<std::int64_t>& boxIds) {
@@ -135,7 +145,9 @@ void AnnotationSession::deleteBoxes(const std::vector<std::int64_t>& boxIds) {
         if (const auto* box = findBox(id))
             doomed.push_back(*box);
     if (!doomed.empty())
-        m_undoStack->push(new DeleteBoxesCommand(m_document, &m_ids, m_image.id, doomed));
+        pushEdit([this, imageId = m_image.id, doomed] {
+            return new DeleteBoxesCommand(m_document, &m_ids, imageId, doomed);
+        });
 }
 
 void AnnotationSession::setBoxGeometry(const std::vector<project::BoxRecord>& after, GeometryEdit kind,
@@ -159,11 +171,11 @@ void AnnotationSession::setBoxGeometry(const std::vector<project::BoxRecord>& af
     }
     if (before.empty())
         return;
-    if (kind == GeometryEdit::Resize && before.size() == 1)
-        m_undoStack->push(
-            new ResizeBoxCommand(m_document, &m_ids, before.front(), clamped.front(), dragSerial));
-    else
-        m_undoStack->push(new MoveBoxesCommand(m_document, &m_ids, m_image.id, before, clamped, dragSerial));
+    pushEdit([this, imageId = m_image.id, before, clamped, kind, dragSerial]() -> QUndoCommand* {
+        if (kind == GeometryEdit::Resize && before.size() == 1)
+            return new ResizeBoxCommand(m_document, &m_ids, before.front(), clamped.front(), dragSerial);
+        return new MoveBoxesCommand(m_document, &m_ids, imageId, before, clamped, dragSerial);
+    });
 }
 
 void AnnotationSession::setBoxClass(const std::vector<std::int64_t>& boxIds, std::int64_t classId) {
@@ -175,8 +187,9 @@ void AnnotationSession::setBoxClass(const std::vector<std::int64_t>& boxIds, std
         if (const auto* box = findBox(id); box && box->classId != classId)
             changed.push_back(*box);
     if (!changed.empty())
-        m_undoStack->push(new ChangeBoxClassCommand(m_document, &m_ids, m_image.id, changed, classId,
-                                                    m_document->className(classId)));
+        pushEdit([this, imageId = m_image.id, changed, classId, name = m_document->className(classId)] {
+            return new ChangeBoxClassCommand(m_document, &m_ids, imageId, changed, classId, name);
+        });
 }
 
 void AnnotationSession::copyBoxes(const std::vector<std::int64_t>& boxIds) {
@@ -209,10 +222,11 @@ std::vector<std::int64_t> AnnotationSession::paste() {
     std::erase_if(boxes, [](const auto& b) { return b.x2 <= b.x1 || b.y2 <= b.y1; });
     if (boxes.empty())
         return {};
-    auto* command = new PasteBoxesCommand(m_document, &m_ids, m_image.id, std::move(boxes),
-                                          PasteBoxesCommand::Origin::Clipboard);
-    m_undoStack->push(command);
-    return command->boxIds();
+    auto* stored = pushEdit([this, imageId = m_image.id, boxes] {
+        return new PasteBoxesCommand(m_document, &m_ids, imageId, boxes,
+                                     PasteBoxesCommand::Origin::Clipboard);
+    });
+    return stored ? static_cast<PasteBoxesCommand*>(stored)->boxIds() : std::vector<std::int64_t>{};
 }
 
 std::vector<std::int64_t> AnnotationSession::pasteFromImage(std::int64_t sourceImageId) {
@@ -235,10 +249,11 @@ std::vector<std::int64_t> AnnotationSession::pasteFromImage(std::int64_t sourceI
         copy.y2 = r.bottom();
         boxes.push_back(copy);
     }
-    auto* command = new PasteBoxesCommand(m_document, &m_ids, m_image.id, std::move(boxes),
-                                          PasteBoxesCommand::Origin::PreviousImage);
-    m_undoStack->push(command);
-    return command->boxIds();
+    auto* stored = pushEdit([this, imageId = m_image.id, boxes] {
+        return new PasteBoxesCommand(m_document, &m_ids, imageId, boxes,
+                                     PasteBoxesCommand::Origin::PreviousImage);
+    });
+    return stored ? static_cast<PasteBoxesCommand*>(stored)->boxIds() : std::vector<std::int64_t>{};
 }
 
 bool AnnotationSession::setStatus(project::ImageStatus status) {
@@ -248,8 +263,89 @@ bool AnnotationSession::setStatus(project::ImageStatus status) {
         emit message(tr("This image has boxes, so it is not empty. Delete its boxes first."));
         return false;
     }
-    m_undoStack->push(new SetImageStatusCommand(m_document, m_image.id, m_image.status, status));
+    pushEdit([this, imageId = m_image.id, before = m_image.status, status] {
+        return new SetImageStatusCommand(m_document, imageId, before, status);
+    });
     return true;
+}
+
+QUndoCommand* AnnotationSession::pushEdit(const MakeCommand& make) {
+    if (!m_document)
+        return nullptr;
+    if (m_document->readOnly()) {
+        emit message(tr("This project is read-only: the edit was not stored"));
+        return nullptr;
+    }
+    // Edits stay in order: behind a kept one, a new edit waits its turn.
+    if (!m_unsaved.empty()) {
+        m_unsaved.push_back(make);
+        emit unsavedChanged(unsavedCount());
+        return nullptr;
+    }
+    QUndoCommand* stored = nullptr;
+    if (tryPush(make, &stored))
+        return stored;
+    m_unsaved.push_back(make);
+    keepUnsaved();
+    return nullptr;
+}
+
+bool AnnotationSession::tryPush(const MakeCommand& make, QUndoCommand** stored) {
+    *stored = nullptr;
+    const int failures = m_document->writeFailures();
+    QUndoCommand* command = make();
+    m_undoStack->push(command);
+    const int top = m_undoStack->index() - 1;
+    const bool onTop = top >= 0 && m_undoStack->command(top) == command;
+    if (m_document->writeFailures() == failures) {
+        *stored = onTop ? command : nullptr;
+        return true;
+    }
+    // Nothing of the refused edit was written: it leaves the undo stack (an obsolete command is dropped
+    // by undo() without running its undo), and the caller keeps what makes it again.
+    if (onTop) {
+        command->setObsolete(true);
+        m_undoStack->undo();
+    }
+    return false;
+}
+
+void AnnotationSession::keepUnsaved() {
+    const Error& error = m_document->lastWriteError();
+    m_unsavedReason = QString::fromStdString(error.message);
+    m_unsavedCode = QString::fromStdString(error.code);
+    // The canvas may still show a drag that was not stored: redraw what the database holds.
+    reload();
+    // Another writer usually finishes soon; a full disk needs the user, but is checked again now and then.
+    m_retryTimer->start(m_unsavedCode == QLatin1String("busy") ? 1000 : 5000);
+    emit unsavedChanged(unsavedCount());
+}
+
+void AnnotationSession::retryUnsaved() {
+    m_retryTimer->stop();
+    if (!m_document || m_unsaved.empty())
+        return;
+    // A retry must not freeze the GUI while the other writer still holds the project: barely wait.
+    const auto wait = m_document->project().busyWait();
+    m_document->project().setBusyWait(std::chrono::milliseconds(20));
+    bool refused = false;
+    while (!m_unsaved.empty()) {
+        QUndoCommand* stored = nullptr;
+        if (!tryPush(m_unsaved.front(), &stored)) {
+            refused = true;
+            break;
+        }
+        m_unsaved.pop_front();
+    }
+    m_document->project().setBusyWait(wait);
+    if (refused) {
+        keepUnsaved();
+        return;
+    }
+    m_unsavedReason.clear();
+    m_unsavedCode.clear();
+    emit unsavedChanged(0);
+    emit message(tr("The kept edits are saved now"));
 }
 
 } // namespace osprey::ui

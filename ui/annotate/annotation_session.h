@@ -9,8 +9,12 @@
 
 #include <QObject>
 #include <QRectF>
+#include <deque>
+#include <functional>
 #include <vector>
 
+class QTimer;
+class QUndoCommand;
 class QUndoStack;
 
 namespace osprey::ui {
@@ -66,6 +70,18 @@ public:
     /// A fresh serial for one drag (see setBoxGeometry).
     int newDragSerial() { return ++m_dragSerial; }
 
+    // ---- edits the database refused ------------------------------------------------------------
+    /// Edits not stored yet, kept in order: the database refused them (disk full, another program writing
+    /// for longer than the editor waits) and nothing of them was written. New edits queue behind them.
+    /// While another program holds the project, they are retried every second; otherwise retryUnsaved().
+    int unsavedCount() const { return static_cast<int>(m_unsaved.size()); }
+    /// Why the first unsaved edit was refused (the database's message).
+    const QString& unsavedReason() const { return m_unsavedReason; }
+    /// The refusal's code: "busy", "full", "io", ...
+    const QString& unsavedCode() const { return m_unsavedCode; }
+    /// Tries the unsaved edits again, in order, until one is refused again.
+    void retryUnsaved();
+
 signals:
     void imageChanged(qint64 imageId);
     /// The boxes or the record of the current image changed (after an edit, undo or redo).
@@ -73,8 +89,18 @@ signals:
     void currentClassChanged(qint64 classId);
     /// A short message for the status bar.
     void message(const QString& text);
+    /// The unsaved edits changed (count 0: all are stored now).
+    void unsavedChanged(int count);
 
 private:
+    using MakeCommand = std::function<QUndoCommand*()>;
+    /// Pushes the command `make` builds; returns it when it was stored and stays on the stack (null when
+    /// merged into the previous step). A refused edit leaves the stack, is kept for a retry, and null is
+    /// returned. A read-only project stores nothing: the edit is refused with a message.
+    QUndoCommand* pushEdit(const MakeCommand& make);
+    /// One attempt: push, and take the command off the stack again when its write failed.
+    bool tryPush(const MakeCommand& make, QUndoCommand** stored);
+    void keepUnsaved();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;
 
@@ -89,6 +115,9 @@ private:
     std::int64_t m_clipboardImageId = 0;
     int m_pasteCount = 0;
     int m_dragSerial = 0;
+    std::deque<MakeCommand> m_unsaved;
+    QString m_unsavedReason, m_unsavedCode;
+    QTimer* m_retryTimer;
 };
 
 } // namespace osprey::ui

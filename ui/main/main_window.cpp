@@ -274,7 +274,10 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(m_document ? tr("%1 — Osprey").arg(m_document->displayName()) : tr("Osprey"));
+    if (m_document && m_document->readOnly())
+        setWindowTitle(tr("%1 (read-only) — Osprey").arg(m_document->displayName()));
+    else
+        setWindowTitle(m_document ? tr("%1 — Osprey").arg(m_document->displayName()) : tr("Osprey"));
     if (m_closeAction)
         m_closeAction->setEnabled(m_document != nullptr);
 }

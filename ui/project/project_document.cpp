@@ -6,9 +6,29 @@
 
 namespace osprey::ui {
 
+namespace {
+// The GUI thread must not freeze while another program (an import, an auto-label run) holds the project's
+// write lock for long: an edit waits this long, then fails as "busy" and the editor keeps it for a retry.
+constexpr std::chrono::milliseconds kGuiBusyWait{500};
+} // namespace
+
 ProjectDocument::ProjectDocument(std::unique_ptr<project::Project> project, QObject* parent)
     : QObject(parent), m_project(std::move(project)) {
+    m_project->setBusyWait(kGuiBusyWait);
     reloadClasses();
+}
+
+bool ProjectDocument::readOnly() const {
+    return m_project->readOnly();
+}
+
+Status ProjectDocument::noted(Status status) {
+    if (!status) {
+        ++m_writeFailures;
+        m_lastWriteError = status.error();
+        emit writeFailed(QString::fromStdString(status.message()));
+    }
+    return status;
 }
 
 ProjectDocument::~ProjectDocument() = default;
@@ -58,14 +78,14 @@ void ProjectDocument::reloadClasses() {
 }
 
 Status ProjectDocument::editImage(qint64 imageId, const std::function<Status(project::Project&)>& body) {
-    Status status = m_project->transaction([&] { return body(*m_project); });
+    Status status = noted(m_project->transaction([&] { return body(*m_project); }));
     if (status && imageId != 0)
         emit imageChanged(imageId);
     return status;
 }
 
 Status ProjectDocument::editClasses(const std::function<Status(project::Project&)>& body) {
-    Status status = m_project->transaction([&] { return body(*m_project); });
+    Status status = noted(m_project->transaction([&] { return body(*m_project); }));
     if (status)
         reloadClasses();
     return status;

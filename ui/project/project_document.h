@@ -43,16 +43,29 @@ public:
     /// Runs `body` as one transaction and, when it succeeds, reloads the classes (emits classesChanged).
     Status editClasses(const std::function<Status(project::Project&)>& body);
 
+    /// True when the project opened read-only (its folder cannot be written): edits are not stored.
+    bool readOnly() const;
+    /// How many writes through editImage/editClasses have failed (the editor compares it around an edit).
+    int writeFailures() const { return m_writeFailures; }
+    /// The last failed write (message and code: "busy", "full", "read-only", "io", ...).
+    const Error& lastWriteError() const { return m_lastWriteError; }
+
 signals:
     void classesChanged();
     /// Boxes or status of one image changed.
     void imageChanged(qint64 imageId);
     /// Images were added or removed; lists must reload.
     void imagesReset();
+    /// A write through editImage/editClasses failed; nothing of it was stored.
+    void writeFailed(const QString& message);
 
 private:
+    Status noted(Status status);
+
     std::unique_ptr<project::Project> m_project;
     std::vector<project::ClassInfo> m_classes;
+    int m_writeFailures = 0;
+    Error m_lastWriteError;
 };
 
 } // namespace osprey::ui

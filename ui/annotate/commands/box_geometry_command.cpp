@@ -25,8 +25,10 @@ void BoxGeometryCommand::undo() {
 
 bool BoxGeometryCommand::mergeWith(const QUndoCommand* other) {
     const auto* next = dynamic_cast<const BoxGeometryCommand*>(other);
-    if (!next || next->id() != id() || m_dragSerial == 0 || next->m_dragSerial != m_dragSerial ||
-        next->m_imageId != m_imageId || next->m_after.size() != m_after.size())
+    // A step the database refused is not folded into one it stored (the editor keeps it for a retry).
+    if (!next || !next->succeeded() || next->id() != id() || m_dragSerial == 0 ||
+        next->m_dragSerial != m_dragSerial || next->m_imageId != m_imageId ||
+        next->m_after.size() != m_after.size())
         return false;
     for (size_t i = 0; i < m_after.size(); ++i)
         if (next->m_after[i].id != m_after[i].id)
