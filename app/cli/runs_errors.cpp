@@ -178,7 +178,7 @@ int runRunsErrors(const Args& args) {
               << t.lowIou << " low-IoU matches, " << t.wrongClass << " wrong classes (confidence "
               << fixed(e.confidence, 2) << ", IoU " << fixed(e.iou, 2) << ")\n";
     std::cout << "Score: each missed box counts 1 minus its detection's confidence, each false positive its "
-                 "confidence.\n";
+                 "confidence; the sum is divided by the image's labels + 1.\n";
     std::vector<std::vector<std::string>> rows{
         {"RANK", "SCORE", "FP", "MISSED", "LOW-IOU", "WRONG-CLASS", "LABELS", "IMAGE"}};
     for (size_t i = 0; i < shown; ++i) {

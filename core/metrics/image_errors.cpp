@@ -22,6 +22,21 @@ ImageErrors analyseImageErrors(std::span<const GroundTruthBox> truths,
             order.push_back(d);
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return detections[a].score > detections[b].score; });
+    std::vector<char> duplicate(detections.size(), 0);
+    if (options.duplicateIou <= 1.0) {
+        std::vector<size_t> kept;
+        for (const size_t d : order) {
+            for (const size_t k : kept)
+                if (detections[k].classId != detections[d].classId &&
+                    xyxyIou<double>(detections[k].boxPx, detections[d].boxPx) >= options.duplicateIou) {
+                    duplicate[d] = 1;
+                    break;
+                }
+            if (!duplicate[d])
+                kept.push_back(d);
+        }
+        order = std::move(kept);
+    }
     std::vector<int> truthMatch(truths.size(), -1), detectionMatch(detections.size(), -1);
     for (const size_t d : order) {
         int best = -1;
@@ -46,14 +61,18 @@ ImageErrors analyseImageErrors(std::span<const GroundTruthBox> truths,
         if (counts(truths[t]))
             out.score +=
                 1.0 - (truthMatch[t] >= 0 ? detections[static_cast<size_t>(truthMatch[t])].score : 0.0);
+    int boxes = 0;
+    for (const auto& truth : truths)
+        boxes += counts(truth) ? 1 : 0;
     for (const size_t d : order)
         if (detectionMatch[d] < 0)
             out.score += detections[d].score;
+    out.score /= boxes + 1;
 
     // The marks of what is shown.
     std::vector<size_t> unmatchedShown;
     for (size_t d = 0; d < detections.size(); ++d) {
-        if (detections[d].score < options.confidenceThreshold)
+        if (detections[d].score < options.confidenceThreshold || duplicate[d])
             continue;
         if (detectionMatch[d] >= 0) {
             out.detectionMarks[d] = ErrorMark::Match;

@@ -3,11 +3,15 @@
 // validation. Pure scoring over value types, like the evaluators. Not thread-affine (a free function).
 //
 // The rules (at the default options):
+// - A detection that overlaps a higher-scoring detection of another class with IoU >= `duplicateIou` (0.7)
+//   is the same object's second-best class: it is marked Hidden and takes no part.
 // - Detections scoring at least `scoreFloor` (0.05) are matched greedily, highest score first, each to the
 //   unmatched box of its own class with the highest IoU of at least `iouThreshold` (0.5), as COCO does.
-// - The per-image score is "FP + FN weighted by confidence": every box adds 1 minus the score of the
-//   detection that matched it (1 when none did), every unmatched detection adds its score. A confident
-//   false positive and a box nobody found weigh most; a correct but shy detection weighs a little.
+// - The per-image score is "FP + FN weighted by confidence", per object: every box adds 1 minus the score
+//   of the detection that matched it (1 when none did), every unmatched detection adds its score, and the
+//   sum is divided by (boxes + 1). A confident false positive and a box nobody found weigh most, a correct
+//   but shy detection a little; an image is not worse for holding more objects, and an image without boxes
+//   is scored by its false positives.
 // - The counts and marks are those of the detections the editor shows, scoring at least
 //   `confidenceThreshold` (0.25): a box whose match scores lower is missed. Among the unmatched ones, a
 //   detection and a box of the same class overlapping with IoU in [lowIouFloor, iouThreshold) are a
@@ -28,6 +32,9 @@ struct ImageErrorOptions {
     double confidenceThreshold = 0.25; ///< detections shown and counted
     double scoreFloor = 0.05;          ///< detections below it are ignored, also in the score
     double lowIouFloor = 0.1;          ///< smallest overlap that still counts as a (low-IoU) match
+    /// A detection overlapping a higher-scoring one of another class this much is a second guess at the
+    /// same object (multi-label NMS keeps them): it is left out, as class-agnostic NMS would. > 1: keep all.
+    double duplicateIou = 0.7;
 };
 
 /// What became of one detection or one box. Stable codes (stored in run files).

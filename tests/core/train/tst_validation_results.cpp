@@ -52,7 +52,7 @@ private slots:
         QCOMPARE(e.truePositives, 2);
         QCOMPARE(e.falsePositives, 0);
         QCOMPARE(e.missed, 0);
-        QVERIFY(std::abs(e.score - (0.1 + 0.4)) < 1e-12);
+        QVERIFY(std::abs(e.score - (0.1 + 0.4) / 3) < 1e-12);
         QCOMPARE(e.detectionMarks, (std::vector{ErrorMark::Match, ErrorMark::Match, ErrorMark::Hidden}));
         QCOMPARE(e.truthMarks, (std::vector{ErrorMark::Match, ErrorMark::Match}));
     }
@@ -78,18 +78,24 @@ private slots:
         // IoU of box 1 and its partner: 10 x 20 over (400 + 500 - 200).
         QVERIFY(std::abs(e.truthIou[1] - 200.0 / 700.0) < 1e-12);
         // Score: box 0 matched at 0.2 -> 0.8; boxes 1-3 unmatched -> 1 each; unmatched detections 0.7 + 0.8 +
-        // 0.3.
-        QVERIFY2(std::abs(e.score - (0.8 + 3 + 0.7 + 0.8 + 0.3)) < 1e-12,
+        // 0.3; over 4 boxes + 1.
+        QVERIFY2(std::abs(e.score - (0.8 + 3 + 0.7 + 0.8 + 0.3) / 5) < 1e-12,
                  qPrintable(QString::number(e.score)));
     }
     void aSwappedLabelOutscoresAnUnsureModel() {
-        // The model finds the object with 0.6 but the label says another class: 1 + 0.6; a correct label
-        // found with the same confidence: 0.4.
+        // The model finds the object with 0.6 but the label says another class: (1 + 0.6) / 2; a correct
+        // label found with the same confidence: 0.4 / 2.
         const std::vector swapped{truth(0, 0, 50, 50, 1)};
         const std::vector correct{truth(0, 0, 50, 50, 0)};
         const std::vector dets{detection(1, 1, 50, 50, 0, 0.6)};
-        QVERIFY(std::abs(metrics::analyseImageErrors(swapped, dets).score - 1.6) < 1e-9);
-        QVERIFY(std::abs(metrics::analyseImageErrors(correct, dets).score - 0.4) < 1e-9);
+        QVERIFY(std::abs(metrics::analyseImageErrors(swapped, dets).score - 0.8) < 1e-9);
+        QVERIFY(std::abs(metrics::analyseImageErrors(correct, dets).score - 0.2) < 1e-9);
+        // A second guess of another class on the same object is left out (not a false positive).
+        const std::vector twoGuesses{detection(1, 1, 50, 50, 0, 0.6), detection(0, 0, 50, 50, 2, 0.5)};
+        const auto e = metrics::analyseImageErrors(correct, twoGuesses);
+        QCOMPARE(e.falsePositives, 0);
+        QCOMPARE(e.detectionMarks[1], ErrorMark::Hidden);
+        QVERIFY(std::abs(e.score - 0.2) < 1e-9);
     }
     void crowdBoxesCostNothing() {
         std::vector truths{truth(0, 0, 10, 10, 0)};
@@ -277,10 +283,11 @@ private slots:
         QCOMPARE(e.totals.truePositives, 1LL);
         QCOMPARE(e.totals.wrongClass, 1LL);
         QCOMPARE(e.worst.size(), size_t(2));
-        QCOMPARE(e.worst[0].imageId, std::int64_t(12)); // 1 + 0.8
-        QCOMPARE(e.worst[1].imageId, std::int64_t(11)); // 1
+        QCOMPARE(e.worst[0].imageId, std::int64_t(12)); // (1 + 0.8) / 2
+        QCOMPARE(e.worst[1].imageId, std::int64_t(11)); // 1 / 2
+        QVERIFY(std::abs(e.worst[0].counts.score - 0.9) < 1e-3);
         QCOMPARE(e.rest.images, 1LL);
-        QVERIFY(std::abs(e.rest.score - 0.1) < 1e-3);
+        QVERIFY(std::abs(e.rest.score - 0.05) < 1e-3);
         // The detection comes back in image pixels (top padding 25 removed), beside the box it missed.
         const auto& worst = e.worst[0];
         QCOMPARE(worst.boxes.size(), size_t(2));
