@@ -5,6 +5,7 @@
 // folder read-only (EROFS, which binds root too). Child processes (osprey-cli) inherit the mounts; nothing
 // is visible outside the test. Where the kernel refuses unprivileged namespaces the tests skip and say so.
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -116,16 +117,21 @@ inline void unmount(const std::filesystem::path& dir) {
     ::umount2(dir.c_str(), MNT_DETACH);
 }
 
-/// Fills the file system holding `dir` until a write fails with ENOSPC; returns the filler file, which
-/// frees the space again when removed.
-inline std::filesystem::path fillDisk(const std::filesystem::path& dir) {
+/// Fills the file system holding `dir` until a write fails with ENOSPC, then gives back `leaveFreeBytes`
+/// (so that small writes still fit and a large one does not); returns the filler file, which frees the
+/// space when removed.
+inline std::filesystem::path fillDisk(const std::filesystem::path& dir, std::size_t leaveFreeBytes = 0) {
     const auto filler = dir / "filler.bin";
     const int fd = ::open(filler.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const std::string block(4096, 'x');
-    while (fd >= 0 && ::write(fd, block.data(), block.size()) > 0) {
-    }
-    if (fd >= 0)
+    const std::string block(1 << 16, 'x');
+    off_t written = 0;
+    for (ssize_t n = 0; fd >= 0 && (n = ::write(fd, block.data(), block.size())) > 0;)
+        written += n;
+    if (fd >= 0) {
+        if (leaveFreeBytes > 0)
+            (void)::ftruncate(fd, std::max<off_t>(0, written - static_cast<off_t>(leaveFreeBytes)));
         ::close(fd);
+    }
     return filler;
 }
 

@@ -5,10 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace osprey::model {
@@ -271,7 +275,38 @@ Status saveCheckpoint(const Checkpoint& checkpoint, const std::filesystem::path&
                 blobs.write(name, bytesToTensor(bytes));
             archive.write("blobs", blobs);
         }
-        archive.save_to(temporary.string());
+        // Written through our own file, never through save_to(filename): when a write fails there (a full
+        // disk), LibTorch throws, and its stream writer's destructor writes again and throws during the
+        // unwinding, which aborts the process. Here the writer is told every write succeeded, the first
+        // failure is kept, and the temporary is refused below.
+        const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            return fail(path.string() + ": could not write weights: " + std::strerror(errno), "io");
+        std::string writeError;
+        archive.save_to([&](const void* data, size_t size) -> size_t {
+            const char* bytes = static_cast<const char*>(data);
+            for (size_t done = 0; writeError.empty() && done < size;) {
+                const ssize_t n = ::write(fd, bytes + done, size - done);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    writeError = std::strerror(n < 0 ? errno : EIO);
+                else
+                    done += static_cast<size_t>(n);
+            }
+            return size;
+        });
+        // fsync before the rename, so that a crash cannot leave the name pointing at an empty file.
+        if (writeError.empty() && ::fsync(fd) != 0)
+            writeError = std::strerror(errno);
+        if (::close(fd) != 0 && writeError.empty())
+            writeError = std::strerror(errno);
+        if (!writeError.empty()) {
+            std::filesystem::remove(temporary, error);
+            return fail(path.string() + ": could not write weights: " + writeError +
+                            " (the previous file, if any, is unchanged)",
+                        "io");
+        }
     } catch (const std::exception& e) {
         std::filesystem::remove(temporary, error);
         return fail(path.string() + ": could not write weights: " + e.what(), "io");
