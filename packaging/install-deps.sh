@@ -7,7 +7,7 @@ packages=(
     build-essential cmake ninja-build ccache pkg-config git
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6svg6-dev libgl-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
-    libtorch-dev libopenblas0-pthread
+    libtorch-dev libopenblas0-pthread libgloo-dev
     libopencv-dev
     libsqlite3-dev sqlite3
     libcurl4-openssl-dev

@@ -49,9 +49,23 @@ struct DataLoader::Impl {
     std::vector<std::thread> workers;
     std::set<size_t> reported;
 
-    int batches() const {
-        return static_cast<int>((samples.size() + static_cast<size_t>(options.batch) - 1) /
-                                static_cast<size_t>(options.batch));
+    size_t globalBatch() const {
+        return static_cast<size_t>(options.batch) * static_cast<size_t>(options.worldSize);
+    }
+
+    int batches() const { return static_cast<int>((samples.size() + globalBatch() - 1) / globalBatch()); }
+
+    // Positions in the epoch order of this rank's share of batch `index`.
+    std::pair<size_t, size_t> share(int index) const {
+        const size_t first = static_cast<size_t>(index) * globalBatch();
+        const size_t total = std::min(samples.size(), first + globalBatch()) - first;
+        const auto rank = static_cast<size_t>(options.rank), world = static_cast<size_t>(options.worldSize);
+        if (total == globalBatch())
+            return {first + rank * static_cast<size_t>(options.batch),
+                    first + (rank + 1) * static_cast<size_t>(options.batch)};
+        if (total >= world)
+            return {first + rank * total / world, first + (rank + 1) * total / world};
+        return {first + rank % total, first + rank % total + 1};
     }
 
     void stopWorkers() {
@@ -119,8 +133,7 @@ struct DataLoader::Impl {
 
     HostBatch build(int index) {
         const auto start = std::chrono::steady_clock::now();
-        const size_t first = static_cast<size_t>(index) * static_cast<size_t>(options.batch);
-        const size_t last = std::min(samples.size(), first + static_cast<size_t>(options.batch));
+        const auto [first, last] = share(index);
         const int imgsz = options.imgsz;
         HostBatch batch;
         batch.count = static_cast<int>(last - first);
@@ -184,6 +197,8 @@ DataLoader::DataLoader(std::vector<Sample> samples, LoaderOptions options, Warni
     m_impl->options = options;
     m_impl->options.batch = std::max(1, options.batch);
     m_impl->options.prefetch = std::max(1, options.prefetch);
+    m_impl->options.worldSize = std::max(1, options.worldSize);
+    m_impl->options.rank = std::clamp(options.rank, 0, m_impl->options.worldSize - 1);
     m_impl->warn = std::move(warn);
     m_impl->order.resize(m_impl->samples.size());
     std::iota(m_impl->order.begin(), m_impl->order.end(), 0);

@@ -32,6 +32,13 @@ struct LoaderOptions {
     double mosaic = 1.0;
     double translate = 0.1, scale = 0.5, fliplr = 0.5;
     double hsvH = 0.015, hsvS = 0.7, hsvV = 0.4;
+    /// Data parallel (the distributed sampler): batch k of the epoch holds images [k*B, (k+1)*B) of the
+    /// seeded epoch order, B = batch * worldSize, and this loader delivers rank's share of them, so the
+    /// ranks together see what one process with batch B sees, image for image and augmentation for
+    /// augmentation. A short last batch is split evenly; when it has fewer images than ranks, a rank
+    /// without one repeats one (as DistributedSampler pads).
+    int rank = 0;
+    int worldSize = 1;
 
     /// The augmentation settings of a training config (mode Train, batch and workers included).
     static LoaderOptions fromConfig(const run::TrainConfig& config, LoaderMode mode);

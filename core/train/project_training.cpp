@@ -8,6 +8,7 @@
 #include "run/run_files.h"
 #include "train/auto_batch.h"
 #include "train/data_loader.h"
+#include "train/distributed_job_impl.h"
 #include "train/train_dataset.h"
 #include "train/validation_recorder.h"
 
@@ -210,13 +211,22 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
 
 Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, run::TrainConfig config,
                                    run::EventSink& events, const std::atomic<bool>* stop) {
+    std::unique_ptr<detail::DistributedJob> job; // data parallel: this process's rank
     const auto failEarly = [&](const Error& error) -> Expected<TrainResult> {
+        if (job)
+            job->publishFailure(error.message);
         run::TrainEvent event;
         event.type = run::TrainEvent::Type::Failed;
         event.message = error.message;
         events.onEvent(event);
         return fail(error);
     };
+    auto joined = detail::DistributedJob::join(config);
+    if (!joined)
+        return failEarly(joined.error());
+    job = std::move(joined.value());
+    if (job && !job->isMain())
+        return detail::trainProjectRank(projectFolder, config, events, stop, *job);
     auto runDir = chooseRunDir(projectFolder, config.name, config.resume);
     if (!runDir)
         return failEarly(runDir.error());
@@ -307,7 +317,8 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         config.batch = plan->batch;
         config.batchFraction = 0;
     }
-    DataLoader train(data->train.samples, LoaderOptions::fromConfig(config, LoaderMode::Train),
+    DataLoader train(data->train.samples,
+                     job ? job->trainLoader(config) : LoaderOptions::fromConfig(config, LoaderMode::Train),
                      std::ref(warn));
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));
     UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
@@ -333,6 +344,10 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     inputs.stop = stop;
     if (data->val.samples.empty())
         warn("the project has no val images: epochs are not validated and best.pt follows the first epoch");
+    if (job) {
+        job->publishRun(runDir.value(), config);
+        inputs.distributed = &job->context();
+    }
     return runTraining(config, inputs);
 }
 

@@ -5,6 +5,7 @@
 
 #include "model/compat_torch_impl.h"
 #include "system/machine_monitor.h"
+#include "train/distributed_impl.h"
 #include "train/trainer_impl.h"
 
 #include <cstdio>
@@ -81,6 +82,8 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
                        int& instances) {
     while (true) {
         const int chunk = m_microBatch > 0 ? std::min(m_microBatch, batch.count) : batch.count;
+        if (m_parallel)
+            m_parallel->broadcastBuffers(); // rank 0's BatchNorm statistics, as DDP before each forward
         try {
             auto parts = torch::zeros({3});
             instances = 0;
@@ -115,7 +118,8 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
             partsSum += parts;
             return {};
         } catch (const std::exception& error) {
-            if (!model::compat::isOutOfMemory(error))
+            // Data parallel: halving one rank's batch would break the lockstep of the ranks' steps.
+            if (!model::compat::isOutOfMemory(error) || m_parallel)
                 throw;
             // The gradients of this accumulation window are partial: drop them and start it again here.
             m_state.optimizer->get().zero_grad();
@@ -138,6 +142,8 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
 }
 
 void Run::optimizerStep(int epoch, long long iteration) {
+    if (m_parallel)
+        m_parallel->allreduceGradients(); // identical gradients, so identical steps on every rank
     const auto outcome =
         m_scaler->step(m_state.optimizer->get(), m_state.optimizer->parameters(), m_config.gradClipNorm);
     m_state.optimizer->get().zero_grad();

@@ -5,6 +5,7 @@
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
 #include "run/run_files.h"
+#include "train/distributed_impl.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
@@ -19,6 +20,52 @@
 namespace osprey::train {
 
 namespace detail {
+
+namespace {
+
+std::vector<float> flatParameters(torch::nn::Module& module) {
+    std::vector<torch::Tensor> flat;
+    for (const auto& parameter : module.parameters())
+        flat.push_back(parameter.detach().to(torch::kCPU, torch::kFloat).reshape(-1));
+    const auto all = torch::cat(flat).contiguous();
+    return std::vector<float>(all.data_ptr<float>(), all.data_ptr<float>() + all.numel());
+}
+
+std::string hex(std::uint64_t value) {
+    char text[20];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+} // namespace
+
+bool Run::stopAgreed() {
+    return m_parallel ? m_parallel->anyRank(stopRequested()) : stopRequested();
+}
+
+void Run::compareRankWeights() {
+    auto& context = *m_inputs.distributed;
+    const auto mine = hex(DataParallel::checksum({m_state.model.get(), m_state.ema.get()}));
+    if (auto status = context.set("checksum/" + std::to_string(context.rank()), mine); !status) {
+        m_emit.log(status.message(), "warning");
+        return;
+    }
+    if (!isMain()) {
+        m_emit.log("Weights checksum on rank " + std::to_string(context.rank()) + ": " + mine);
+        return;
+    }
+    for (int rank = 1; rank < context.worldSize(); ++rank) {
+        auto theirs = context.get("checksum/" + std::to_string(rank), 120);
+        if (!theirs || theirs.value() != mine) {
+            m_emit.log("rank " + std::to_string(rank) + "'s weights differ from rank 0's (checksum " +
+                           (theirs ? theirs.value() : theirs.message()) + ", rank 0 " + mine + ")",
+                       "warning");
+            return;
+        }
+    }
+    m_emit.log("Weights identical on all " + std::to_string(context.worldSize()) +
+               " ranks (checksum of the trained and EMA parameters " + mine + ")");
+}
 
 // Returns false when a stop was requested (the current batch was finished first).
 Expected<bool> Run::trainEpoch(int epoch) {
@@ -40,6 +87,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
     torch::Tensor lossSum = torch::zeros({3});
     long long images = 0;
     int batchIndex = 0;
+    bool stoppedHere = false;
     while (true) {
         auto t0 = Clock::now();
         auto batch = m_inputs.train->next();
@@ -67,6 +115,8 @@ Expected<bool> Run::trainEpoch(int epoch) {
         if (ni - m_state.lastOptimizerStep >= m_accumulate) {
             optimizerStep(epoch, ni);
             m_state.lastOptimizerStep = ni;
+            if (m_inputs.afterOptimizerStep)
+                m_inputs.afterOptimizerStep({epoch + 1, ni, batch->count}, flatParameters(*m_state.model));
         }
         auto t4 = Clock::now();
         m_phases.optimizerS += std::chrono::duration<double>(t4 - t3).count();
@@ -75,7 +125,8 @@ Expected<bool> Run::trainEpoch(int epoch) {
         ++batchIndex;
 
         const double elapsed = secondsSince(epochStart);
-        const bool stop = stopRequested();
+        const bool stop = stopAgreed();
+        stoppedHere = stop;
         if (stop || batchIndex == nb || Clock::now() - lastBatchEvent >= std::chrono::milliseconds(200)) {
             lastBatchEvent = Clock::now();
             const auto mean = (lossSum / batchIndex).contiguous();
@@ -89,7 +140,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
             event.clsLoss = mean[1].item<double>();
             event.dflLoss = mean[2].item<double>();
             event.instances = instances;
-            event.imagesPerS = images / std::max(elapsed, 1e-9);
+            event.imagesPerS = worldSize() * images / std::max(elapsed, 1e-9); // all ranks together
             const double perBatch = elapsed / batchIndex;
             const int remainingEpochs = m_config.epochs - epoch - 1;
             event.etaS = perBatch * ((nb - batchIndex) + static_cast<double>(remainingEpochs) * nb) +
@@ -99,15 +150,19 @@ Expected<bool> Run::trainEpoch(int epoch) {
         if (stop)
             break;
     }
-    m_imagesPerS = images / std::max(secondsSince(epochStart), 1e-9);
+    m_imagesPerS = worldSize() * images / std::max(secondsSince(epochStart), 1e-9);
     const auto mean = batchIndex > 0 ? (lossSum / batchIndex).contiguous() : lossSum;
     for (int i = 0; i < 3; ++i)
         m_epochLoss[i] = mean[i].item<double>();
     m_state.elapsedS += secondsSince(epochStart);
-    return !stopRequested();
+    return m_parallel ? !stoppedHere : !stopRequested();
 }
 
 Status Run::finishEpoch(int epoch, bool interrupted) {
+    if (!isMain()) {
+        m_state.nextEpoch = interrupted ? epoch : epoch + 1; // rank 0 validates and saves
+        return {};
+    }
     run::EpochMetrics metrics;
     metrics.epoch = epoch + 1;
     metrics.boxLoss = m_epochLoss[0];
@@ -194,7 +249,7 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
 void Run::stripBest() {
     // Like Ultralytics at the end of training: best.pt becomes an inference file (the EMA weights in
     // float16, no optimizer or RNG state), about 1/8 of the size. last.pt keeps everything for resume.
-    if (!std::filesystem::exists(m_bestPath))
+    if (!isMain() || !std::filesystem::exists(m_bestPath))
         return;
     const auto stripped = model::stripWeights(m_bestPath, m_bestPath, true);
     if (!stripped) {
@@ -234,6 +289,8 @@ Expected<TrainResult> Run::execute() {
         const bool completed = *trained;
         if (auto status = finishEpoch(epoch, !completed); !status)
             return fail(status.error());
+        if (m_parallel) // rank 0's validation decides the early stop on every rank
+            m_state.bestEpoch = static_cast<int>(m_parallel->fromMain(m_state.bestEpoch));
         if (!completed) {
             m_status = "stopped";
             break;
@@ -246,27 +303,41 @@ Expected<TrainResult> Run::execute() {
             ++epoch;
             break;
         }
-        if (stopRequested()) {
+        if (stopAgreed()) {
             m_status = "stopped";
             ++epoch;
             break;
         }
     }
     sampler.stop();
+    if (m_parallel)
+        compareRankWeights();
     stripBest();
     {
         const auto& p = m_phases;
         const double train = p.dataS + p.forwardS + p.backwardS + p.optimizerS;
         const auto share = [&](double part) { return train > 0 ? 100.0 * part / train : 0.0; };
-        char line[400];
+        std::string communication;
+        if (m_parallel) {
+            m_phases.communicationS = m_parallel->communicationS();
+            const double batches =
+                std::max(1.0, static_cast<double>(p.images) * worldSize() / m_config.batch);
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "; rank %d of %d, of which collectives %.2f s (%.1f ms per batch)",
+                          m_inputs.distributed->rank(), worldSize(), p.communicationS,
+                          1000.0 * p.communicationS / batches);
+            communication = text;
+        }
+        char line[600];
         std::snprintf(
             line, sizeof line,
             "Time split over %lld training images (%.2f images/s): data %.1f s (%.0f%%), forward+loss %.1f s "
             "(%.0f%%), backward %.1f s (%.0f%%), optimiser+EMA %.1f s (%.0f%%); validation %.1f s, "
-            "checkpoints %.1f s",
+            "checkpoints %.1f s%s",
             p.images, train > 0 ? p.images / train : 0.0, p.dataS, share(p.dataS), p.forwardS,
             share(p.forwardS), p.backwardS, share(p.backwardS), p.optimizerS, share(p.optimizerS),
-            p.validationS, p.checkpointS);
+            p.validationS, p.checkpointS, communication.c_str());
         m_emit.log(line);
         if (m_peakMemMb > 0)
             m_emit.log(
@@ -304,6 +375,13 @@ Expected<TrainResult> runTraining(const run::TrainConfig& config, const TrainInp
         result = fail(std::string("torch error: ") + error.what_without_backtrace());
     } catch (const std::exception& error) {
         result = fail(std::string("error: ") + error.what());
+    }
+    if (!result && inputs.distributed) {
+        // A collective fails when another rank died; the launcher records which one and why.
+        const auto cause = inputs.distributed->supervisorFailure(3);
+        if (!cause.empty())
+            result = fail(cause + " (on rank " + std::to_string(inputs.distributed->rank()) + ": " +
+                          result.message() + ")");
     }
     run::TrainEvent event;
     if (!result) {

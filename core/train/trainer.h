@@ -14,6 +14,7 @@
 #include "run/train_events.h"
 #include "train/batch_source.h"
 #include "train/detection_scorer.h"
+#include "train/distributed.h"
 
 #include <atomic>
 #include <filesystem>
@@ -48,6 +49,13 @@ struct TrainInputs {
     /// Tests: called before each forward pass; it may throw what a failing step throws (a simulated CUDA
     /// out-of-memory error) to exercise the recovery.
     std::function<void(const StepInfo&)> beforeStep;
+    /// Data-parallel training: this rank's connected context (its group started), or null for one
+    /// process. The train source must then deliver this rank's share of each batch (LoaderOptions'
+    /// rank and worldSize), and only rank 0 validates and writes the run folder.
+    DistributedContext* distributed = nullptr;
+    /// Tests: called after each optimiser step with the trained network's parameters (state-dict order,
+    /// flattened, float32 on the host).
+    std::function<void(const StepInfo&, const std::vector<float>&)> afterOptimizerStep;
 };
 
 /// Seconds spent per phase over the whole run (the speed report).
@@ -58,7 +66,8 @@ struct PhaseTimes {
     double optimizerS = 0; ///< clipping, optimiser step, EMA update
     double validationS = 0;
     double checkpointS = 0;
-    long long images = 0; ///< training images processed
+    double communicationS = 0; ///< data parallel: waiting in collectives (part of the phases above)
+    long long images = 0;      ///< training images processed (by this rank)
 };
 
 /// How a run ended.

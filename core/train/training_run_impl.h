@@ -13,6 +13,10 @@
 #include <memory>
 #include <string>
 
+namespace osprey::train {
+class DataParallel;
+}
+
 namespace osprey::train::detail {
 
 using Clock = std::chrono::steady_clock;
@@ -66,6 +70,13 @@ private:
     void optimizerStep(int epoch, long long iteration);
     Status finishEpoch(int epoch, bool interrupted);
     bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
+    /// Data parallel: every rank stops when one asks (a local stop would leave the others waiting).
+    bool stopAgreed();
+    /// Rank 0, or the only process: validates and writes the run folder.
+    bool isMain() const { return !m_inputs.distributed || m_inputs.distributed->isMain(); }
+    int worldSize() const { return m_inputs.distributed ? m_inputs.distributed->worldSize() : 1; }
+    /// Data parallel, at the end: compares the ranks' weights checksums through the store.
+    void compareRankWeights();
 
     const run::TrainConfig& m_config;
     const TrainInputs& m_inputs;
@@ -89,6 +100,7 @@ private:
     int m_microBatch = 0;         ///< images per forward after an out-of-memory error; 0: the whole batch
     long long m_skippedSteps = 0; ///< optimiser steps skipped for inf/nan gradients
     double m_peakMemMb = 0;       ///< the run's highest per-epoch GPU peak (0 on the CPU)
+    std::unique_ptr<DataParallel> m_parallel; ///< set when training data parallel
 };
 
 } // namespace osprey::train::detail

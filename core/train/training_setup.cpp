@@ -6,6 +6,7 @@
 #include "run/run_files.h"
 #include "run/train_options.h"
 #include "train/device_choice.h"
+#include "train/distributed_impl.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
@@ -30,9 +31,12 @@ Status Run::setUp() {
     if (m_inputs.train->imageCount() == 0)
         return fail(
             "the train split has no usable images (labeled or verified-empty); assign some images to train");
-    const int threads = m_config.threads > 0
-                            ? m_config.threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Ranks sharing a machine share its cores.
+    const int ranksHere = m_inputs.distributed ? m_inputs.distributed->info().localWorldSize : 1;
+    const int threads =
+        m_config.threads > 0
+            ? m_config.threads
+            : std::max(1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / ranksHere);
     model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
     if (m_config.batch < 1)
         return fail("batch=" + run::optionValue(m_config, "batch") +
@@ -41,7 +45,13 @@ Status Run::setUp() {
     auto devices = chooseDevices(m_config.device, probeDevices());
     if (!devices)
         return fail(devices.error());
-    if (devices->cuda) {
+    if (devices->cuda && m_inputs.distributed) {
+        // One GPU per rank: the rank's position on its machine in the device list.
+        const auto& indices = devices->indices;
+        const int local = m_inputs.distributed->info().localRank % static_cast<int>(indices.size());
+        m_device =
+            torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(indices[static_cast<size_t>(local)]));
+    } else if (devices->cuda) {
         m_device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(devices->indices.front()));
         if (devices->indices.size() > 1)
             m_emit.log("device=" + m_config.device + ": this engine trains on one GPU; using cuda:" +
@@ -89,6 +99,12 @@ Status Run::setUp() {
     }
     m_state.model->to(m_device);
     m_state.ema->to(m_device);
+    // NHWC on the CPU: oneDNN's convolutions then skip their layout reorders (setChannelsLast), before the
+    // EMA and the optimiser take the parameters.
+    if (m_device.is_cpu()) {
+        m_state.model->setChannelsLast(true);
+        m_state.ema->setChannelsLast(true);
+    }
     m_state.model->train();
     m_state.emaUpdater =
         std::make_unique<ModelEma>(m_state.ema, m_state.ema->stateDict(), m_state.model->stateDict());
@@ -127,12 +143,34 @@ Status Run::setUp() {
         m_emit.log("Resuming training from " + last.string() + " at epoch " +
                    std::to_string(m_state.nextEpoch + 1));
     }
+    if (m_inputs.distributed && m_config.batch % worldSize() != 0)
+        return fail("batch=" + std::to_string(m_config.batch) + " is the batch of all " +
+                    std::to_string(worldSize()) + " ranks together and must divide among them; use batch=" +
+                    std::to_string(std::max(1, m_config.batch / worldSize()) * worldSize()));
+    if (m_inputs.distributed) {
+        // Every rank built the same network from the same seed (and read the same last.pt on resume);
+        // rank 0's weights are broadcast all the same, as DDP does, so the ranks start identical.
+        m_parallel = std::make_unique<DataParallel>(*m_inputs.distributed, *m_state.model);
+        m_parallel->broadcastModule(*m_state.model);
+        m_parallel->broadcastModule(*m_state.ema);
+        m_emit.log("Data parallel: rank " + std::to_string(m_inputs.distributed->rank()) + " of " +
+                   std::to_string(worldSize()) + " (" +
+                   (m_inputs.distributed->backend() == CommBackend::Nccl ? "NCCL" : "Gloo") + ", " +
+                   std::to_string(m_config.batch / worldSize()) + " of each batch of " +
+                   std::to_string(m_config.batch) + " images per rank, " + std::to_string(threads) +
+                   " threads); rank 0 validates and writes the run");
+    }
     m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
                                              LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
     std::error_code error;
     std::filesystem::create_directories(m_inputs.runDir / "weights", error);
     if (error)
         return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
+    m_lastPath = m_inputs.runDir / "weights" / "last.pt";
+    m_bestPath = m_inputs.runDir / "weights" / "best.pt";
+    setUpPrecision();
+    if (!isMain())
+        return {}; // rank 0 writes the run folder
     if (auto status = run::writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
         return status;
     m_results = std::make_unique<run::ResultsCsv>(m_inputs.runDir / "results.csv");
@@ -140,9 +178,6 @@ Status Run::setUp() {
         if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
             return status;
     }
-    m_lastPath = m_inputs.runDir / "weights" / "last.pt";
-    m_bestPath = m_inputs.runDir / "weights" / "best.pt";
-    setUpPrecision();
     return {};
 }
 
@@ -152,6 +187,7 @@ void Run::emitStarted(std::int64_t parameters, double gflops) {
     event.config = m_config.toMap();
     event.config["optimizer_used"] = toString(m_state.choice.kind);
     event.config["lr_used"] = std::to_string(m_state.choice.lr);
+    event.config["world_size"] = std::to_string(worldSize());
     const auto& d = m_inputs.dataset;
     event.trainImages = d.trainImages;
     event.valImages = d.valImages;
