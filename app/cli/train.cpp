@@ -5,6 +5,7 @@
 #include "cli/progress.h"
 #include "cli/remote_stream.h"
 #include "cli/train_args.h"
+#include "cli/train_launcher.h"
 #include "cli/verb.h"
 #include "planner/measurements.h"
 #include "remote/platform_settings.h"
@@ -138,8 +139,19 @@ int runTrain(const Args& args) {
                   << "' is not supported; use events=jsonl or leave it out\n";
         return 2;
     }
+    // Data parallel on this machine (device=0,1 or workers_per_node=2): this process becomes the launcher.
+    auto workers = localWorkerCount(config);
+    if (!workers) {
+        std::cerr << "error: " << workers.message() << "\n";
+        return 2;
+    }
+    if (workers.value() > 0)
+        return launchLocalWorkers(workers.value(), config, args.str("project"));
+    // Of a data-parallel job, only rank 0 talks to the platform and records the run for the planner.
+    const char* rank = std::getenv("RANK");
+    const bool mainRank = !rank || std::string(rank) == "0";
     const std::string remoteProject = args.str("remote");
-    const bool streaming = !remoteProject.empty() && remoteProject != "none";
+    const bool streaming = mainRank && !remoteProject.empty() && remoteProject != "none";
     const std::string normalized = remote::normalizeProject(remoteProject);
     const auto slash = normalized.find('/');
     if (streaming && (slash == 0 || slash == std::string::npos || slash + 1 == normalized.size())) {
@@ -175,7 +187,7 @@ int runTrain(const Args& args) {
     auto result = train::trainProject(args.str("project"), config, *output, &g_stopRequested);
     // Each finished run is a measured point for the planner (osprey-cli plan).
     // (A calibration's own run is not one: `plan calibrate` records it itself, with its process start.)
-    if (result && !result->lastWeights.empty() && !std::getenv("OSPREY_PLANNER_CALIBRATING"))
+    if (result && mainRank && !result->lastWeights.empty() && !std::getenv("OSPREY_PLANNER_CALIBRATING"))
         if (auto recorded = planner::recordFinishedRun(result->lastWeights.parent_path().parent_path());
             !recorded)
             std::cerr << "warning: planner: " << recorded.message() << "\n";

@@ -35,8 +35,9 @@ struct TrainConfig {
     double batchFraction{}; ///< AutoBatch: share of free GPU memory to fill (batch=-1: kAutoBatchFraction)
     int imgsz{};            ///< training and validation side in pixels (a multiple of 32)
     std::string device;
-    int workers{}; ///< loader threads
-    int threads{}; ///< torch intra-op threads; 0 = hardware concurrency
+    int workers{};        ///< loader threads
+    int threads{};        ///< torch intra-op threads; 0 = hardware concurrency
+    int workersPerNode{}; ///< data-parallel processes osprey-cli starts here; 0: one per listed GPU
     std::uint64_t seed{};
     std::string name; ///< run folder name under <project>/runs/
     bool resume{};

@@ -359,6 +359,16 @@ void addCommandLineOptions(Table& t) {
            .minimum = 0,
            .maximum = 1024},
           field(&TrainConfig::threads));
+    t.add({.key = "workers_per_node",
+           .type = T::Integer,
+           .defaultValue = "0",
+           .help = OSPREY_TRANSLATE_NOOP(
+               "osprey::run::Options",
+               "Data-parallel training processes on this machine: 0 = one per GPU listed in device (one "
+               "process on the CPU); 2 or more with device=cpu train together over Gloo."),
+           .minimum = 0,
+           .maximum = 256},
+          field(&TrainConfig::workersPerNode));
     t.add({.key = "amp",
            .type = T::Flag,
            .defaultValue = "true",

@@ -47,7 +47,7 @@ class TestOptionFrontEnds : public QObject {
 private slots:
     void cliHelpListsTheSameKeysAndDefaults() {
         // `osprey-cli help train` as it was when app/cli/train.cpp declared the keys itself.
-        const std::map<std::string, std::string> train{
+        std::map<std::string, std::string> train{
             {"project", "required"}, {"model", "yolov8n"}, {"weights", ""},        {"epochs", "100"},
             {"imgsz", "640"},        {"batch", "16"},      {"device", "cpu"},      {"optimizer", "auto"},
             {"lr0", "0.01"},         {"lrf", "0.01"},      {"momentum", "0.937"},  {"weight_decay", "0.0005"},
@@ -56,6 +56,7 @@ private slots:
             {"fliplr", "0.5"},       {"hsv_h", "0.015"},   {"hsv_s", "0.7"},       {"hsv_v", "0.4"},
             {"translate", "0.1"},    {"scale", "0.5"},     {"resume", "false"},    {"events", ""},
             {"remote", ""},          {"threads", "0"},     {"amp", "true"},        {"nbs", "64"}};
+        train["workers_per_node"] = "0"; // data-parallel processes (issue 18)
         QVERIFY(helpDefaults("train") == train);
         const std::map<std::string, std::string> val{
             {"project", "required"}, {"weights", "required"}, {"imgsz", "640"}, {"batch", "16"},
