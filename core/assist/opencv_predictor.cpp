@@ -194,6 +194,9 @@ Expected<std::unique_ptr<BoxPredictor>> openOnnxPredictor(const ModelSource& sou
                 "unsupported");
         return fail(source.model.string() + ": OpenCV DNN cannot import this ONNX file: " + what,
                     "unsupported");
+    } catch (const std::exception& error) { // the importers also throw standard exceptions
+        return fail(source.model.string() + ": OpenCV DNN cannot import this ONNX file: " + error.what(),
+                    "unsupported");
     }
 }
 
@@ -216,7 +219,9 @@ Expected<std::unique_ptr<BoxPredictor>> openDarknetPredictor(const ModelSource& 
             return fail(source.model.string() + ": OpenCV DNN read an empty network", "corrupt");
         return std::unique_ptr<BoxPredictor>(
             new DarknetPredictor(std::move(net), std::move(*names), width, height));
-    } catch (const cv::Exception& e) {
+    } catch (const std::exception& e) {
+        // Not only cv::Exception: the Darknet importer also throws std::out_of_range on a hostile .cfg
+        // (fuzz_darknet_cfg), which escaped and terminated the process.
         return fail(source.model.string() + ": OpenCV DNN cannot read this Darknet model: " + e.what(),
                     "unsupported");
     }

@@ -152,7 +152,8 @@ private:
             if (item && isContainer(item->kind) && reaches(*item, target, depth + 1))
                 return true;
         for (const auto& [key, item] : from.entries)
-            if (item && isContainer(item->kind) && reaches(*item, target, depth + 1))
+            if ((key && isContainer(key->kind) && reaches(*key, target, depth + 1)) ||
+                (item && isContainer(item->kind) && reaches(*item, target, depth + 1)))
                 return true;
         return from.state && isContainer(from.state->kind) && reaches(*from.state, target, depth + 1);
     }
@@ -177,6 +178,9 @@ private:
         if (!dict.is(Kind::Dict))
             return bad("malformed: SETITEM(S) on a non-dict");
         for (size_t i = 0; i < pairs.size(); i += 2) {
+            // Keys too: a tuple key holding the dict itself made a cycle of shared pointers (fuzz_pickle).
+            if (Status ok = insertChecked(dict, pairs[i]); !ok)
+                return ok;
             if (Status ok = insertChecked(dict, pairs[i + 1]); !ok)
                 return ok;
             dict.entries.emplace_back(std::move(pairs[i]), std::move(pairs[i + 1]));

@@ -1,5 +1,6 @@
 #include "model/ultralytics_impl.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>

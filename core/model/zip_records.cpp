@@ -147,6 +147,10 @@ Expected<ZipArchive> ZipArchive::fromBytes(std::string bytes, std::string name) 
         while (c.ok() && c.at() + 4 <= extraEnd) {
             const auto id = c.le(2);
             const auto length = c.le(2);
+            // An extra field past the end of the file: without this, the reset below looped for ever
+            // (fuzz_torch_zip).
+            if (!c.ok())
+                break;
             const std::uint64_t next = c.at() + length;
             if (id == 0x0001) { // zip64: the saturated fields, in this order
                 if (size == kSaturated32)

@@ -1,7 +1,11 @@
 // Replays the fuzz corpus and every input a fuzzer ever crashed on (tests/fuzz/regressions/<target>/)
 // through the same entry points the libFuzzer targets use (tests/fuzz/fuzz_targets.h), in the default
-// build: an input that crashed once must never crash again.
+// build: an input that crashed once must never crash again. The model readers' targets (pickle, torch_zip,
+// darknet_cfg) replay in builds with core/model and core/assist (LibTorch).
 #include "fuzz/fuzz_targets.h"
+#ifdef OSPREY_FUZZ_MODEL_TARGETS
+#include "fuzz/fuzz_model_targets.h"
+#endif
 
 #include <QtTest>
 
@@ -16,11 +20,15 @@ namespace {
 using Entry = void (*)(const std::uint8_t*, std::size_t);
 
 const std::map<std::string, Entry>& targets() {
-    static const std::map<std::string, Entry> map = {{"yolo_labels", &osprey::fuzz::yoloLabels},
-                                                     {"data_yaml", &osprey::fuzz::dataYaml},
-                                                     {"coco_json", &osprey::fuzz::cocoJson},
-                                                     {"voc_xml", &osprey::fuzz::vocXml},
-                                                     {"events", &osprey::fuzz::events}};
+    static const std::map<std::string, Entry> map = {
+        {"yolo_labels", &osprey::fuzz::yoloLabels}, {"data_yaml", &osprey::fuzz::dataYaml},
+        {"coco_json", &osprey::fuzz::cocoJson},     {"voc_xml", &osprey::fuzz::vocXml},
+        {"events", &osprey::fuzz::events},
+#ifdef OSPREY_FUZZ_MODEL_TARGETS
+        {"pickle", &osprey::fuzz::pickle},          {"torch_zip", &osprey::fuzz::torchZip},
+        {"darknet_cfg", &osprey::fuzz::darknetCfg},
+#endif
+    };
     return map;
 }
 

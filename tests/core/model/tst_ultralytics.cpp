@@ -369,6 +369,9 @@ private slots:
         QTest::newRow("recursive dict")
             << QByteArray("\x80\x02}q\x00X\x01\x00\x00\x00kh\x00s.", 15) << "corrupt"
             << "recursive";
+        // fuzz_pickle: a dict key holding the dict (a tuple key) made a cycle the check did not see.
+        QTest::newRow("recursive dict key") << QByteArray("}q\x00(h\x00\x85Nu.", 10) << "corrupt"
+                                            << "recursive";
         QTest::newRow("2^31 string") << QByteArray("\x80\x02X\x00\x00\x00\x80"
                                                    "abc.",
                                                    10)

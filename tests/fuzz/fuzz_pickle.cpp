@@ -1,0 +1,7 @@
+// libFuzzer entry for fuzz::pickle (fuzz_model_targets.h).
+#include "fuzz_model_targets.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    osprey::fuzz::pickle(data, size);
+    return 0;
+}
