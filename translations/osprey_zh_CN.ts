@@ -3170,6 +3170,10 @@ The charts appear after the first validation.</source>
         <source>None of the selected runs has finished an epoch yet.</source>
         <translation>所选运行都还没有完成一轮。</translation>
     </message>
+    <message>
+        <source>Worst Images at Epoch %1</source>
+        <translation>第 %1 轮最差的图像</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainingRunModel</name>
@@ -3351,6 +3355,77 @@ The charts appear after the first validation.</source>
     <message>
         <source>Comparing runs: %1.</source>
         <translation>正在比较运行：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::ValidationQueue</name>
+    <message>
+        <source>Cannot open the worst images: %1</source>
+        <translation>无法打开最差的图像：%1</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图像</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 张图像</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Worst images at epoch %1&lt;/b&gt; of run %2: %3, the most false positives and missed labels per object first. Dashed: the model&apos;s detections at that epoch; red: a false positive or a missed label, magenta: a wrong class, yellow: a low-IoU match. D/A walk it.</source>
+        <translation>运行 %2 &lt;b&gt;第 %1 轮最差的图像&lt;/b&gt;：%3，按每个目标的误检和漏检标注从多到少排列。虚线：模型在该轮的检测结果；红色：误检或漏检的标注，品红：类别错误，黄色：低 IoU 匹配。用 D/A 逐一查看。</translation>
+    </message>
+    <message>
+        <source>Reading the validation results…</source>
+        <translation>正在读取验证结果…</translation>
+    </message>
+    <message>
+        <source>epoch %1 has no validation results in %2</source>
+        <translation>第 %1 轮在 %2 中没有验证结果</translation>
+    </message>
+    <message>
+        <source>no epoch has been validated yet</source>
+        <translation>还没有任何一轮完成验证</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Confusion matrix, epoch %1&lt;/b&gt; of run %2: labelled %3, detected %4: %5, the worst first. Dashed: the model&apos;s detections at that epoch. D/A walk it.</source>
+        <translation>运行 %2 &lt;b&gt;第 %1 轮的混淆矩阵&lt;/b&gt;：标注为 %3、检测为 %4：%5，最差的优先。虚线：模型在该轮的检测结果。用 D/A 逐一查看。</translation>
+    </message>
+    <message>
+        <source>No image to show: the list is empty</source>
+        <translation>没有可显示的图像：列表为空</translation>
+    </message>
+    <message>
+        <source>Worst images: %1 to check</source>
+        <translation>最差的图像：%1 待检查</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <source>FP %1</source>
+        <translation>误检 %1</translation>
+    </message>
+    <message>
+        <source>wrong class? %1</source>
+        <translation>类别错误？%1</translation>
+    </message>
+    <message>
+        <source>low IoU %1</source>
+        <translation>低 IoU %1</translation>
+    </message>
+    <message>
+        <source>labelled %1: another class detected</source>
+        <translation>标注为 %1：检测到其他类别</translation>
+    </message>
+    <message>
+        <source>labelled %1: found at low IoU</source>
+        <translation>标注为 %1：以低 IoU 检出</translation>
+    </message>
+    <message>
+        <source>FN: %1 missed</source>
+        <translation>漏检：%1</translation>
     </message>
 </context>
 </TS>

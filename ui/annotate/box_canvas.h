@@ -49,6 +49,7 @@ public:
     bool boxesHidden() const { return m_boxesHidden; }
     /// Draws `overlay` over the boxes (null removes it); the canvas does not own it.
     void setOverlay(CanvasOverlay* overlay);
+    CanvasOverlay* overlay() const { return m_overlay; }
     double scale() const { return m_view.scale(); }
 
     /// Where image pixel `imagePx` lands in widget coordinates, and back.

@@ -3,6 +3,7 @@
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/class_panel.h"
 #include "ui/annotate/editor_actions.h"
+#include "ui/annotate/validation_queue.h"
 #include "ui/main/language.h"
 #include "ui/project/dataset_actions.h"
 #include "ui/project/image_list_model.h"
@@ -77,6 +78,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_dataset = new DatasetActions(this);
     connect(m_dataset, &DatasetActions::imageActivated, this, &MainWindow::showImage);
     m_train = new TrainActions(this);
+    m_validationQueue = new ValidationQueue(m_editor->canvas(), m_editor->session(), this);
+    connect(m_train, &TrainActions::worstImagesRequested, m_validationQueue,
+            &ValidationQueue::openWorstImages);
+    connect(m_validationQueue, &ValidationQueue::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     createMenus();
     resize(1280, 800);
     QSettings settings;
@@ -174,6 +180,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
     m_imageList = new ImageListPanel(m_document.get(), m_imageModel, m_listDock);
     m_listDock->setWidget(m_imageList);
     m_editor->setDocument(m_document.get(), m_imageList);
+    m_validationQueue->setDocument(m_document.get(), m_imageList);
     m_classPanel = new ClassPanel(m_editor->session(), m_legendDock);
     m_legendDock->setWidget(m_classPanel);
     m_dataset->setDocument(m_document.get());
@@ -195,6 +202,7 @@ void MainWindow::closeProject() {
         return;
     m_dataset->setDocument(nullptr);
     m_train->setDocument(nullptr);
+    m_validationQueue->setDocument(nullptr, nullptr);
     m_editor->setDocument(nullptr, nullptr);
     m_listDock->setWidget(nullptr);
     m_legendDock->setWidget(nullptr);

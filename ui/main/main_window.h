@@ -20,6 +20,7 @@ class ImageListPanel;
 class ProjectDocument;
 class ThumbnailCache;
 class TrainActions;
+class ValidationQueue;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -39,6 +40,8 @@ public:
     ClassPanel* classPanel() const { return m_classPanel; }
     DatasetActions* datasetActions() const { return m_dataset; }
     TrainActions* trainActions() const { return m_train; }
+    /// The worst images of a run at an epoch, opened from a chart point, as a queue in the editor.
+    ValidationQueue* validationQueue() const { return m_validationQueue; }
     /// Selects an image in the list (clearing the list's filters when they hide it).
     void showImage(qint64 imageId);
 
@@ -64,6 +67,7 @@ private:
     EditorActions* m_actions = nullptr;
     DatasetActions* m_dataset = nullptr;
     TrainActions* m_train = nullptr;
+    ValidationQueue* m_validationQueue = nullptr;
     QDockWidget* m_listDock = nullptr;
     QDockWidget* m_legendDock = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -60,6 +60,7 @@ void TrainActions::showDashboard() {
     if (!m_panel) {
         m_panel = new TrainPanel(m_document, m_dock);
         m_dock->setWidget(m_panel);
+        connect(m_panel, &TrainPanel::worstImagesRequested, this, &TrainActions::worstImagesRequested);
     }
     m_dock->show();
     m_dock->raise();

@@ -35,6 +35,10 @@ public:
     /// may close: the run was detached or has stopped. True at once when no run is in progress.
     bool confirmClose();
 
+signals:
+    /// The dashboard asks for the worst images of a run at an epoch (a chart point was clicked).
+    void worstImagesRequested(const QString& runDir, int epoch);
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 

@@ -9,6 +9,7 @@
 #include "ui/train/runs_table.h"
 #include "ui/train/train_preflight.h"
 #include "ui/train/train_settings.h"
+#include "ui/train/training_charts.h"
 #include "ui/train/training_run_model.h"
 #include "ui/train/training_view.h"
 
@@ -90,6 +91,11 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
 
     m_view = new TrainingView(this);
     m_viewer = new RunViewer(m_view, m_live, this);
+    connect(m_view->charts(), &TrainingCharts::epochClicked, this, [this](int epoch) {
+        const TrainingRunModel* shown = m_view->charts()->model();
+        if (shown && !shown->runDir().isEmpty())
+            emit worstImagesRequested(shown->runDir(), epoch);
+    });
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(m_view);

@@ -98,6 +98,8 @@ signals:
     void runsCompared(const QStringList& names);
     /// The dataset check before a start ended (its dialog, if any, is open now).
     void preflightFinished(const osprey::ui::PreflightResult& result);
+    /// An epoch's point was clicked on the chart of the run in `runDir`: open its worst images.
+    void worstImagesRequested(const QString& runDir, int epoch);
 
 private:
     bool launch(const QStringList& arguments, QString* error);

@@ -135,6 +135,12 @@ TrainingCharts::TrainingCharts(QWidget* parent) : QWidget(parent), m_timer(new Q
                 [this, i](const QPoint& pos) { showContextMenu(i, pos); });
         connect(plot, &QCustomPlot::mouseMove, this,
                 [this, plot](QMouseEvent* event) { showTooltip(plot, event); });
+        connect(plot, &QCustomPlot::mousePress, this, [this, i](QMouseEvent* event) {
+            if (event->button() != Qt::LeftButton)
+                return;
+            if (const int epoch = epochAt(i, event->pos()))
+                emit epochClicked(epoch);
+        });
         grid->addWidget(plot, i / 3, i % 3);
         m_plots.append(plot);
     }
@@ -398,10 +404,33 @@ bool TrainingCharts::exportPng(int plotIndex, const QString& path) const {
     return m_plots[plotIndex]->savePng(path, 0, 0, 2.0);
 }
 
+int TrainingCharts::epochAt(int plotIndex, const QPoint& pos) const {
+    if (m_comparing || !m_model || plotIndex < 0 || plotIndex >= m_plots.size())
+        return 0;
+    const QCustomPlot* plot = m_plots[plotIndex];
+    double nearest = 0, nearestPx = 1e9;
+    for (const double epoch : m_model->epochs()) {
+        const double distance = std::abs(plot->xAxis->coordToPixel(epoch) - pos.x());
+        if (distance < nearestPx) {
+            nearestPx = distance;
+            nearest = epoch;
+        }
+    }
+    return nearestPx <= 12 ? static_cast<int>(std::lround(nearest)) : 0;
+}
+
 void TrainingCharts::showContextMenu(int plotIndex, const QPoint& pos) {
     QMenu menu(this);
+    QAction* worstAction = nullptr;
+    if (const int epoch = epochAt(plotIndex, pos))
+        worstAction = menu.addAction(tr("Worst Images at Epoch %1").arg(epoch));
     QAction* exportAction = menu.addAction(tr("Export Chart as PNG…"));
-    if (menu.exec(m_plots[plotIndex]->mapToGlobal(pos)) != exportAction)
+    QAction* chosen = menu.exec(m_plots[plotIndex]->mapToGlobal(pos));
+    if (chosen && chosen == worstAction) {
+        emit epochClicked(epochAt(plotIndex, pos));
+        return;
+    }
+    if (chosen != exportAction)
         return;
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export Chart"), QString(), tr("PNG image (*.png)"));

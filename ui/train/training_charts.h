@@ -13,6 +13,7 @@ class QCPGraph;
 class QCheckBox;
 class QCustomPlot;
 class QLabel;
+class QPoint;
 class QTimer;
 
 namespace osprey::ui {
@@ -60,6 +61,13 @@ public:
     QString tooltipText(int plotIndex, double epoch) const;
     /// Writes one plot as PNG; false on failure.
     bool exportPng(int plotIndex, const QString& path) const;
+    /// The epoch whose points lie under widget position `pos` of a plot (within 12 pixels across), or 0:
+    /// none there, or a comparison (several runs).
+    int epochAt(int plotIndex, const QPoint& pos) const;
+
+signals:
+    /// A left click on an epoch's points of a single run's chart (the worst images at that epoch).
+    void epochClicked(int epoch);
 
 private:
     struct Binding {
