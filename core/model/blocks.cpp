@@ -172,7 +172,7 @@ Attention::Attention(int dim, int numHeads, double attnRatio)
 
 torch::Tensor Attention::forward(const torch::Tensor& x) {
     const auto batch = x.size(0), channels = x.size(1), height = x.size(2), width = x.size(3);
-    const auto qkv = m_qkv->forward(x).view({batch, m_numHeads, 2 * m_keyDim + m_headDim, height * width});
+    const auto qkv = m_qkv->forward(x).reshape({batch, m_numHeads, 2 * m_keyDim + m_headDim, height * width});
     const auto parts = qkv.split_with_sizes({m_keyDim, m_keyDim, m_headDim}, 2);
     const auto& q = parts[0];
     const auto& k = parts[1];

@@ -15,7 +15,7 @@ Dfl::Dfl(int bins) : m_bins(bins) {
 torch::Tensor Dfl::forward(const torch::Tensor& x) {
     const auto batch = x.size(0), anchors = x.size(2);
     const auto probabilities = x.view({batch, 4, m_bins, anchors}).transpose(2, 1).softmax(1);
-    return m_conv->forward(probabilities).view({batch, 4, anchors});
+    return m_conv->forward(probabilities).reshape({batch, 4, anchors});
 }
 
 Detect::Detect(int numClasses, const std::vector<int>& channels, std::vector<int> strides, HeadStyle style)
@@ -100,7 +100,7 @@ torch::Tensor Detect::decode(const std::vector<torch::Tensor>& raw) {
     const int outputs = 4 * kRegMax + m_numClasses;
     std::vector<torch::Tensor> flat;
     for (const auto& map : raw)
-        flat.push_back(map.view({batch, outputs, -1}));
+        flat.push_back(map.reshape({batch, outputs, -1})); // a copy only for channels-last maps
     const auto all = torch::cat(flat, 2);
     const auto [anchors, strideColumn] = makeAnchors(raw, m_strides);
     const auto parts = all.split_with_sizes({4 * kRegMax, m_numClasses}, 1);
@@ -158,7 +158,7 @@ int DetectionModel::addDetect(std::vector<int> from, std::shared_ptr<Detect> det
 
 std::vector<torch::Tensor> DetectionModel::runBackbone(const torch::Tensor& images) {
     std::vector<torch::Tensor> outputs(m_nodes.size());
-    torch::Tensor x = images;
+    torch::Tensor x = m_channelsLast ? images.contiguous(torch::MemoryFormat::ChannelsLast) : images;
     const auto input = [&](int from) { return from < 0 ? x : outputs[static_cast<size_t>(from)]; };
     for (size_t i = 0; i < m_nodes.size(); ++i) {
         const Node& node = m_nodes[i];
@@ -191,6 +191,15 @@ std::vector<torch::Tensor> DetectionModel::runBackbone(const torch::Tensor& imag
 
 std::vector<torch::Tensor> DetectionModel::forwardRaw(const torch::Tensor& images) {
     return m_detect->forwardRaw(runBackbone(images));
+}
+
+void DetectionModel::setChannelsLast(bool enabled) {
+    torch::NoGradGuard noGrad;
+    const auto format = enabled ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
+    for (auto& parameter : parameters())
+        if (parameter.dim() == 4)
+            parameter.set_data(parameter.contiguous(format));
+    m_channelsLast = enabled;
 }
 
 torch::Tensor DetectionModel::forwardDecoded(const torch::Tensor& images) {

@@ -4,10 +4,11 @@
 // before) and pinned to one thread (as the trainer runs now), side by side. Run it once plainly and once
 // with OMP_WAIT_POLICY=PASSIVE (what osprey-cli sets) to compare OpenMP's wait policies.
 //
-// Usage: bench_train [images=64] [imgsz=320] [batch=16] [steps=8]
+// Usage: bench_train [images=64] [imgsz=320] [batch=16] [steps=8] [modes: only the compute modes]
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
+#include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
 #include "train/data_loader.h"
@@ -16,10 +17,12 @@
 #include "train/train_dataset.h"
 #include "train/trainer_impl.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <thread>
 
 #include <dlfcn.h>
@@ -62,7 +65,18 @@ void setBlasThreads(int threads) {
 /// Images per second of `steps` training steps at `threads` torch threads. `pinBlas`: as the trainer
 /// runs now (model::setComputeThreads pins OpenBLAS to one thread); otherwise OpenBLAS keeps its default
 /// pool of one thread per core, as before.
-double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int steps, bool pinBlas) {
+/// How the step computes: the memory format of the network and its inputs, and CPU bf16 autocast.
+struct StepMode {
+    bool channelsLast = false;
+    bool bf16 = false;
+    const char* name() const {
+        return channelsLast ? (bf16 ? "bf16 autocast, channels-last" : "fp32, channels-last")
+                            : (bf16 ? "bf16 autocast" : "fp32");
+    }
+};
+
+double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int steps, bool pinBlas,
+                  StepMode mode = {}, bool quiet = false) {
     if (pinBlas) {
         model::setComputeThreads(threads);
     } else {
@@ -73,6 +87,12 @@ double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int
     auto spec = model::parseModelName("yolov8n", 4).value();
     auto net = std::make_shared<model::DetectionModel>(spec);
     auto ema = std::make_shared<model::DetectionModel>(spec);
+    if (mode.channelsLast) {
+        torch::NoGradGuard noGrad;
+        for (auto& parameter : net->parameters())
+            if (parameter.dim() == 4)
+                parameter.set_data(parameter.contiguous(torch::MemoryFormat::ChannelsLast));
+    }
     net->train();
     train::ModelEma emaUpdater(ema, ema->stateDict(), net->stateDict());
     train::RecipeOptimizer optimizer(*net, {run::OptimizerKind::AdamW, 0.00125, 0.9}, 5e-4);
@@ -81,9 +101,19 @@ double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int
     long long images = 0;
     for (int i = 0; i < steps + 2; ++i) {
         const auto t0 = Clock::now();
-        const auto batch = train::toDevice(batches[static_cast<size_t>(i) % batches.size()], torch::kCPU);
+        auto batch = train::toDevice(batches[static_cast<size_t>(i) % batches.size()], torch::kCPU);
+        if (mode.channelsLast)
+            batch.images = batch.images.contiguous(torch::MemoryFormat::ChannelsLast);
         const auto t1 = Clock::now();
-        auto value = loss(net->forwardRaw(batch.images), batch.targets);
+        std::vector<torch::Tensor> raw;
+        {
+            model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
+            raw = net->forwardRaw(batch.images);
+        }
+        if (mode.bf16)
+            for (auto& map : raw)
+                map = map.to(torch::kFloat);
+        auto value = loss(raw, batch.targets);
         const auto t2 = Clock::now();
         value.total.backward();
         const auto t3 = Clock::now();
@@ -102,6 +132,8 @@ double trainSteps(const std::vector<train::HostBatch>& batches, int threads, int
         images += batch.count;
     }
     const double total = data + forward + backward + step;
+    if (quiet)
+        return images / total;
     std::printf("  threads=%d, OpenBLAS %s: %.2f images/s (per batch: convert %.0f ms, forward+loss %.0f ms, "
                 "backward "
                 "%.0f ms, optimiser+EMA %.0f ms)\n",
@@ -117,6 +149,7 @@ int main(int argc, char** argv) {
     const int imgsz = argc > 2 ? std::atoi(argv[2]) : 320;
     const int batch = argc > 3 ? std::atoi(argv[3]) : 16;
     const int steps = argc > 4 ? std::atoi(argv[4]) : 8;
+    const bool modesOnly = argc > 5 && std::string(argv[5]) == "modes";
     const auto folder =
         std::filesystem::temp_directory_path() / ("osprey_bench_train_" + std::to_string(::getpid()));
     demo::DemoOptions demoOptions;
@@ -135,8 +168,9 @@ int main(int argc, char** argv) {
     const auto& samples = data->train.samples;
     std::printf("Data pipeline (decode + mosaic + affine + HSV + flip, imgsz %d, batch %d):\n", imgsz, batch);
     for (const int workers : {1, 2})
-        std::printf("  %d worker(s): %.1f images/s\n", workers,
-                    loaderImagesPerS(samples, imgsz, batch, workers, std::max(2, images / batch)));
+        if (!modesOnly)
+            std::printf("  %d worker(s): %.1f images/s\n", workers,
+                        loaderImagesPerS(samples, imgsz, batch, workers, std::max(2, images / batch)));
 
     train::LoaderOptions options;
     options.imgsz = imgsz;
@@ -150,9 +184,23 @@ int main(int argc, char** argv) {
     std::printf("Training step, yolov8n nc=4, imgsz %d, batch %d, AdamW:\n", imgsz, batch);
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (const int threads : {1, cores}) {
+        if (modesOnly)
+            break;
         const double before = trainSteps(batches, threads, steps, false);
         const double now = trainSteps(batches, threads, steps, true);
         std::printf("  threads=%d: pinned / pool = %.2fx\n", threads, now / before);
+    }
+    // Compute modes at all cores, interleaved (A B C D A B C D) so that a busy machine hurts all alike.
+    std::printf("Training step by compute mode, threads=%d (median of 3 interleaved rounds):\n", cores);
+    const StepMode modes[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+    std::vector<std::vector<double>> rates(4);
+    for (int round = 0; round < 3; ++round)
+        for (size_t m = 0; m < 4; ++m)
+            rates[m].push_back(trainSteps(batches, cores, steps, true, modes[m], true));
+    for (size_t m = 0; m < 4; ++m) {
+        std::sort(rates[m].begin(), rates[m].end());
+        std::printf("  %-30s %.2f images/s (%.2fx fp32)\n", modes[m].name(), rates[m][1],
+                    rates[m][1] / rates[0][1]);
     }
     std::printf("(OMP_WAIT_POLICY=%s)\n",
                 std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "unset");

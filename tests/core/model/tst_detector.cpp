@@ -276,6 +276,86 @@ private slots:
         }
     }
 
+    // Channels-last weights and inputs (the CPU trainer's layout) compute the same network.
+    void channelsLastMatchesContiguous_data() {
+        QTest::addColumn<QString>("model");
+        for (const char* name : {"yolov8n", "yolo11n"})
+            QTest::newRow(name) << QString(name);
+    }
+    void channelsLastMatchesContiguous() {
+        QFETCH(QString, model);
+        torch::manual_seed(5);
+        auto plain = std::make_shared<DetectionModel>(spec(model.toStdString(), 3));
+        auto nhwc = std::make_shared<DetectionModel>(spec(model.toStdString(), 3));
+        {
+            torch::NoGradGuard noGrad;
+            const auto from = plain->parameters();
+            auto to = nhwc->parameters();
+            for (size_t i = 0; i < from.size(); ++i)
+                to[i].copy_(from[i]);
+        }
+        nhwc->setChannelsLast(true);
+        QVERIFY(nhwc->channelsLast());
+        QVERIFY(nhwc->parameters().front().is_contiguous(torch::MemoryFormat::ChannelsLast));
+        const auto images = torch::rand({2, 3, 64, 96});
+        // Training: raw maps and the gradients of a loss on them.
+        const auto rawPlain = plain->forwardRaw(images), rawNhwc = nhwc->forwardRaw(images);
+        QCOMPARE(rawPlain.size(), rawNhwc.size());
+        torch::Tensor lossPlain = torch::zeros({}), lossNhwc = torch::zeros({});
+        for (size_t i = 0; i < rawPlain.size(); ++i) {
+            QVERIFY((rawPlain[i] - rawNhwc[i]).abs().max().item<double>() < 1e-4);
+            lossPlain = lossPlain + rawPlain[i].square().mean();
+            lossNhwc = lossNhwc + rawNhwc[i].square().mean();
+        }
+        lossPlain.backward();
+        lossNhwc.backward();
+        // The reference: a float64 run of the same network.
+        auto exact = std::make_shared<DetectionModel>(spec(model.toStdString(), 3));
+        {
+            torch::NoGradGuard noGrad;
+            const auto from = plain->parameters();
+            auto to = exact->parameters();
+            for (size_t i = 0; i < from.size(); ++i)
+                to[i].copy_(from[i]);
+        }
+        exact->to(torch::kDouble);
+        torch::Tensor lossExact = torch::zeros({}, torch::kDouble);
+        for (const auto& map : exact->forwardRaw(images.to(torch::kDouble)))
+            lossExact = lossExact + map.square().mean();
+        lossExact.backward();
+        // Each gradient is as close to the float64 one as the contiguous network's is (float32 sums in
+        // another order differ by up to ~2e-3 of the largest gradient here, in both layouts).
+        const auto gradsPlain = plain->parameters(), gradsNhwc = nhwc->parameters(),
+                   gradsExact = exact->parameters();
+        for (size_t i = 0; i < gradsPlain.size(); ++i) {
+            if (!gradsPlain[i].grad().defined())
+                continue;
+            const auto reference = gradsExact[i].grad();
+            const double scale = reference.abs().max().item<double>() + 1e-9;
+            const double plainError =
+                (gradsPlain[i].grad().to(torch::kDouble) - reference).abs().max().item<double>();
+            const double nhwcError =
+                (gradsNhwc[i].grad().to(torch::kDouble) - reference).abs().max().item<double>();
+            QVERIFY2(nhwcError <= std::max(4 * plainError, 1e-3 * scale),
+                     qPrintable(QString("parameter %1: %2 vs %3 of %4")
+                                    .arg(i)
+                                    .arg(nhwcError)
+                                    .arg(plainError)
+                                    .arg(scale)));
+        }
+        // Inference, fused: the decoded output.
+        plain->eval();
+        nhwc->eval();
+        plain->fuse();
+        nhwc->fuse();
+        torch::NoGradGuard noGrad;
+        const auto decodedPlain = plain->forwardDecoded(images), decodedNhwc = nhwc->forwardDecoded(images);
+        QVERIFY((decodedPlain.narrow(1, 0, 4) - decodedNhwc.narrow(1, 0, 4)).abs().max().item<double>() <
+                1e-3);
+        QVERIFY((decodedPlain.narrow(1, 4, 3) - decodedNhwc.narrow(1, 4, 3)).abs().max().item<double>() <
+                1e-5);
+    }
+
     void layerTable() {
         auto detector = Detector::create(spec("yolov8n"));
         const auto layers = detector->layers();

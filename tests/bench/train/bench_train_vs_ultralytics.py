@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""End-to-end CPU training speed, Osprey against Ultralytics, side by side in one run.
+
+Both train yolov8n from scratch on the same synthetic data (the demo generator's 200 train + 50 val
+images, exported once as an Ultralytics dataset), at the same image size, batch, epochs and torch thread
+count, each with its own defaults otherwise. Ultralytics resets torch to one thread on the CPU; a callback
+sets it back to the same count before training starts. The figure is the training throughput (images/s of
+the training phase, validation excluded) over the epochs after the first, and the final mAP50-95.
+
+Usage (from the repository root, after a build):
+  python3 tests/bench/train/bench_train_vs_ultralytics.py [--cli build/app/osprey-cli]
+      [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--epochs 4] [--imgsz 320] [--batch 16]
+      [--threads 2] [--images 250] [--work DIR] [--only osprey|ultralytics]
+The Ultralytics venv is the one tst_ultralytics_fresh uses (`python3 -m venv V && V/bin/pip install
+ultralytics`); without it the Ultralytics half is skipped with a message.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ULTRALYTICS_DRIVER = r"""
+import json, sys, time, torch
+from ultralytics import YOLO
+cfg = json.loads(sys.argv[1])
+threads = cfg["threads"]
+epochs = []
+state = {}
+def start(trainer):
+    torch.set_num_threads(threads)
+def epoch_start(trainer):
+    torch.set_num_threads(threads)
+    state["t"] = time.perf_counter()
+def epoch_end(trainer):
+    epochs.append({"seconds": time.perf_counter() - state["t"],
+                   "images": len(trainer.train_loader.dataset),
+                   "threads": torch.get_num_threads()})
+model = YOLO("yolov8n.yaml")
+model.add_callback("on_train_start", start)
+model.add_callback("on_train_epoch_start", epoch_start)
+model.add_callback("on_train_epoch_end", epoch_end)
+results = model.train(data=cfg["data"], epochs=cfg["epochs"], imgsz=cfg["imgsz"], batch=cfg["batch"],
+                      device="cpu", workers=cfg["workers"], project=cfg["project"], name="u", exist_ok=True,
+                      plots=False, pretrained=False, amp=False, close_mosaic=0, seed=0, verbose=False)
+print("RESULT " + json.dumps({"epochs": epochs, "map50_95": float(results.box.map), "map50": float(results.box.map50)}))
+"""
+
+
+def run(command, env=None, cwd=None):
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout[-4000:] + done.stderr[-4000:])
+        raise SystemExit(f"failed ({done.returncode}): {' '.join(command)}")
+    return done.stdout, time.perf_counter() - started
+
+
+def throughput(epochs):
+    """Images/s over the epochs after the first (all of them when there is only one)."""
+    steady = epochs[1:] if len(epochs) > 1 else epochs
+    images = sum(e["images"] for e in steady)
+    seconds = sum(e["seconds"] for e in steady)
+    return images / seconds
+
+
+def osprey(args, project):
+    run_dir = os.path.join(project, "runs", "bench")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    events = os.path.join(run_dir, "events.jsonl")
+    command = [args.cli, "train", f"project={project}", "model=yolov8n", f"epochs={args.epochs}",
+               f"imgsz={args.imgsz}", f"batch={args.batch}", "device=cpu", f"threads={args.threads}",
+               "close_mosaic=0", "seed=0", "name=bench"]
+    if args.workers is not None:
+        command.append(f"workers={args.workers}")
+    _, wall = run(command)
+    epochs, final = [], {}
+    with open(events) as f:
+        for line in f:
+            event = json.loads(line)
+            if event.get("type") == "epoch":
+                rate = event["images_per_s"]
+                train_images = args.train_images
+                epochs.append({"seconds": train_images / rate, "images": train_images})
+                final = event["metrics"]
+    return {"epochs": epochs, "map50_95": final.get("metrics/mAP50-95(B)", float("nan")),
+            "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall}
+
+
+def ultralytics(args, data):
+    config = {"data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
+              "threads": args.threads, "workers": args.workers if args.workers is not None else 8,
+              "project": os.path.join(args.work, "ultralytics-runs")}
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), YOLO_OFFLINE="1", YOLO_CONFIG_DIR=os.path.join(args.work, "ultralytics-config"))
+    out, wall = run([args.python, "-c", ULTRALYTICS_DRIVER, json.dumps(config)], env=env, cwd=args.work)
+    line = next(l for l in out.splitlines() if l.startswith("RESULT "))
+    result = json.loads(line[len("RESULT "):])
+    result["wall"] = wall
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cli", default="build/app/osprey-cli")
+    parser.add_argument("--python", default=os.path.expanduser("~/.cache/osprey/ultralytics-venv/bin/python"))
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--imgsz", type=int, default=320)
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=None, help="both tools' default when not given")
+    parser.add_argument("--images", type=int, default=250)
+    parser.add_argument("--work", default=None)
+    parser.add_argument("--only", choices=["osprey", "ultralytics"], default=None)
+    args = parser.parse_args()
+    args.cli = os.path.abspath(args.cli)
+    keep = args.work is not None
+    args.work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="osprey-bench-train-"))
+    os.makedirs(args.work, exist_ok=True)
+    project = os.path.join(args.work, "demo")
+    dataset = os.path.join(args.work, "yolo")
+    if not os.path.exists(os.path.join(project, "project.osprey")):
+        run([args.cli, "demo", f"path={project}", f"images={args.images}", f"imgsz={args.imgsz}", "seed=0"])
+    if not os.path.exists(os.path.join(dataset, "data.yaml")):
+        run([args.cli, "export", f"project={project}", "format=yolo", f"dest={dataset}", "images=copy"])
+    with open(os.path.join(dataset, "data.yaml")) as f:
+        print("dataset:", " ".join(l.strip() for l in f if l.strip()))
+    train_dir = os.path.join(dataset, "images", "train")
+    args.train_images = len(os.listdir(train_dir)) if os.path.isdir(train_dir) else int(args.images * 0.8)
+    print(f"yolov8n from scratch, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
+          f"{args.train_images} train images, torch threads {args.threads}, {os.cpu_count()} CPUs")
+
+    results = {}
+    if args.only != "ultralytics":
+        results["osprey"] = osprey(args, project)
+    if args.only != "osprey":
+        if not os.path.exists(args.python):
+            print(f"ultralytics: skipped ({args.python} not found; create the venv to compare)")
+        else:
+            results["ultralytics"] = ultralytics(args, os.path.join(dataset, "data.yaml"))
+    for name, r in results.items():
+        per_epoch = ", ".join(f"{e['images'] / e['seconds']:.2f}" for e in r["epochs"])
+        print(f"{name:12s} train {throughput(r['epochs']):6.2f} images/s (epochs: {per_epoch}); "
+              f"mAP50-95 {r['map50_95']:.4f}, mAP50 {r['map50']:.4f}; wall {r['wall']:.1f} s")
+    if len(results) == 2:
+        ratio = throughput(results["osprey"]["epochs"]) / throughput(results["ultralytics"]["epochs"])
+        print(f"ratio Osprey / Ultralytics (training images/s, epochs 2+): {ratio:.2f}x")
+    if not keep:
+        shutil.rmtree(args.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
