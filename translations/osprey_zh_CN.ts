@@ -291,8 +291,8 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>加载线程数</translation>
     </message>
     <message>
-        <source>Data loader threads that decode and augment images.</source>
-        <translation>负责解码和增强图像的数据加载线程数。</translation>
+        <source>Data loader threads that decode and augment images; -1 = from the CPU count (GPU: cores - 1, up to 8; CPU: 1 per 4 cores).</source>
+        <translation>负责解码和增强图像的数据加载线程数；-1 = 按 CPU 核数自动设定（GPU：核数 - 1，最多 8；CPU：每 4 核 1 个）。</translation>
     </message>
     <message>
         <source>Run name</source>

@@ -237,12 +237,13 @@ void addFormTrainingOptions(Table& t) {
         field(&TrainConfig::fliplr));
     t.add({.key = "workers",
            .type = T::Integer,
-           .defaultValue = "2",
+           .defaultValue = "-1",
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Loader threads"),
            .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
-                                         "Data loader threads that decode and augment images."),
+                                         "Data loader threads that decode and augment images; -1 = from the "
+                                         "CPU count (GPU: cores - 1, up to 8; CPU: 1 per 4 cores)."),
            .shownIn = F::Both,
-           .minimum = 0,
+           .minimum = -1,
            .maximum = 64},
           field(&TrainConfig::workers));
     t.add({.key = "name",

@@ -17,12 +17,21 @@
 
 namespace osprey::train {
 
+int autoLoaderWorkers(const std::string& device, int cpus) {
+    const bool gpu = !device.empty() && device != "cpu";
+    return gpu ? std::clamp(cpus - 1, 1, 8) : std::clamp(cpus / 4, 1, 4);
+}
+
 LoaderOptions LoaderOptions::fromConfig(const run::TrainConfig& config, LoaderMode mode) {
     LoaderOptions options;
     options.mode = mode;
     options.imgsz = config.imgsz;
     options.batch = mode == LoaderMode::Train ? config.batch : config.batch * 2;
-    options.workers = config.workers;
+    options.workers =
+        config.workers >= 0
+            ? config.workers
+            : autoLoaderWorkers(config.device,
+                                static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     options.seed = config.seed;
     options.mosaic = config.mosaic;
     options.translate = config.translate;

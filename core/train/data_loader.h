@@ -40,9 +40,15 @@ struct LoaderOptions {
     int rank = 0;
     int worldSize = 1;
 
-    /// The augmentation settings of a training config (mode Train, batch and workers included).
+    /// The augmentation settings of a training config (mode Train, batch and workers included; workers=-1
+    /// resolved by autoLoaderWorkers).
     static LoaderOptions fromConfig(const run::TrainConfig& config, LoaderMode mode);
 };
+
+/// The loader threads of `workers=-1` (auto) for a run on `device` on a machine with `cpus` cores: for a
+/// GPU the cores minus one, at most 8 (the GPU outruns decoding); on the CPU one per four cores, at least
+/// one, since the same cores also train (the pipeline needs a small share of them there).
+int autoLoaderWorkers(const std::string& device, int cpus);
 
 class DataLoader : public BatchSource {
 public:

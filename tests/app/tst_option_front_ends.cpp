@@ -51,7 +51,7 @@ private slots:
             {"project", "required"}, {"model", "yolov8n"}, {"weights", ""},        {"epochs", "100"},
             {"imgsz", "640"},        {"batch", "16"},      {"device", "cpu"},      {"optimizer", "auto"},
             {"lr0", "0.01"},         {"lrf", "0.01"},      {"momentum", "0.937"},  {"weight_decay", "0.0005"},
-            {"warmup_epochs", "3"},  {"patience", "100"},  {"workers", "2"},       {"name", ""},
+            {"warmup_epochs", "3"},  {"patience", "100"},  {"workers", "-1"},      {"name", ""},
             {"seed", "0"},           {"cos_lr", "false"},  {"close_mosaic", "10"}, {"mosaic", "1.0"},
             {"fliplr", "0.5"},       {"hsv_h", "0.015"},   {"hsv_s", "0.7"},       {"hsv_v", "0.4"},
             {"translate", "0.1"},    {"scale", "0.5"},     {"resume", "false"},    {"events", ""},
@@ -60,7 +60,7 @@ private slots:
         QVERIFY(helpDefaults("train") == train);
         const std::map<std::string, std::string> val{
             {"project", "required"}, {"weights", "required"}, {"imgsz", "640"}, {"batch", "16"},
-            {"device", "cpu"},       {"workers", "2"},        {"threads", "0"}, {"conf", "0.001"},
+            {"device", "cpu"},       {"workers", "-1"},       {"threads", "0"}, {"conf", "0.001"},
             {"iou", "0.7"},          {"max_det", "300"}};
         QVERIFY(helpDefaults("val") == val);
         // And the help is the table: every command-line option with its declared default.

@@ -34,7 +34,7 @@ private slots:
         QCOMPARE(config.batch, 16);
         QCOMPARE(config.imgsz, 640);
         QCOMPARE(config.device, std::string("cpu"));
-        QCOMPARE(config.workers, 2);
+        QCOMPARE(config.workers, -1);
         QVERIFY(config.optimizer == OptimizerKind::Auto);
         QVERIFY(config.schedule == LrSchedule::Linear);
         QCOMPARE(config.lr0, 0.01);

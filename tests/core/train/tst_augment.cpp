@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <thread>
 
 using namespace osprey::train;
 
@@ -36,6 +37,26 @@ QString describe(const PixelBox& b) {
 class TestAugment : public QObject {
     Q_OBJECT
 private slots:
+    void loaderWorkersFromTheCpuCount() {
+        // CPU training shares the cores with the network: one loader thread per four cores.
+        QCOMPARE(osprey::train::autoLoaderWorkers("cpu", 2), 1);
+        QCOMPARE(osprey::train::autoLoaderWorkers("cpu", 8), 2);
+        QCOMPARE(osprey::train::autoLoaderWorkers("cpu", 64), 4);
+        // A GPU needs the cores to decode: all but one, at most 8.
+        QCOMPARE(osprey::train::autoLoaderWorkers("0", 2), 1);
+        QCOMPARE(osprey::train::autoLoaderWorkers("0,1", 6), 5);
+        QCOMPARE(osprey::train::autoLoaderWorkers("cuda:0", 32), 8);
+        QCOMPARE(osprey::train::autoLoaderWorkers("0", 1), 1);
+        osprey::run::TrainConfig config;
+        QCOMPARE(config.workers, -1); // the option's default
+        config.device = "cpu";
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        QCOMPARE(osprey::train::LoaderOptions::fromConfig(config, osprey::train::LoaderMode::Train).workers,
+                 osprey::train::autoLoaderWorkers("cpu", cores));
+        config.workers = 3;
+        QCOMPARE(osprey::train::LoaderOptions::fromConfig(config, osprey::train::LoaderMode::Val).workers, 3);
+    }
+
     void resizeScalesBoxes() {
         const auto out = resizeLongSide(solid(200, 100, {1, 2, 3}, {{0, 20, 10, 60, 50}}), 100, false);
         QCOMPARE(out.rgb.cols, 100);
