@@ -1,4 +1,5 @@
 // ONNX and Darknet detectors through OpenCV DNN.
+#include "assist/darknet_cfg_impl.h"
 #include "assist/onnx_info_impl.h"
 #include "assist/output_layout.h"
 #include "assist/predictors_impl.h"
@@ -129,27 +130,6 @@ private:
     std::vector<std::string> m_outputs;
 };
 
-/// width= and height= of the [net] section.
-std::pair<int, int> darknetInputSize(const fs::path& cfg) {
-    std::ifstream file(cfg);
-    std::string line;
-    int width = 416, height = 416;
-    bool inNet = false;
-    while (std::getline(file, line)) {
-        const std::string text(trim(line));
-        if (!text.empty() && text[0] == '[') {
-            if (inNet)
-                break;
-            inNet = text == "[net]";
-        } else if (inNet && text.rfind("width=", 0) == 0) {
-            width = std::atoi(text.c_str() + 6);
-        } else if (inNet && text.rfind("height=", 0) == 0) {
-            height = std::atoi(text.c_str() + 7);
-        }
-    }
-    return {width > 0 ? width : 416, height > 0 ? height : 416};
-}
-
 } // namespace
 
 Expected<std::unique_ptr<BoxPredictor>> openOnnxPredictor(const ModelSource& source) {
@@ -212,7 +192,11 @@ Expected<std::unique_ptr<BoxPredictor>> openDarknetPredictor(const ModelSource& 
     auto names = readNamesFile(source.names);
     if (!names)
         return fail(names.error());
-    const auto [width, height] = darknetInputSize(source.model);
+    // OpenCV's importer trusts the file (a zero `groups` divides by zero): check it first.
+    const auto cfg = readDarknetCfg(source.model);
+    if (!cfg)
+        return fail(cfg.error());
+    const int width = cfg->width, height = cfg->height;
     try {
         cv::dnn::Net net = cv::dnn::readNetFromDarknet(source.model.string(), weights.string());
         if (net.empty())
