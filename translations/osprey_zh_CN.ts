@@ -3356,6 +3356,14 @@ The charts appear after the first validation.</source>
         <source>Comparing runs: %1.</source>
         <translation>正在比较运行：%1。</translation>
     </message>
+    <message>
+        <source> Planner: no estimate for this run (this machine was not calibrated for it).</source>
+        <translation>规划器：此次运行没有预估（本机尚未为它校准）。</translation>
+    </message>
+    <message>
+        <source> Planner: estimated %1 (%2–%3), took %4 (%5 %).</source>
+        <translation>规划器：预估 %1（%2–%3），实际用时 %4（%5 %）。</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ValidationQueue</name>

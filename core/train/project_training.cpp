@@ -3,6 +3,7 @@
 #include "common/log.h"
 #include "metrics/ultralytics_evaluator.h"
 #include "planner/run_advice.h"
+#include "planner/run_estimate.h"
 #include "project/project.h"
 #include "quality/run_snapshot.h"
 #include "run/run_files.h"
@@ -326,6 +327,9 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     ValidationRecorder validationRecorder(scorer, recordedImagesOf(data->val.samples), data->classNames,
                                           config.imgsz, runDir.value() / run::kValidationFileName);
     sink.add(&validationRecorder);
+    // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
+    planner::EstimateRecorder estimateRecorder;
+    sink.add(&estimateRecorder);
 
     TrainInputs inputs;
     inputs.train = &train;

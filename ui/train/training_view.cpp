@@ -4,6 +4,8 @@
 #include "ui/train/training_charts.h"
 #include "ui/train/training_run_model.h"
 
+#include "planner/run_estimate.h"
+
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -113,6 +115,33 @@ QString TrainingView::progressText() const {
     return text;
 }
 
+QString TrainingView::estimateText() const {
+    if (!m_model || m_model->runDir().isEmpty())
+        return {};
+    const double tookS = m_model->progress().elapsedS;
+    const QString key = m_model->runDir() + QLatin1Char('|') + QString::number(tookS);
+    if (key == m_estimateKey)
+        return m_estimateLine;
+    m_estimateKey = key;
+    m_estimateLine.clear();
+    // A few hundred bytes, read once per run and duration shown.
+    const auto estimate = planner::readRunEstimate(m_model->runDir().toStdString());
+    if (!estimate || !estimate->has_value())
+        return m_estimateLine;
+    const auto& e = **estimate;
+    if (!e.estimated) {
+        m_estimateLine = tr(" Planner: no estimate for this run (this machine was not calibrated for it).");
+        return m_estimateLine;
+    }
+    const double error = planner::estimateErrorPercent(e, tookS);
+    m_estimateLine =
+        tr(" Planner: estimated %1 (%2–%3), took %4 (%5 %).")
+            .arg(formatDuration(e.midS), formatDuration(e.lowS), formatDuration(e.highS),
+                 formatDuration(tookS))
+            .arg(error >= 0 ? QStringLiteral("+%1").arg(error, 0, 'f', 0) : QString::number(error, 'f', 0));
+    return m_estimateLine;
+}
+
 QString TrainingView::statusText() const {
     if (m_comparing)
         return tr("Comparing runs: %1.").arg(m_comparedNames.join(QStringLiteral(", ")));
@@ -132,9 +161,9 @@ QString TrainingView::statusText() const {
     case TrainingRunModel::Status::Running:
         return model + tr("Training.") + best;
     case TrainingRunModel::Status::Finished:
-        return model + tr("Finished.") + best;
+        return model + tr("Finished.") + best + estimateText();
     case TrainingRunModel::Status::EarlyStopped:
-        return model + tr("Stopped early: no improvement within the patience.") + best;
+        return model + tr("Stopped early: no improvement within the patience.") + best + estimateText();
     case TrainingRunModel::Status::Stopped:
         return model + tr("Stopped; weights were saved and the run can be resumed.") + best;
     case TrainingRunModel::Status::Failed:

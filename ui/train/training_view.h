@@ -46,6 +46,9 @@ public:
 
     /// Formats seconds as h:mm:ss or m:ss.
     static QString formatDuration(double seconds);
+    /// After a run: " Planner: estimated X (low–high), took Y (+Z %)." from the estimate recorded at its
+    /// start (<run>/estimate.json, read once per run); empty while it runs or without an estimate file.
+    QString estimateText() const;
 
 private:
     void markDirty();
@@ -62,6 +65,8 @@ private:
     QTimer* m_timer;
     qint64 m_logShown = 0;
     bool m_comparing = false;
+    mutable QString m_estimateKey; ///< run folder and elapsed time the estimate line was made for
+    mutable QString m_estimateLine;
     QStringList m_comparedNames;
 };
 
