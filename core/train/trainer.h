@@ -49,6 +49,9 @@ struct TrainInputs {
     /// Tests: called before each forward pass; it may throw what a failing step throws (a simulated CUDA
     /// out-of-memory error) to exercise the recovery.
     std::function<void(const StepInfo&)> beforeStep;
+    /// Tests: called with the image count before each validation forward pass; it may throw a simulated
+    /// out-of-memory error (validation then runs the batch in smaller pieces).
+    std::function<void(int images)> beforeValidationForward;
     /// Data-parallel training: this rank's connected context (its group started), or null for one
     /// process. The train source must then deliver this rank's share of each batch (LoaderOptions'
     /// rank and worldSize), and only rank 0 validates and writes the run folder.

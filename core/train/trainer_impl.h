@@ -13,6 +13,7 @@
 #include <torch/torch.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -60,8 +61,12 @@ struct ValidationResult {
     double boxLoss = 0, clsLoss = 0, dflLoss = 0;
     ValMetrics metrics;
 };
+/// A GPU out-of-memory error during a forward frees the cache and runs that batch, and the rest of the
+/// pass, in halves (down to one image, which then fails with the error); `beforeForward` is the test hook
+/// of TrainInputs::beforeValidationForward.
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
-                               const torch::Device& device, int epoch);
+                               const torch::Device& device, int epoch,
+                               const std::function<void(int)>& beforeForward = {});
 
 } // namespace osprey::train

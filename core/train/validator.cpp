@@ -1,5 +1,6 @@
 #include "train/trainer_impl.h"
 
+#include "model/compat_torch_impl.h"
 #include "model/inference_torch_impl.h"
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
@@ -38,7 +39,8 @@ DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device) {
 
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
-                               const torch::Device& device, int epoch) {
+                               const torch::Device& device, int epoch,
+                               const std::function<void(int)>& beforeForward) {
     torch::NoGradGuard noGrad;
     const bool wasTraining = network.is_training();
     network.eval();
@@ -53,9 +55,44 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     nms.labels = model::LabelMode::Multi;
     int batches = 0;
     torch::Tensor sum = torch::zeros({3});
+    int piece = 0; // images per forward after an out-of-memory error (0: the whole batch)
+    const auto forward = [&](const torch::Tensor& images) {
+        while (true) {
+            const auto count = static_cast<int>(images.size(0));
+            const int step = piece > 0 ? std::min(piece, count) : count;
+            try {
+                std::vector<model::DetectorOutput> parts;
+                for (int start = 0; start < count; start += step) {
+                    const int n = std::min(step, count - start);
+                    if (beforeForward)
+                        beforeForward(n);
+                    parts.push_back(network.forward(step == count ? images : images.narrow(0, start, n)));
+                }
+                if (parts.size() == 1)
+                    return std::move(parts.front());
+                model::DetectorOutput joined;
+                for (size_t level = 0; level < parts.front().raw.size(); ++level) {
+                    std::vector<torch::Tensor> maps;
+                    for (const auto& part : parts)
+                        maps.push_back(part.raw[level]);
+                    joined.raw.push_back(torch::cat(maps, 0));
+                }
+                std::vector<torch::Tensor> decoded;
+                for (const auto& part : parts)
+                    decoded.push_back(part.decoded);
+                joined.decoded = torch::cat(decoded, 0);
+                return joined;
+            } catch (const std::exception& error) {
+                if (!model::compat::isOutOfMemory(error) || step <= 1)
+                    throw;
+                model::compat::emptyCudaCache();
+                piece = step / 2;
+            }
+        }
+    };
     while (auto batch = source.next()) {
         const auto deviceBatch = toDevice(*batch, device);
-        const auto output = network.forward(deviceBatch.images);
+        const auto output = forward(deviceBatch.images);
         sum += loss(output.raw, deviceBatch.targets).parts.to(torch::kCPU);
         ++batches;
         if (!scorer)

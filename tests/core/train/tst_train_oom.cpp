@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <array>
+
 using namespace osprey;
 using namespace osprey::train;
 using run::TrainEvent;
@@ -95,6 +97,51 @@ private slots:
         // On the CPU there is no CUDA allocator peak: the epoch event says null.
         QVERIFY(std::isnan(losses.back().gpuPeakMemMb));
         QVERIFY(run::toJson(losses.back()).find("\"gpu_peak_mem_mb\":null") != std::string::npos);
+    }
+
+    // Validation runs a batch that does not fit in halves, and the pass gives the same losses.
+    void outOfMemoryInValidationRunsSmallerPieces() {
+        const auto train = [](bool inject, std::vector<int>* pieces) {
+            QTemporaryDir dir;
+            test::SyntheticSource source(8, 4), val(8, 4);
+            test::CollectingSink sink;
+            TrainInputs inputs;
+            inputs.train = &source;
+            inputs.val = &val;
+            inputs.dataset.classNames = {"a", "b"};
+            inputs.runDir = std::filesystem::path(dir.path().toStdString()) / "run";
+            inputs.events = &sink;
+            bool thrown = false;
+            inputs.beforeValidationForward = [&](int images) {
+                if (pieces)
+                    pieces->push_back(images);
+                if (inject && !thrown && images > 2) {
+                    thrown = true;
+                    throwOutOfMemory();
+                }
+            };
+            auto config = tinyConfig(4, 1);
+            config.validate = true;
+            const auto result = runTraining(config, inputs);
+            if (!result)
+                qWarning("%s", result.message().c_str());
+            const auto epochs = sink.ofType(TrainEvent::Type::Epoch);
+            return epochs.empty()
+                       ? std::array<double, 3>{-1, -1, -1}
+                       : std::array<double, 3>{epochs[0].metrics.valBoxLoss, epochs[0].metrics.valClsLoss,
+                                               epochs[0].metrics.valDflLoss};
+        };
+        std::vector<int> plain, pieces;
+        const auto reference = train(false, &plain);
+        const auto recovered = train(true, &pieces);
+        // Two validation batches of 4, one forward each without the error; with it, the failed try at 4,
+        // then pieces of 2 for the rest of the pass.
+        QCOMPARE(plain, (std::vector<int>{4, 4}));
+        QCOMPARE(pieces, (std::vector<int>{4, 2, 2, 2, 2}));
+        QVERIFY(reference[0] > 0);
+        for (size_t i = 0; i < 3; ++i)
+            QVERIFY2(std::abs(reference[i] - recovered[i]) <= 1e-5 * std::abs(reference[i]),
+                     qPrintable(QString("%1 vs %2").arg(reference[i]).arg(recovered[i])));
     }
 
     void outOfMemoryAtOneImageEndsPlainlyAndKeepsTheCheckpoint() {
