@@ -6,12 +6,16 @@
 #include <charconv>
 #include <fstream>
 #include <string_view>
+#include <vector>
 
 namespace osprey::assist {
 
 namespace {
 
 constexpr long kLimit = 1L << 20;
+// 2^28 weights are 1 GiB of float32, four times YOLOv4's; 2^28 input pixels is imaging's limit too.
+constexpr double kMaxWeights = 268435456.0;
+constexpr long kMaxInputPixels = 1L << 28;
 
 // The fields OpenCV's importer sizes tensors with or divides by: zero or negative is never valid.
 constexpr std::array<std::string_view, 15> kPositive = {
@@ -42,6 +46,14 @@ bool parseInt(std::string_view text, long& value) {
     return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
+/// What the weight count needs of one layer.
+struct Layer {
+    std::string type;
+    int line = 0;
+    long filters = 0, size = 1, groups = 1;
+    std::vector<long> inputs; ///< route: the absolute indices of its layers
+};
+
 } // namespace
 
 Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
@@ -54,6 +66,8 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
     int lineNumber = 0;
     int layer = -1; // index of the current layer; -1 while in [net]
     bool sawNet = false;
+    long netChannels = 3;
+    std::vector<Layer> layers;
     auto where = [&](const std::string& what) {
         return fail(join({cfg.string(), ": line ", std::to_string(lineNumber), ": ", what}), "corrupt");
     };
@@ -75,6 +89,7 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
                     return where(join({"the first section must be [net], not [", section, "]"}));
                 ++layer;
                 ++result.layers;
+                layers.push_back({section, lineNumber});
             }
             continue;
         }
@@ -95,6 +110,14 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
                 result.width = static_cast<int>(number);
             if (layer == -1 && key == "height")
                 result.height = static_cast<int>(number);
+            if (layer == -1 && key == "channels")
+                netChannels = number;
+            if (layer >= 0 && key == "filters")
+                layers.back().filters = number;
+            if (layer >= 0 && key == "size")
+                layers.back().size = number;
+            if (layer >= 0 && key == "groups")
+                layers.back().groups = number;
         } else if (among(kInteger, key)) {
             if (!parseInt(value, number) || number < -kLimit || number > kLimit)
                 return where(join({field, " is not a whole number"}));
@@ -112,6 +135,8 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
                     if (target < 0 || target >= layer)
                         return where(join({field, ": layer ", std::to_string(number),
                                            " does not come before layer ", std::to_string(layer)}));
+                    if (section == "route")
+                        layers.back().inputs.push_back(target);
                 } else if (number < 0) {
                     return where(join({field, ": a negative anchor index"}));
                 }
@@ -124,6 +149,43 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
     if (result.layers == 0)
         return fail(cfg.string() + ": no layers (a Darknet .cfg starts with [net] and lists its layers)",
                     "corrupt");
+    if (static_cast<long>(result.width) * result.height > kMaxInputPixels)
+        return fail(
+            join({cfg.string(), ": [net] width x height above ", std::to_string(kMaxInputPixels), " pixels"}),
+            "corrupt");
+    // The weights OpenCV allocates follow the channels through the layers (convolutions set them, a route
+    // adds those of its inputs, the rest keep them); a hostile size or filters count asked for tens of GB.
+    std::vector<long> channels(layers.size());
+    double weights = 0;
+    for (size_t i = 0; i < layers.size(); ++i) {
+        const Layer& l = layers[i];
+        const long in = i == 0 ? netChannels : channels[i - 1];
+        channels[i] = in;
+        if (l.type == "convolutional") {
+            if (in % l.groups != 0)
+                return fail(join({cfg.string(), ": line ", std::to_string(l.line),
+                                  ": [convolutional] groups=", std::to_string(l.groups),
+                                  " does not divide its ", std::to_string(in), " input channels"}),
+                            "corrupt");
+            weights += static_cast<double>(l.filters) * static_cast<double>(in / l.groups) *
+                           static_cast<double>(l.size * l.size) +
+                       4.0 * static_cast<double>(l.filters);
+            channels[i] = l.filters;
+        } else if (l.type == "route" && !l.inputs.empty()) {
+            long sum = 0;
+            for (const long input : l.inputs)
+                sum += channels[static_cast<size_t>(input)];
+            channels[i] = sum;
+        }
+        if (channels[i] > kLimit || weights > kMaxWeights)
+            return fail(
+                join({cfg.string(), ": line ", std::to_string(l.line), ": [", l.type,
+                      "] takes the network past ",
+                      channels[i] > kLimit ? std::to_string(kLimit) + " channels"
+                                           : std::to_string(static_cast<long>(kMaxWeights)) + " weights",
+                      "; this is not a detector OpenCV DNN can load"}),
+                "corrupt");
+    }
     return result;
 }
 

@@ -19,7 +19,9 @@ struct DarknetCfg {
 /// Reads and checks `cfg`: the first section is [net] (or [network]); the integer fields the importer
 /// sizes or divides with (width, height, channels, filters, size, stride, groups, classes, num, ...) are
 /// integers from 1 to 2^20, the other integer fields (pad, from, ...) integers within ±2^20; route and
-/// shortcut layers refer to earlier layers. Errors name the file, the line and the field.
+/// shortcut layers refer to earlier layers; the input is at most 2^28 pixels; following the channels
+/// through the layers, the convolutions' groups divide their inputs and all weights together stay within
+/// 2^28 (1 GiB). Errors name the file, the line and the field.
 Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg);
 
 } // namespace osprey::assist

@@ -61,6 +61,11 @@ private slots:
                                        << "negative anchor index";
         QTest::newRow("no key=value") << "[convolutional]\nfilters\n"
                                       << "expected key=value";
+        // fuzz_darknet_cfg: size=34000 made OpenCV allocate 37 GB of weights.
+        QTest::newRow("huge kernel") << "[convolutional]\nfilters=16\nsize=34000\n"
+                                     << "268435456 weights";
+        QTest::newRow("groups not dividing") << "[convolutional]\nfilters=4\nsize=1\ngroups=2\n"
+                                             << "groups=2 does not divide its 3 input channels";
     }
     void refusesWhatOpenCvTrusts() {
         QFETCH(QString, body);
