@@ -1227,6 +1227,49 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::ConfusionMatrixDialog</name>
+    <message>
+        <source>Confusion Matrix — %1</source>
+        <translation>混淆矩阵 — %1</translation>
+    </message>
+    <message>
+        <source>Normalise each row (labelled class)</source>
+        <translation>按行归一化（标注类别）</translation>
+    </message>
+    <message>
+        <source>Reading the validation results…</source>
+        <translation>正在读取验证结果…</translation>
+    </message>
+    <message>
+        <source>Epoch:</source>
+        <translation>轮：</translation>
+    </message>
+    <message>
+        <source>Rows: the labelled class. Columns: the detected class.</source>
+        <translation>行：标注的类别。列：检测到的类别。</translation>
+    </message>
+    <message>
+        <source>Cannot read the validation results: %1</source>
+        <translation>无法读取验证结果：%1</translation>
+    </message>
+    <message>
+        <source>No epoch of this run has been validated yet.</source>
+        <translation>此运行还没有任何一轮完成验证。</translation>
+    </message>
+    <message>
+        <source>background</source>
+        <translation>背景</translation>
+    </message>
+    <message>
+        <source>Labelled %1, detected %2: %3 boxes in %4 images. Click to open them in the editor.</source>
+        <translation>标注为 %1、检测为 %2：%4 张图像中的 %3 个框。点击在编辑器中打开这些图像。</translation>
+    </message>
+    <message>
+        <source>Epoch %1, %2 val images. A box counts where its detection (confidence above %3, IoU above %4) lands; a missed box in the background column, a false positive in the background row. Click a cell to walk its images in the editor.</source>
+        <translation>第 %1 轮，%2 张验证图像。每个框计入其检测结果（置信度高于 %3、IoU 高于 %4）所在的格；漏检的框计入背景列，误检计入背景行。点击一个格可在编辑器中逐一查看其图像。</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::DatasetActions</name>
     <message>
         <source>&amp;Dataset</source>
@@ -3173,6 +3216,10 @@ The charts appear after the first validation.</source>
     <message>
         <source>Worst Images at Epoch %1</source>
         <translation>第 %1 轮最差的图像</translation>
+    </message>
+    <message>
+        <source>Confusion Matrix at Epoch %1</source>
+        <translation>第 %1 轮的混淆矩阵</translation>
     </message>
 </context>
 <context>

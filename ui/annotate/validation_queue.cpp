@@ -75,35 +75,45 @@ void ValidationQueue::setDocument(ProjectDocument* document, ImageListPanel* ima
 }
 
 void ValidationQueue::openWorstImages(const QString& runDir, int epoch) {
+    const QString runName = QDir(runDir).dirName();
+    read(runDir, epoch, [this, runName](run::EpochValidation validation) {
+        std::vector<std::int64_t> ids;
+        for (const auto& image : validation.worst)
+            ids.push_back(image.imageId);
+        const int count = static_cast<int>(ids.size());
+        const QString images = count == 1 ? tr("1 image") : tr("%1 images").arg(count);
+        const QString title = tr("<b>Worst images at epoch %1</b> of run %2: %3, the most false positives "
+                                 "and missed labels per "
+                                 "object first. Dashed: the model's detections at that epoch; red: a false "
+                                 "positive or a missed "
+                                 "label, magenta: a wrong class, yellow: a low-IoU match. D/A walk it.")
+                                  .arg(validation.epoch)
+                                  .arg(runName.toHtmlEscaped(), images);
+        show(std::move(validation), std::move(ids), title);
+    });
+}
+
+void ValidationQueue::openConfusionCell(const QString& runDir, int epoch, int detected, int actual) {
+    const QString runName = QDir(runDir).dirName();
+    read(runDir, epoch, [this, runName, detected, actual](run::EpochValidation validation) {
+        openCell(validation, runName, detected, actual);
+    });
+}
+
+void ValidationQueue::read(const QString& runDir, int epoch, std::function<void(run::EpochValidation)> then) {
     if (!m_document || !m_imageList || m_reading->isRunning())
         return;
     const std::filesystem::path file = std::filesystem::path(runDir.toStdString()) / run::kValidationFileName;
-    const QString runName = QDir(runDir).dirName();
     auto holder = std::make_shared<std::optional<run::EpochValidation>>();
     disconnect(m_reading, &BackgroundTask::finished, this, nullptr);
-    connect(
-        m_reading, &BackgroundTask::finished, this, [this, holder, runName, epoch](const TaskResult& result) {
-            if (!result.ok() || !holder->has_value()) {
-                emit message(tr("Cannot open the worst images: %1").arg(result.error));
-                emit opened(0);
-                return;
-            }
-            run::EpochValidation validation = std::move(**holder);
-            std::vector<std::int64_t> ids;
-            for (const auto& image : validation.worst)
-                ids.push_back(image.imageId);
-            const int count = static_cast<int>(ids.size());
-            const QString images = count == 1 ? tr("1 image") : tr("%1 images").arg(count);
-            const QString title = tr("<b>Worst images at epoch %1</b> of run %2: %3, the most false "
-                                     "positives and missed labels per "
-                                     "object first. Dashed: the model's detections at that epoch; red: a "
-                                     "false positive or a missed "
-                                     "label, magenta: a wrong class, yellow: a low-IoU match. D/A walk it.")
-                                      .arg(validation.epoch)
-                                      .arg(runName.toHtmlEscaped(), images);
-            show(std::move(validation), std::move(ids), title);
-            Q_UNUSED(epoch);
-        });
+    connect(m_reading, &BackgroundTask::finished, this, [this, holder, then](const TaskResult& result) {
+        if (!result.ok() || !holder->has_value()) {
+            emit message(tr("Cannot open the worst images: %1").arg(result.error));
+            emit opened(0);
+            return;
+        }
+        then(std::move(**holder));
+    });
     emit message(tr("Reading the validation results…"));
     m_reading->start([file, epoch, holder](TaskContext&) {
         TaskResult result;

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -36,6 +37,8 @@ public:
     void openWorstImages(const QString& runDir, int epoch);
     /// Opens the images behind cell (detected, actual) of `validation`'s confusion matrix.
     void openCell(const run::EpochValidation& validation, const QString& runName, int detected, int actual);
+    /// The same, reading the run in `runDir` at `epoch` first (off the GUI thread).
+    void openConfusionCell(const QString& runDir, int epoch, int detected, int actual);
     /// Ends the queue: the list's order and the overlay go.
     void close();
 
@@ -55,6 +58,8 @@ signals:
 
 private:
     void show(run::EpochValidation validation, std::vector<std::int64_t> ids, const QString& title);
+    /// Reads `epoch` of the run in `runDir` off the GUI thread, then calls `then` on the GUI thread.
+    void read(const QString& runDir, int epoch, std::function<void(run::EpochValidation)> then);
     void deactivate();
     std::int64_t classIdOf(int classIndex) const;
     QString classNameOf(int classIndex) const;

@@ -81,6 +81,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_validationQueue = new ValidationQueue(m_editor->canvas(), m_editor->session(), this);
     connect(m_train, &TrainActions::worstImagesRequested, m_validationQueue,
             &ValidationQueue::openWorstImages);
+    connect(m_train, &TrainActions::confusionCellRequested, m_validationQueue,
+            &ValidationQueue::openConfusionCell);
     connect(m_validationQueue, &ValidationQueue::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     createMenus();

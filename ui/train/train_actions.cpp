@@ -61,6 +61,7 @@ void TrainActions::showDashboard() {
         m_panel = new TrainPanel(m_document, m_dock);
         m_dock->setWidget(m_panel);
         connect(m_panel, &TrainPanel::worstImagesRequested, this, &TrainActions::worstImagesRequested);
+        connect(m_panel, &TrainPanel::confusionCellRequested, this, &TrainActions::confusionCellRequested);
     }
     m_dock->show();
     m_dock->raise();

@@ -38,6 +38,7 @@ public:
 signals:
     /// The dashboard asks for the worst images of a run at an epoch (a chart point was clicked).
     void worstImagesRequested(const QString& runDir, int epoch);
+    void confusionCellRequested(const QString& runDir, int epoch, int detected, int actual);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

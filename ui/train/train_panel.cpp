@@ -3,6 +3,7 @@
 #include "ui/planner/planner_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
+#include "ui/train/confusion_matrix_dialog.h"
 #include "ui/train/gpu_probe.h"
 #include "ui/train/live_run.h"
 #include "ui/train/run_viewer.h"
@@ -96,6 +97,8 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
         if (shown && !shown->runDir().isEmpty())
             emit worstImagesRequested(shown->runDir(), epoch);
     });
+    connect(m_view->charts(), &TrainingCharts::confusionMatrixRequested, this,
+            [this](int epoch) { showConfusionMatrix(epoch); });
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(m_view);
@@ -324,6 +327,17 @@ void TrainPanel::updateButtons() {
     m_stop->setEnabled(running || m_viewer->followedRunCanStop());
     m_form->setEnabled(!running && !checking);
     m_runs->setTraining(running);
+}
+
+ConfusionMatrixDialog* TrainPanel::showConfusionMatrix(int epoch) {
+    const TrainingRunModel* shown = m_view->charts()->model();
+    if (!shown || shown->runDir().isEmpty())
+        return nullptr;
+    auto* dialog = new ConfusionMatrixDialog(shown->runDir(), epoch, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ConfusionMatrixDialog::cellRequested, this, &TrainPanel::confusionCellRequested);
+    dialog->show();
+    return dialog;
 }
 
 } // namespace osprey::ui

@@ -17,6 +17,7 @@ class QTableWidget;
 
 namespace osprey::ui {
 
+class ConfusionMatrixDialog;
 class GpuProbe;
 class LiveRun;
 class PlannerPanel;
@@ -88,6 +89,8 @@ public:
     QTableWidget* runsTable() const;
     /// The arguments of the last started process (tests and the console show them).
     QStringList lastArguments() const;
+    /// Opens the confusion matrix of the run shown, at `epoch` (its cells open their images).
+    ConfusionMatrixDialog* showConfusionMatrix(int epoch);
 
 signals:
     /// The trainer process ended (after the model got its final status).
@@ -100,6 +103,9 @@ signals:
     void preflightFinished(const osprey::ui::PreflightResult& result);
     /// An epoch's point was clicked on the chart of the run in `runDir`: open its worst images.
     void worstImagesRequested(const QString& runDir, int epoch);
+    /// A confusion-matrix cell was clicked: open the images behind it (labelled `actual`, detected
+    /// `detected`; background is the class count).
+    void confusionCellRequested(const QString& runDir, int epoch, int detected, int actual);
 
 private:
     bool launch(const QStringList& arguments, QString* error);

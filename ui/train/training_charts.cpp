@@ -422,12 +422,19 @@ int TrainingCharts::epochAt(int plotIndex, const QPoint& pos) const {
 void TrainingCharts::showContextMenu(int plotIndex, const QPoint& pos) {
     QMenu menu(this);
     QAction* worstAction = nullptr;
-    if (const int epoch = epochAt(plotIndex, pos))
+    QAction* matrixAction = nullptr;
+    if (const int epoch = epochAt(plotIndex, pos)) {
         worstAction = menu.addAction(tr("Worst Images at Epoch %1").arg(epoch));
+        matrixAction = menu.addAction(tr("Confusion Matrix at Epoch %1").arg(epoch));
+    }
     QAction* exportAction = menu.addAction(tr("Export Chart as PNG…"));
     QAction* chosen = menu.exec(m_plots[plotIndex]->mapToGlobal(pos));
     if (chosen && chosen == worstAction) {
         emit epochClicked(epochAt(plotIndex, pos));
+        return;
+    }
+    if (chosen && chosen == matrixAction) {
+        emit confusionMatrixRequested(epochAt(plotIndex, pos));
         return;
     }
     if (chosen != exportAction)

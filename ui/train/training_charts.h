@@ -68,6 +68,8 @@ public:
 signals:
     /// A left click on an epoch's points of a single run's chart (the worst images at that epoch).
     void epochClicked(int epoch);
+    /// The context menu's "Confusion Matrix at Epoch N".
+    void confusionMatrixRequested(int epoch);
 
 private:
     struct Binding {

@@ -14,6 +14,7 @@
 #include "ui/annotate/validation_queue.h"
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
+#include "ui/train/confusion_matrix_dialog.h"
 #include "ui/train/train_actions.h"
 #include "ui/train/train_panel.h"
 #include "ui/train/training_charts.h"
@@ -21,8 +22,10 @@
 
 #include "app/cli_process.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -164,6 +167,42 @@ private slots:
             QVERIFY(window.grab().save(shots + "/worst_images_queue.png"));
             QVERIFY(window.trainActions()->dock()->grab().save(shots + "/worst_images_dashboard.png"));
         }
+
+        // The confusion matrix at epoch 2: counts as recorded, rows normalised on demand, and a click on the
+        // cell with the most images opens them as a queue.
+        ui::ConfusionMatrixDialog* matrix = panel->showConfusionMatrix(2);
+        QVERIFY(matrix);
+        QSignalSpy loaded(matrix, &ui::ConfusionMatrixDialog::loaded);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(matrix->epoch(), 2);
+        const auto second = run::findEpoch(*epochs, 2);
+        const int side = static_cast<int>(second->classNames.size()) + 1;
+        QCOMPARE(matrix->table()->rowCount(), side);
+        const run::ValCell* busiest = nullptr;
+        for (int actual = 0; actual < side; ++actual)
+            for (int detected = 0; detected < side; ++detected) {
+                QCOMPARE(matrix->cellText(actual, detected),
+                         QString::number(second->matrixCount(detected, actual)));
+                const run::ValCell* cell = second->cell(detected, actual);
+                if (cell && (!busiest || cell->imageIds.size() > busiest->imageIds.size()))
+                    busiest = cell;
+            }
+        QVERIFY(busiest);
+        matrix->normalised()->setChecked(true);
+        double rowSum = 0;
+        for (int detected = 0; detected < side; ++detected)
+            rowSum += matrix->cellText(busiest->actual, detected).toDouble();
+        QVERIFY2(std::abs(rowSum - 1.0) < 0.03, qPrintable(QString::number(rowSum)));
+        if (!shots.isEmpty())
+            QVERIFY(matrix->grab().save(shots + "/confusion_matrix.png"));
+        QTableWidgetItem* item = matrix->table()->item(busiest->actual, busiest->detected);
+        QTest::mouseClick(matrix->table()->viewport(), Qt::LeftButton, {},
+                          matrix->table()->visualItemRect(item).center());
+        QVERIFY(opened.wait(10000));
+        QCOMPARE(order(*window.imageModel()), busiest->imageIds);
+        QVERIFY(window.imageModel()->imageOrderTitle().contains("Confusion matrix, epoch 2"));
+        QTRY_COMPARE_WITH_TIMEOUT(session->imageId(), busiest->imageIds.front(), 5000);
+        matrix->close();
 
         // Clearing the list's order ends the queue and gives the canvas back.
         window.imageModel()->clearImageOrder();
