@@ -74,7 +74,7 @@ Expected<std::unique_ptr<DistributedJob>> DistributedJob::join(const run::TrainC
     auto info = rankInfoFromEnvironment();
     if (!info)
         return fail(info.error());
-    if (!info.value() || info.value()->worldSize == 1)
+    if (!info.value()) // a launcher's job of one process still gets its group: the 1-rank NCCL check
         return std::unique_ptr<DistributedJob>();
     const RankInfo& rank = **info;
     if (config.batch < 1)

@@ -23,7 +23,7 @@ class DistributedJob {
 public:
     /// Joins the job the environment describes (rankInfoFromEnvironment): connects to the store, checks
     /// that every rank runs the same Osprey with the same arguments, and starts the Gloo (device=cpu) or
-    /// NCCL (GPUs) group. Null when there is no job or it has one process.
+    /// NCCL (GPUs) group. Null when the environment names no job (WORLD_SIZE unset).
     static Expected<std::unique_ptr<DistributedJob>> join(const run::TrainConfig& config);
 
     DistributedContext& context() { return *m_context; }

@@ -88,6 +88,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
     long long images = 0;
     int batchIndex = 0;
     bool stoppedHere = false;
+    const double communicationStart = m_parallel ? m_parallel->communicationS() : 0.0;
     while (true) {
         auto t0 = Clock::now();
         auto batch = m_inputs.train->next();
@@ -155,6 +156,8 @@ Expected<bool> Run::trainEpoch(int epoch) {
     for (int i = 0; i < 3; ++i)
         m_epochLoss[i] = mean[i].item<double>();
     m_state.elapsedS += secondsSince(epochStart);
+    if (m_parallel) // the collectives of the steps, not the wait for rank 0's validation
+        m_phases.communicationS += m_parallel->communicationS() - communicationStart;
     return m_parallel ? !stoppedHere : !stopRequested();
 }
 
@@ -319,7 +322,6 @@ Expected<TrainResult> Run::execute() {
         const auto share = [&](double part) { return train > 0 ? 100.0 * part / train : 0.0; };
         std::string communication;
         if (m_parallel) {
-            m_phases.communicationS = m_parallel->communicationS();
             const double batches =
                 std::max(1.0, static_cast<double>(p.images) * worldSize() / m_config.batch);
             char text[160];

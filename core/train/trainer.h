@@ -69,7 +69,7 @@ struct PhaseTimes {
     double optimizerS = 0; ///< clipping, optimiser step, EMA update
     double validationS = 0;
     double checkpointS = 0;
-    double communicationS = 0; ///< data parallel: waiting in collectives (part of the phases above)
+    double communicationS = 0; ///< data parallel: in the training steps' collectives (part of the above)
     long long images = 0;      ///< training images processed (by this rank)
 };
 
