@@ -56,7 +56,7 @@ void Run::setUpPrecision() {
     }
 }
 
-std::string Run::outOfMemoryMessage(int batch) const {
+std::string Run::outOfMemoryMessage(int batch, const std::string& where) const {
     std::string memory;
     if (const auto info = m_device.is_cuda() ? model::compat::cudaMemoryInfo(m_device.index()) : std::nullopt)
         memory = gib(static_cast<double>(info->freeBytes)) + " free of " +
@@ -71,10 +71,10 @@ std::string Run::outOfMemoryMessage(int batch) const {
     if (std::filesystem::exists(m_lastPath))
         kept = "the last checkpoint " + m_lastPath.string() + " (epoch " + std::to_string(m_state.nextEpoch) +
                ") is kept; resume with resume=true";
-    return "out of memory at batch " + std::to_string(batch) +
-           ", the smallest: " + m_state.model->spec().name() + " at imgsz=" + std::to_string(m_config.imgsz) +
-           " does not fit on " + device + " (" + memory +
-           " after freeing the cache; configured batch=" + std::to_string(m_config.batch) + "); " + kept +
+    return "out of memory " + where + ": " + m_state.model->spec().name() +
+           " at imgsz=" + std::to_string(m_config.imgsz) + " does not fit on " + device + " (" + memory +
+           " after freeing the cache; configured batch=" + std::to_string(m_config.batch) + ", " +
+           std::to_string(batch) + " per forward); " + kept +
            ". Use a smaller model or imgsz, or free memory used by other programs";
 }
 
@@ -126,7 +126,7 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
             m_state.lastOptimizerStep = iteration - 1;
             model::compat::emptyCudaCache();
             if (chunk <= 1)
-                return fail(outOfMemoryMessage(chunk));
+                return fail(outOfMemoryMessage(chunk, "at batch 1, the smallest"));
             m_microBatch = chunk / 2;
             const int steps = (batch.count + m_microBatch - 1) / m_microBatch;
             m_emit.log("Out of memory at batch " + std::to_string(chunk) + " (epoch " +
@@ -144,8 +144,23 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
 void Run::optimizerStep(int epoch, long long iteration) {
     if (m_parallel)
         m_parallel->allreduceGradients(); // identical gradients, so identical steps on every rank
-    const auto outcome =
-        m_scaler->step(m_state.optimizer->get(), m_state.optimizer->parameters(), m_config.gradClipNorm);
+    StepOutcome outcome;
+    try {
+        if (m_inputs.beforeOptimizerStep)
+            m_inputs.beforeOptimizerStep({epoch + 1, iteration, m_config.batch});
+        outcome =
+            m_scaler->step(m_state.optimizer->get(), m_state.optimizer->parameters(), m_config.gradClipNorm);
+    } catch (const std::exception& error) {
+        // The optimiser's state (AdamW: two values per parameter) is allocated in its first step, and a
+        // step that fails part-way has already updated some parameters: it cannot be retried or halved.
+        if (!model::compat::isOutOfMemory(error))
+            throw;
+        model::compat::emptyCudaCache();
+        throw std::runtime_error(outOfMemoryMessage(m_microBatch > 0 ? m_microBatch : m_config.batch,
+                                                    "in the optimiser step (its state for " +
+                                                        std::to_string(m_state.model->parameters().size()) +
+                                                        " tensors is allocated there)"));
+    }
     m_state.optimizer->get().zero_grad();
     if (outcome.stepped) {
         m_state.emaUpdater->update();

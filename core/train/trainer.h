@@ -52,6 +52,8 @@ struct TrainInputs {
     /// Tests: called with the image count before each validation forward pass; it may throw a simulated
     /// out-of-memory error (validation then runs the batch in smaller pieces).
     std::function<void(int images)> beforeValidationForward;
+    /// Tests: called before each optimiser step (with the configured batch); it may throw likewise.
+    std::function<void(const StepInfo&)> beforeOptimizerStep;
     /// Data-parallel training: this rank's connected context (its group started), or null for one
     /// process. The train source must then deliver this rank's share of each batch (LoaderOptions'
     /// rank and worldSize), and only rank 0 validates and writes the run folder.

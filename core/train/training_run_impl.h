@@ -65,7 +65,8 @@ private:
     /// freeing the cache) only when a chunk of one image runs out of memory.
     Status trainBatch(const HostBatch& batch, int epoch, long long iteration, torch::Tensor& partsSum,
                       int& instances);
-    std::string outOfMemoryMessage(int batch) const;
+    /// `where`: "at batch 1, the smallest", "in the optimiser step ..."; `batch`: images per forward.
+    std::string outOfMemoryMessage(int batch, const std::string& where) const;
     void setUpPrecision();
     void optimizerStep(int epoch, long long iteration);
     Status finishEpoch(int epoch, bool interrupted);

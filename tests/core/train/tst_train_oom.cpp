@@ -144,6 +144,37 @@ private slots:
                      qPrintable(QString("%1 vs %2").arg(reference[i]).arg(recovered[i])));
     }
 
+    // The optimiser step cannot be halved or retried (it updates parameter after parameter): the run ends
+    // with a plain message, the checkpoint of the epoch before kept.
+    void outOfMemoryInTheOptimiserStepEndsPlainly() {
+        QTemporaryDir dir;
+        test::SyntheticSource source(8, 4);
+        test::CollectingSink sink;
+        TrainInputs inputs;
+        inputs.train = &source;
+        inputs.dataset.classNames = {"a", "b"};
+        inputs.runDir = std::filesystem::path(dir.path().toStdString()) / "run";
+        inputs.events = &sink;
+        int steps = 0;
+        inputs.beforeOptimizerStep = [&](const StepInfo& step) {
+            ++steps;
+            if (step.epoch == 2)
+                throwOutOfMemory();
+        };
+        auto config = tinyConfig(4, 2);
+        config.nominalBatch = 4; // a step after every batch
+        const auto result = runTraining(config, inputs);
+        QVERIFY(!result);
+        QCOMPARE(steps, 3); // two in epoch 1, the failing one in epoch 2
+        for (const char* part :
+             {"out of memory in the optimiser step", "yolov8n at imgsz=64", "does not fit on cpu",
+              "configured batch=4", "(epoch 1) is kept; resume with resume=true"})
+            QVERIFY2(result.message().find(part) != std::string::npos,
+                     (std::string(part) + " in: " + result.message()).c_str());
+        QCOMPARE(sink.ofType(TrainEvent::Type::Failed).size(), size_t(1));
+        QVERIFY(std::filesystem::exists(inputs.runDir / "weights" / "last.pt"));
+    }
+
     void outOfMemoryAtOneImageEndsPlainlyAndKeepsTheCheckpoint() {
         QTemporaryDir dir;
         test::SyntheticSource source(4, 2);
