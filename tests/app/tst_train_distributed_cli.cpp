@@ -1,6 +1,7 @@
 // osprey-cli train, data parallel over c10d Gloo on loopback (issue 18): the built-in launcher
 // (device=cpu workers_per_node=2) supervising its workers, a worker killed mid-epoch, resume, and two
-// processes started with the torchrun environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT).
+// processes started with the torchrun environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT), ranks
+// started with other arguments, a port in use and a malformed variable.
 #include "cli_process.h"
 #include "project/project.h"
 
@@ -195,6 +196,41 @@ private slots:
                              "rank 0"),
                 qPrintable(err));
         }
+    }
+
+    // A port in use and a malformed variable: plain messages, and no run folder is claimed.
+    void environmentErrors() {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+        QCOMPARE(::listen(fd, 1), 0);
+        socklen_t length = sizeof address;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+        const auto start = [&](const QString& rank, int port) {
+            QProcess process;
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("RANK", rank);
+            env.insert("WORLD_SIZE", "2");
+            env.insert("MASTER_ADDR", "127.0.0.1");
+            env.insert("MASTER_PORT", QString::number(port));
+            process.setProcessEnvironment(env);
+            process.start(OSPREY_CLI_PATH, trainArgs(m_project, "refused", 1));
+            process.waitForFinished(120000);
+            return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+        };
+        const auto [inUse, inUseErr] = start("0", ntohs(address.sin_port));
+        ::close(fd);
+        QCOMPARE(inUse, 1);
+        QVERIFY2(inUseErr.contains("rank 0: cannot host the rendezvous store on 127.0.0.1:") &&
+                     inUseErr.contains("choose another MASTER_PORT"),
+                 qPrintable(inUseErr));
+        const auto [malformed, malformedErr] = start("x", 29500);
+        QCOMPARE(malformed, 1);
+        QVERIFY2(malformedErr.contains("environment: RANK='x' is not a non-negative integer"),
+                 qPrintable(malformedErr));
+        QVERIFY(!std::filesystem::exists(m_project / "runs" / "refused"));
     }
 
 private:
