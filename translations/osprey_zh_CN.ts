@@ -2610,6 +2610,133 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::RunDiffPanel</name>
+    <message>
+        <source>Compare two runs to see what differs.</source>
+        <translation>比较两次运行，查看它们的差异。</translation>
+    </message>
+    <message>
+        <source>Argument</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>First run</source>
+        <translation>第一次运行</translation>
+    </message>
+    <message>
+        <source>Second run</source>
+        <translation>第二次运行</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Open the Changed Images in the Editor</source>
+        <translation>在编辑器中打开有变化的图像</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图像</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 张图像</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Changed between runs %1 and %2&lt;/b&gt;: %3. D/A walk them.</source>
+        <translation>&lt;b&gt;运行 %1 与 %2 之间有变化的图像&lt;/b&gt;：%3。用 D/A 逐一查看。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>Cannot compare the runs: %1</source>
+        <translation>无法比较这些运行：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Same data&lt;/b&gt; (dataset snapshot %1).</source>
+        <translation>&lt;b&gt;数据相同&lt;/b&gt;（数据集快照 %1）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The data differs&lt;/b&gt; (snapshot %1 → %2).</source>
+        <translation>&lt;b&gt;数据不同&lt;/b&gt;（快照 %1 → %2）。</translation>
+    </message>
+    <message>
+        <source>Images: %1 added, %2 removed, %3 moved between splits, %4 with another status, %5 with other content.</source>
+        <translation>图像：新增 %1，移除 %2，在划分之间移动 %3，状态改变 %4，内容改变 %5。</translation>
+    </message>
+    <message>
+        <source>Boxes: %1 added, %2 removed, %3 moved, %4 relabelled, %5 adjusted slightly.</source>
+        <translation>框：新增 %1，移除 %2，移动 %3，重新标注 %4，微调 %5。</translation>
+    </message>
+    <message>
+        <source>Classes: %1 renamed, %2 added, %3 removed%4.</source>
+        <translation>类别：重命名 %1，新增 %2，移除 %3%4。</translation>
+    </message>
+    <message>
+        <source>, reordered</source>
+        <translation>，顺序改变</translation>
+    </message>
+    <message>
+        <source>Arguments: the same.</source>
+        <translation>参数：相同。</translation>
+    </message>
+    <message>
+        <source>Arguments: %1 changed.</source>
+        <translation>参数：%1 个改变。</translation>
+    </message>
+    <message>
+        <source>added, with %1 boxes</source>
+        <translation>新增，含 %1 个框</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>已移除</translation>
+    </message>
+    <message>
+        <source>moved from %1 to %2</source>
+        <translation>从 %1 移到 %2</translation>
+    </message>
+    <message>
+        <source>status %1 → %2</source>
+        <translation>状态 %1 → %2</translation>
+    </message>
+    <message>
+        <source>other content</source>
+        <translation>内容改变</translation>
+    </message>
+    <message>
+        <source>box added: %1 %2</source>
+        <translation>新增框：%1 %2</translation>
+    </message>
+    <message>
+        <source>box removed: %1 %2</source>
+        <translation>移除框：%1 %2</translation>
+    </message>
+    <message>
+        <source>box moved: %1 %2 → %3 (IoU %4)</source>
+        <translation>框移动：%1 %2 → %3（IoU %4）</translation>
+    </message>
+    <message>
+        <source>box relabelled: %1 → %2</source>
+        <translation>框重新标注：%1 → %2</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::RunViewer</name>
     <message>
         <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
@@ -3019,6 +3146,10 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Planner</source>
         <translation>规划</translation>
+    </message>
+    <message>
+        <source>Differences</source>
+        <translation>差异</translation>
     </message>
 </context>
 <context>

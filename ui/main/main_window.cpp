@@ -83,6 +83,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             &ValidationQueue::openWorstImages);
     connect(m_train, &TrainActions::confusionCellRequested, m_validationQueue,
             &ValidationQueue::openConfusionCell);
+    connect(m_train, &TrainActions::changedImagesRequested, this,
+            [this](const QList<qint64>& imageIds, const QString& title) {
+                if (!m_imageModel || imageIds.isEmpty())
+                    return;
+                m_imageModel->setImageOrder(std::vector<std::int64_t>(imageIds.begin(), imageIds.end()),
+                                            title);
+                m_imageList->selectRow(0);
+            });
     connect(m_validationQueue, &ValidationQueue::message, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     createMenus();

@@ -62,6 +62,7 @@ void TrainActions::showDashboard() {
         m_dock->setWidget(m_panel);
         connect(m_panel, &TrainPanel::worstImagesRequested, this, &TrainActions::worstImagesRequested);
         connect(m_panel, &TrainPanel::confusionCellRequested, this, &TrainActions::confusionCellRequested);
+        connect(m_panel, &TrainPanel::changedImagesRequested, this, &TrainActions::changedImagesRequested);
     }
     m_dock->show();
     m_dock->raise();

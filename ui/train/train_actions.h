@@ -4,6 +4,7 @@
 // closed while a run is in progress it asks: keep the run going in the background (the trainer is
 // detached and outlives the GUI), stop it (waiting while it saves), or cancel the close.
 
+#include <QList>
 #include <QObject>
 
 class QAction;
@@ -39,6 +40,7 @@ signals:
     /// The dashboard asks for the worst images of a run at an epoch (a chart point was clicked).
     void worstImagesRequested(const QString& runDir, int epoch);
     void confusionCellRequested(const QString& runDir, int epoch, int detected, int actual);
+    void changedImagesRequested(const QList<qint64>& imageIds, const QString& title);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -6,6 +6,7 @@
 #include "ui/train/confusion_matrix_dialog.h"
 #include "ui/train/gpu_probe.h"
 #include "ui/train/live_run.h"
+#include "ui/train/run_diff_panel.h"
 #include "ui/train/run_viewer.h"
 #include "ui/train/runs_table.h"
 #include "ui/train/train_preflight.h"
@@ -99,6 +100,9 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     });
     connect(m_view->charts(), &TrainingCharts::confusionMatrixRequested, this,
             [this](int epoch) { showConfusionMatrix(epoch); });
+    m_diff = new RunDiffPanel(m_document, this);
+    m_view->tabs()->setTabVisible(m_view->tabs()->addTab(m_diff, tr("Differences")), false);
+    connect(m_diff, &RunDiffPanel::changedImagesRequested, this, &TrainPanel::changedImagesRequested);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
     splitter->addWidget(m_view);
@@ -303,6 +307,7 @@ const QList<TrainingRunModel*>& TrainPanel::comparedModels() const {
 void TrainPanel::openRun(const QString& name) {
     if (name.isEmpty())
         return;
+    m_view->tabs()->setTabVisible(m_view->tabs()->indexOf(m_diff), false);
     if (isRunning() && name == m_liveRun->runName()) {
         m_viewer->stopFollowing();
         m_view->setModel(m_live);
@@ -315,6 +320,11 @@ void TrainPanel::openRun(const QString& name) {
 void TrainPanel::compareRuns(const QStringList& names) {
     if (names.isEmpty())
         return;
+    // The first two runs' argument and data differences, beside the overlaid charts.
+    const int diffTab = m_view->tabs()->indexOf(m_diff);
+    m_view->tabs()->setTabVisible(diffTab, names.size() >= 2);
+    if (names.size() >= 2)
+        m_diff->compare(names[0], names[1]);
     m_viewer->compare(QDir(m_document->folder()).filePath(QStringLiteral("runs")), names,
                       isRunning() ? m_liveRun->runName() : QString());
 }

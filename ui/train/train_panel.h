@@ -22,6 +22,7 @@ class GpuProbe;
 class LiveRun;
 class PlannerPanel;
 class ProjectDocument;
+class RunDiffPanel;
 class RunViewer;
 class RunsTable;
 class TrainForm;
@@ -91,6 +92,8 @@ public:
     QStringList lastArguments() const;
     /// Opens the confusion matrix of the run shown, at `epoch` (its cells open their images).
     ConfusionMatrixDialog* showConfusionMatrix(int epoch);
+    /// The comparison's argument and data differences (a tab beside the charts while comparing).
+    RunDiffPanel* diffPanel() const { return m_diff; }
 
 signals:
     /// The trainer process ended (after the model got its final status).
@@ -106,6 +109,8 @@ signals:
     /// A confusion-matrix cell was clicked: open the images behind it (labelled `actual`, detected
     /// `detected`; background is the class count).
     void confusionCellRequested(const QString& runDir, int epoch, int detected, int actual);
+    /// The comparison's "Open the Changed Images in the Editor".
+    void changedImagesRequested(const QList<qint64>& imageIds, const QString& title);
 
 private:
     bool launch(const QStringList& arguments, QString* error);
@@ -127,6 +132,7 @@ private:
     TrainingView* m_view;
     RunViewer* m_viewer;
     PlannerPanel* m_planner;
+    RunDiffPanel* m_diff;
 };
 
 } // namespace osprey::ui
