@@ -18,6 +18,10 @@ namespace osprey::ui {
 namespace {
 // Pasting onto the image the boxes came from shifts them so the copy does not hide the original.
 constexpr double kPasteOffsetPx = 12.0;
+// An edit waits this long for another program's write, then is kept and retried (the window stays live).
+constexpr std::chrono::milliseconds kEditBusyWait{500};
+// A retry barely waits: the other writer may still hold the project.
+constexpr std::chrono::milliseconds kRetryBusyWait{20};
 } // namespace
 
 AnnotationSession::AnnotationSession(QObject* parent)
@@ -283,18 +287,22 @@ QUndoCommand* AnnotationSession::pushEdit(const MakeCommand& make) {
         return nullptr;
     }
     QUndoCommand* stored = nullptr;
-    if (tryPush(make, &stored))
+    if (tryPush(make, &stored, kEditBusyWait))
         return stored;
     m_unsaved.push_back(make);
     keepUnsaved();
     return nullptr;
 }
 
-bool AnnotationSession::tryPush(const MakeCommand& make, QUndoCommand** stored) {
+bool AnnotationSession::tryPush(const MakeCommand& make, QUndoCommand** stored,
+                                std::chrono::milliseconds busyWait) {
     *stored = nullptr;
     const int failures = m_document->writeFailures();
     QUndoCommand* command = make();
+    const auto wait = m_document->project().busyWait();
+    m_document->project().setBusyWait(busyWait);
     m_undoStack->push(command);
+    m_document->project().setBusyWait(wait);
     const int top = m_undoStack->index() - 1;
     const bool onTop = top >= 0 && m_undoStack->command(top) == command;
     if (m_document->writeFailures() == failures) {
@@ -325,19 +333,15 @@ void AnnotationSession::retryUnsaved() {
     m_retryTimer->stop();
     if (!m_document || m_unsaved.empty())
         return;
-    // A retry must not freeze the GUI while the other writer still holds the project: barely wait.
-    const auto wait = m_document->project().busyWait();
-    m_document->project().setBusyWait(std::chrono::milliseconds(20));
     bool refused = false;
     while (!m_unsaved.empty()) {
         QUndoCommand* stored = nullptr;
-        if (!tryPush(m_unsaved.front(), &stored)) {
+        if (!tryPush(m_unsaved.front(), &stored, kRetryBusyWait)) {
             refused = true;
             break;
         }
         m_unsaved.pop_front();
     }
-    m_document->project().setBusyWait(wait);
     if (refused) {
         keepUnsaved();
         return;

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QRectF>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <vector>
@@ -98,8 +99,9 @@ private:
     /// merged into the previous step). A refused edit leaves the stack, is kept for a retry, and null is
     /// returned. A read-only project stores nothing: the edit is refused with a message.
     QUndoCommand* pushEdit(const MakeCommand& make);
-    /// One attempt: push, and take the command off the stack again when its write failed.
-    bool tryPush(const MakeCommand& make, QUndoCommand** stored);
+    /// One attempt, waiting up to `busyWait` for another writer: push, and take the command off the stack
+    /// again when its write failed.
+    bool tryPush(const MakeCommand& make, QUndoCommand** stored, std::chrono::milliseconds busyWait);
     void keepUnsaved();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;

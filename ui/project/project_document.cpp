@@ -7,9 +7,10 @@
 namespace osprey::ui {
 
 namespace {
-// The GUI thread must not freeze while another program (an import, an auto-label run) holds the project's
-// write lock for long: an edit waits this long, then fails as "busy" and the editor keeps it for a retry.
-constexpr std::chrono::milliseconds kGuiBusyWait{500};
+// The GUI thread must not freeze for long while another program (an import, an auto-label run) holds the
+// project's write lock: a GUI write waits at most this long, then fails as "busy". The annotation editor
+// waits less and keeps its edits for a retry (AnnotationSession).
+constexpr std::chrono::milliseconds kGuiBusyWait{5000};
 } // namespace
 
 ProjectDocument::ProjectDocument(std::unique_ptr<project::Project> project, QObject* parent)
