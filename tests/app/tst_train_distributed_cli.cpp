@@ -52,6 +52,19 @@ int freePort() {
     return ntohs(address.sin_port);
 }
 
+// osprey-cli train as one rank of a torchrun-style job of two, rank 0 hosting the store at `port`.
+std::unique_ptr<QProcess> startRank(const QString& rank, int port, const QStringList& args) {
+    auto process = std::make_unique<QProcess>();
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("RANK", rank);
+    env.insert("WORLD_SIZE", "2");
+    env.insert("MASTER_ADDR", "127.0.0.1");
+    env.insert("MASTER_PORT", QString::number(port));
+    process->setProcessEnvironment(env);
+    process->start(OSPREY_CLI_PATH, args);
+    return process;
+}
+
 std::string runStatus(const std::filesystem::path& project, const std::string& name) {
     auto opened = project::Project::open(project);
     if (!opened)
@@ -143,16 +156,8 @@ private slots:
         const int port = freePort();
         std::vector<std::unique_ptr<QProcess>> ranks;
         for (int rank = 0; rank < 2; ++rank) {
-            auto process = std::make_unique<QProcess>();
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", QString::number(rank));
-            env.insert("WORLD_SIZE", "2");
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            process->setProcessEnvironment(env);
-            process->start(OSPREY_CLI_PATH, trainArgs(m_project, "torchrun", 1));
-            QVERIFY(process->waitForStarted());
-            ranks.push_back(std::move(process));
+            ranks.push_back(startRank(QString::number(rank), port, trainArgs(m_project, "torchrun", 1)));
+            QVERIFY(ranks.back()->waitForStarted());
         }
         for (auto& process : ranks) {
             QVERIFY(process->waitForFinished(300000));
@@ -176,16 +181,9 @@ private slots:
         const int port = freePort();
         std::vector<std::unique_ptr<QProcess>> ranks;
         for (int rank = 0; rank < 2; ++rank) {
-            auto process = std::make_unique<QProcess>();
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", QString::number(rank));
-            env.insert("WORLD_SIZE", "2");
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            process->setProcessEnvironment(env);
-            process->start(OSPREY_CLI_PATH, trainArgs(m_project, "mismatch", 1 + rank));
-            QVERIFY(process->waitForStarted());
-            ranks.push_back(std::move(process));
+            ranks.push_back(
+                startRank(QString::number(rank), port, trainArgs(m_project, "mismatch", 1 + rank)));
+            QVERIFY(ranks.back()->waitForStarted());
         }
         for (auto& process : ranks) {
             QVERIFY(process->waitForFinished(120000));
@@ -209,16 +207,9 @@ private slots:
         socklen_t length = sizeof address;
         ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
         const auto start = [&](const QString& rank, int port) {
-            QProcess process;
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("RANK", rank);
-            env.insert("WORLD_SIZE", "2");
-            env.insert("MASTER_ADDR", "127.0.0.1");
-            env.insert("MASTER_PORT", QString::number(port));
-            process.setProcessEnvironment(env);
-            process.start(OSPREY_CLI_PATH, trainArgs(m_project, "refused", 1));
-            process.waitForFinished(120000);
-            return std::pair{process.exitCode(), QString::fromUtf8(process.readAllStandardError())};
+            auto process = startRank(rank, port, trainArgs(m_project, "refused", 1));
+            process->waitForFinished(120000);
+            return std::pair{process->exitCode(), QString::fromUtf8(process->readAllStandardError())};
         };
         const auto [inUse, inUseErr] = start("0", ntohs(address.sin_port));
         ::close(fd);
