@@ -51,7 +51,8 @@ struct Layer {
     std::string type;
     int line = 0;
     long filters = 0, size = 1, groups = 1;
-    std::vector<long> inputs; ///< route: the absolute indices of its layers
+    std::vector<long> inputs;  ///< route: the absolute indices of its layers
+    bool hasReference = false; ///< route: layers=, shortcut: from= (OpenCV reads past its list without)
 };
 
 } // namespace
@@ -137,6 +138,7 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
                                            " does not come before layer ", std::to_string(layer)}));
                     if (section == "route")
                         layers.back().inputs.push_back(target);
+                    layers.back().hasReference = true;
                 } else if (number < 0) {
                     return where(join({field, ": a negative anchor index"}));
                 }
@@ -159,6 +161,10 @@ Expected<DarknetCfg> readDarknetCfg(const std::filesystem::path& cfg) {
     double weights = 0;
     for (size_t i = 0; i < layers.size(); ++i) {
         const Layer& l = layers[i];
+        if ((l.type == "route" || l.type == "shortcut") && !l.hasReference)
+            return fail(join({cfg.string(), ": line ", std::to_string(l.line), ": [", l.type, "] without ",
+                              l.type == "route" ? "layers=" : "from="}),
+                        "corrupt");
         const long in = i == 0 ? netChannels : channels[i - 1];
         channels[i] = in;
         if (l.type == "convolutional") {

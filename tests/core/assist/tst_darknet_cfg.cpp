@@ -64,6 +64,11 @@ private slots:
         // fuzz_darknet_cfg: size=34000 made OpenCV allocate 37 GB of weights.
         QTest::newRow("huge kernel") << "[convolutional]\nfilters=16\nsize=34000\n"
                                      << "268435456 weights";
+        // fuzz_darknet_cfg: a [route] whose layers= key was garbled made OpenCV read past its list (SEGV).
+        QTest::newRow("route without layers") << "[convolutional]\nfilters=2\nsize=1\n[route]\nlayerz=-1\n"
+                                              << "[route] without layers=";
+        QTest::newRow("shortcut without from") << "[convolutional]\nfilters=2\nsize=1\n[shortcut]\n"
+                                               << "[shortcut] without from=";
         QTest::newRow("groups not dividing") << "[convolutional]\nfilters=4\nsize=1\ngroups=2\n"
                                              << "groups=2 does not divide its 3 input channels";
     }
