@@ -108,11 +108,9 @@ void drain(Worker& worker) {
     }
 }
 
+// Everything is prepared before fork: the store's thread runs in this process, so the child only makes
+// async-signal-safe calls before it executes.
 pid_t startWorker(const std::vector<std::string>& arguments, int rank, int world, int port, int errFd) {
-    const pid_t pid = ::fork();
-    if (pid != 0)
-        return pid;
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM); // no orphaned ranks when the launcher itself is killed
     const std::pair<const char*, std::string> variables[] = {{"RANK", std::to_string(rank)},
                                                              {"WORLD_SIZE", std::to_string(world)},
                                                              {"LOCAL_RANK", std::to_string(rank)},
@@ -120,19 +118,38 @@ pid_t startWorker(const std::vector<std::string>& arguments, int rank, int world
                                                              {"MASTER_ADDR", "127.0.0.1"},
                                                              {"MASTER_PORT", std::to_string(port)},
                                                              {"TORCHELASTIC_USE_AGENT_STORE", "True"}};
+    std::vector<std::string> environment;
+    for (char** entry = environ; *entry; ++entry) {
+        const std::string text = *entry;
+        const auto name = text.substr(0, text.find('='));
+        bool replaced = false;
+        for (const auto& variable : variables)
+            replaced = replaced || name == variable.first;
+        if (!replaced)
+            environment.push_back(text);
+    }
     for (const auto& [name, value] : variables)
-        ::setenv(name, value.c_str(), 1);
+        environment.push_back(std::string(name) + "=" + value);
+    std::vector<char*> argv, envp;
+    for (const auto& argument : arguments)
+        argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    for (const auto& entry : environment)
+        envp.push_back(const_cast<char*>(entry.c_str()));
+    envp.push_back(nullptr);
+
+    const pid_t pid = ::fork();
+    if (pid != 0)
+        return pid;
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM); // no orphaned ranks when the launcher itself is killed
     if (errFd >= 0) {
         ::dup2(errFd, STDERR_FILENO);
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, STDOUT_FILENO); // rank 0 writes the events; the others log to rank<N>.log
     }
-    std::vector<char*> argv;
-    for (const auto& argument : arguments)
-        argv.push_back(const_cast<char*>(argument.c_str()));
-    argv.push_back(nullptr);
-    ::execv("/proc/self/exe", argv.data());
-    std::fprintf(stderr, "cannot start rank %d: %s\n", rank, std::strerror(errno));
+    ::execve("/proc/self/exe", argv.data(), envp.data());
+    static const char message[] = "osprey-cli: cannot start a worker process\n";
+    (void)::write(STDERR_FILENO, message, sizeof message - 1);
     ::_exit(127);
 }
 
