@@ -32,21 +32,6 @@ std::string mapText(const std::optional<double>& value) {
     return text;
 }
 
-void printTable(const std::vector<std::vector<std::string>>& rows) {
-    std::vector<size_t> widths;
-    for (const auto& row : rows)
-        for (size_t c = 0; c < row.size(); ++c) {
-            widths.resize(std::max(widths.size(), row.size()));
-            widths[c] = std::max(widths[c], row[c].size());
-        }
-    for (const auto& row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); ++c)
-            line += row[c] + (c + 1 < row.size() ? std::string(widths[c] - row[c].size() + 2, ' ') : "");
-        std::cout << line << "\n";
-    }
-}
-
 int runRunsList(const Args& args) {
     auto project = project::Project::open(args.str("project"));
     if (!project) {

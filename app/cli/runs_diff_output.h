@@ -1,5 +1,6 @@
 #pragma once
-// The text and JSON forms of `osprey-cli runs diff`: a summary line per kind of change, then the items.
+// The text and JSON forms of `osprey-cli runs diff`: a summary line per kind of change, then the items; and
+// the aligned tables of the other `runs` verbs.
 
 #include "quality/snapshot_diff.h"
 
@@ -22,5 +23,8 @@ struct RunsDiff {
 std::string diffText(const RunsDiff& diff, int limit);
 /// Everything, every item.
 nlohmann::json diffJson(const RunsDiff& diff);
+
+/// Prints rows as left-aligned columns two spaces apart (the first row is the header).
+void printTable(const std::vector<std::vector<std::string>>& rows);
 
 } // namespace osprey::cli

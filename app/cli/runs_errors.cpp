@@ -1,5 +1,6 @@
 // osprey-cli runs errors project=P run=NAME [epoch=best] [limit=20] [matrix=false] [json=false]
 // The val images a run's model got most wrong at one epoch (from <run>/validation.jsonl).
+#include "cli/runs_diff_output.h"
 #include "cli/verb.h"
 #include "quality/run_snapshot.h"
 #include "run/val_results.h"
@@ -16,21 +17,6 @@ std::string fixed(double value, int decimals) {
     char text[32];
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
-}
-
-void printTable(const std::vector<std::vector<std::string>>& rows) {
-    std::vector<size_t> widths;
-    for (const auto& row : rows) {
-        widths.resize(std::max(widths.size(), row.size()));
-        for (size_t c = 0; c < row.size(); ++c)
-            widths[c] = std::max(widths[c], row[c].size());
-    }
-    for (const auto& row : rows) {
-        std::string line;
-        for (size_t c = 0; c < row.size(); ++c)
-            line += row[c] + (c + 1 < row.size() ? std::string(widths[c] - row[c].size() + 2, ' ') : "");
-        std::cout << line << "\n";
-    }
 }
 
 nlohmann::json countsJson(const run::ValCounts& c) {
