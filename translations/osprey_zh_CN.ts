@@ -428,7 +428,7 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>Data-parallel training processes on this machine: 0 = one per GPU listed in device (one process on the CPU); 2 or more with device=cpu train together over Gloo.</source>
-        <translation>本机上数据并行训练的进程数：0 = device 中列出的每个 GPU 一个进程（CPU 上只有一个进程）；device=cpu 时设为 2 或更多，这些进程通过 Gloo 一起训练。</translation>
+        <translation>本机上数据并行训练的进程数：0 = 设备（device）中列出的每个 GPU 一个进程（CPU 上只有一个进程）；设备为 CPU（device=cpu）时设为 2 或更多，这些进程通过 Gloo 一起训练。</translation>
     </message>
 </context>
 <context>
