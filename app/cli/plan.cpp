@@ -164,7 +164,7 @@ int runGpus(const Args& args) {
     if (args.given("price")) {
         gpu.pricePerHour = args.number("price");
         gpu.priceSource = args.has("price_source") ? args.str("price_source") : "entered by the user";
-        gpu.priceDate = args.has("price_date") ? args.str("price_date") : planner::utcNow().substr(0, 10);
+        gpu.priceDate = args.has("price_date") ? args.str("price_date") : utcNowIso8601().substr(0, 10);
     }
     if (args.given("purchase_price"))
         gpu.purchasePrice = args.number("purchase_price");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <ctime>
 
 namespace osprey {
 
@@ -105,6 +106,15 @@ int editDistance(std::string_view a, std::string_view b) {
         std::swap(previous, current);
     }
     return previous[b.size()];
+}
+
+std::string utcNowIso8601() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
 }
 
 } // namespace osprey

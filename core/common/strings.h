@@ -24,4 +24,7 @@ std::optional<bool> parseBool(std::string_view text);
 /// Levenshtein distance, for "did you mean" suggestions.
 int editDistance(std::string_view a, std::string_view b);
 
+/// The current time in UTC as ISO 8601 to the second: "2026-12-01T17:00:00Z".
+std::string utcNowIso8601();
+
 } // namespace osprey

@@ -1,6 +1,7 @@
 #include "export/onnx_export.h"
 
 #include "common/atomic_file.h"
+#include "common/strings.h"
 #include "common/version.h"
 #include "export/onnx_graph_impl.h"
 #include "model/fused_network.h"
@@ -50,15 +51,6 @@ std::string prettyName(const std::string& name) {
     return name.rfind("yolo", 0) == 0 ? "YOLO" + name.substr(4) : name;
 }
 
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S+00:00", &utc);
-    return text;
-}
-
 std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMeta& meta,
                                                        const model::ModelSpec& spec,
                                                        const OnnxExportOptions& options, int maxStride) {
@@ -72,7 +64,9 @@ std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMe
     metadata["description"] =
         "Osprey " + prettyName(spec.name()) + " model" + (data.empty() ? "" : " trained on " + data);
     metadata["author"] = "Osprey";
-    metadata["date"] = utcNow();
+    // Python's datetime.isoformat() of an aware UTC time, as Ultralytics writes it: "+00:00", not "Z".
+    const std::string now = utcNowIso8601();
+    metadata["date"] = now.substr(0, now.size() - 1) + "+00:00";
     metadata["version"] = kVersion;
     metadata["license"] = "GPL-3.0-or-later";
     metadata["docs"] = "https://docs.ultralytics.com/modes/export/ (layout)";

@@ -1,14 +1,13 @@
 #include "model/weights_torch_impl.h"
 
+#include "common/strings.h"
 #include "common/version.h"
 #include "model/ultralytics_load_impl.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <ctime>
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
@@ -76,15 +75,6 @@ TensorList readGroup(torch::serialize::InputArchive& parent, const std::string& 
         tensors.emplace_back(name, tensor);
     }
     return tensors;
-}
-
-std::string nowUtc() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
 }
 
 Status checkLooksLikeArchive(const std::filesystem::path& path) {
@@ -248,7 +238,7 @@ Status saveCheckpoint(const Checkpoint& checkpoint, const std::filesystem::path&
     if (meta.appVersion.empty())
         meta.appVersion = kVersion;
     if (meta.createdUtc.empty())
-        meta.createdUtc = nowUtc();
+        meta.createdUtc = utcNowIso8601();
     if (meta.names.empty())
         for (int i = 0; i < meta.spec.numClasses; ++i)
             meta.names.push_back("class" + std::to_string(i));

@@ -1,6 +1,7 @@
 #include "planner/measurements.h"
 
 #include "common/atomic_file.h"
+#include "common/strings.h"
 #include "planner/planner_paths.h"
 #include "run/train_events.h"
 
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <fstream>
 #include <map>
 
@@ -46,15 +46,6 @@ double finiteOr(double value, double fallback) {
 }
 
 } // namespace
-
-std::string utcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
 
 Expected<std::vector<Measurement>> loadMeasurements(const std::filesystem::path& file) {
     std::vector<Measurement> points;
@@ -201,7 +192,7 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
     const std::string device = config("device", "cpu");
     m.device = device == "cpu" || gpuName.empty() ? "cpu" : gpuName;
     m.source = MeasurementSource::Run;
-    m.date = utcNow();
+    m.date = utcNowIso8601();
     m.note = started->runDir;
 
     // Steady throughput: the epochs after the first, whose time includes no warm-up.

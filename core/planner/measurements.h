@@ -34,9 +34,6 @@ struct Measurement {
     std::string note; ///< e.g. the run folder
 };
 
-/// "2026-12-01T12:00:00Z" for now.
-std::string utcNow();
-
 /// Reads the points (a missing file is no points). Errors name the file and the entry.
 Expected<std::vector<Measurement>> loadMeasurements(const std::filesystem::path& file);
 

@@ -2,6 +2,7 @@
 
 #include "common/atomic_file.h"
 #include "common/log.h"
+#include "common/strings.h"
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
 
@@ -39,7 +40,7 @@ RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem
     out.batch = intOf(config, "batch", 16);
     out.trainImages = runStarted.trainImages;
     out.valImages = runStarted.valImages;
-    out.recordedAt = utcNow();
+    out.recordedAt = utcNowIso8601();
     if (out.device != "cpu") {
         out.reason = "only CPU runs are estimated at their start (a GPU's catalogue name is not known yet)";
         return out;

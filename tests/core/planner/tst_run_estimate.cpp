@@ -1,6 +1,7 @@
 // The planner's estimate recorded at a run's start (issue 19: "estimated X, took Y"): this machine's row
 // from a measured point, written once to <run>/estimate.json (a resume keeps it), GPU runs and machines
 // without a point say why they have none, and the error of a run that took longer.
+#include "common/strings.h"
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
 #include "planner/run_estimate.h"
@@ -47,7 +48,7 @@ private slots:
         point.epochOverheadS = 1;
         point.startupS = 2;
         point.source = planner::MeasurementSource::Run;
-        point.date = planner::utcNow();
+        point.date = osprey::utcNowIso8601();
         QVERIFY(planner::recordMeasurement(points, point));
 
         const fs::path runDir = root / "run";

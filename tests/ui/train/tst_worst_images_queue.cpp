@@ -3,6 +3,7 @@
 // epoch's detections and marks, and edits stay undoable. The run is real: a short `osprey-cli train` on a
 // demo project (from the pretrained shapes detector in ../shared/fixtures when present, so the chart has
 // confident detections to draw; from scratch otherwise). OSPREY_SCREENSHOT_DIR keeps a screenshot.
+#include "common/strings.h"
 #include "demo/demo_dataset.h"
 #include "planner/measurements.h"
 #include "planner/planner_paths.h"
@@ -80,7 +81,7 @@ private slots:
         point.valImagesPerS = 15;
         point.epochOverheadS = 0.5;
         point.startupS = 3;
-        point.date = planner::utcNow();
+        point.date = osprey::utcNowIso8601();
         QVERIFY(planner::recordMeasurement(planner::measurementsPath(), point));
         QStringList args{"train",     test::pathArg("project", folder),
                          "epochs=2",  QString("imgsz=%1").arg(options.imageSizePx),
