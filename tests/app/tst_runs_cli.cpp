@@ -5,6 +5,7 @@
 #include "quality/run_snapshot.h"
 
 #include "app/cli_process.h"
+#include "core/quality/run_fixture.h"
 #include "core/quality/snapshot_fixture.h"
 #include "run/run_files.h"
 
@@ -20,41 +21,6 @@ using namespace osprey;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// Records a run as trainProject does: snapshot.bin, args.yaml and a runs-table row carrying the hash.
-std::string recordRun(project::Project& project, const std::string& name, const std::string& epochs) {
-    const fs::path dir = project.folder() / "runs" / name;
-    auto snapshot = quality::recordRunSnapshot(project, dir);
-    if (!snapshot)
-        qFatal("snapshot: %s", snapshot.message().c_str());
-    const std::map<std::string, std::string> args{
-        {"model", "yolov8n"}, {"epochs", epochs}, {"imgsz", "64"}, {"batch", "8"}};
-    if (!run::writeArgsYaml(dir / "args.yaml", args))
-        qFatal("args.yaml");
-    nlohmann::json config(args);
-    config[quality::kSnapshotConfigKey] = snapshot->summary.hash;
-    auto id = project.addRun(name, config.dump());
-    if (!id)
-        qFatal("addRun: %s", id.message().c_str());
-    project::RunRecord record;
-    record.id = *id;
-    record.name = name;
-    record.config = config.dump();
-    record.status = project::RunStatus::Finished;
-    record.finishedAt = 1;
-    record.bestEpoch = 3;
-    record.bestFitness = name == "r1" ? 0.4321 : 0.5678;
-    if (!project.updateRun(record))
-        qFatal("updateRun");
-    return snapshot->summary.hash;
-}
-
-project::BoxRecord firstBoxOf(const project::Project& project, std::int64_t imageId) {
-    auto boxes = project.boxes(imageId);
-    if (!boxes || boxes->empty())
-        qFatal("no boxes");
-    return boxes->front();
-}
 
 QJsonObject jsonOf(const QString& text) {
     QJsonParseError error;
@@ -74,7 +40,7 @@ private slots:
         m_folder = fs::path(m_dir.path().toStdString()) / "p";
         auto synthetic = test::makeSyntheticProject(m_folder, 40, 3);
         auto& project = *synthetic.project;
-        m_hash1 = recordRun(project, "r1", "10");
+        m_hash1 = test::recordRun(project, "r1", "10", 0.4321);
 
         auto added = project.addImages(std::vector<project::NewImage>{
             {.path = "new/a.jpg", .width = 640, .height = 480, .hash = "a1", .split = project::Split::Train},
@@ -86,18 +52,18 @@ private slots:
                                 .y1 = 10,
                                 .x2 = 90,
                                 .y2 = 70}));
-        auto moved = firstBoxOf(project, synthetic.imageIds[5]);
+        auto moved = test::firstBoxOf(project, synthetic.imageIds[5]);
         m_movedBox = moved.id;
         moved.y1 += 60;
         moved.y2 += 60;
         QVERIFY(project.updateBox(moved));
-        auto relabelled = firstBoxOf(project, synthetic.imageIds[6]);
+        auto relabelled = test::firstBoxOf(project, synthetic.imageIds[6]);
         m_relabelledBox = relabelled.id;
         relabelled.classId =
             relabelled.classId == synthetic.classIds[2] ? synthetic.classIds[0] : synthetic.classIds[2];
         QVERIFY(project.updateBox(relabelled));
         QVERIFY(project.renameClass(synthetic.classIds[3], "pentagram"));
-        m_hash2 = recordRun(project, "r2", "20");
+        m_hash2 = test::recordRun(project, "r2", "20", 0.5678);
         QVERIFY(m_hash1 != m_hash2);
     }
 

@@ -12,6 +12,7 @@
 #include "ui/train/train_panel.h"
 #include "ui/train/training_view.h"
 
+#include "core/quality/run_fixture.h"
 #include "core/quality/snapshot_fixture.h"
 
 #include <QDockWidget>
@@ -23,45 +24,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <nlohmann/json.hpp>
-
 using namespace osprey;
 namespace fs = std::filesystem;
-
-namespace {
-
-void recordRun(project::Project& project, const std::string& name, const std::string& epochs) {
-    const fs::path dir = project.folder() / "runs" / name;
-    auto snapshot = quality::recordRunSnapshot(project, dir);
-    if (!snapshot)
-        qFatal("snapshot: %s", snapshot.message().c_str());
-    const std::map<std::string, std::string> args{
-        {"model", "yolov8n"}, {"epochs", epochs}, {"imgsz", "64"}, {"batch", "8"}, {"name", name}};
-    if (!run::writeArgsYaml(dir / "args.yaml", args))
-        qFatal("args.yaml");
-    nlohmann::json config(args);
-    config[quality::kSnapshotConfigKey] = snapshot->summary.hash;
-    auto id = project.addRun(name, config.dump());
-    if (!id)
-        qFatal("addRun: %s", id.message().c_str());
-    project::RunRecord record;
-    record.id = *id;
-    record.name = name;
-    record.config = config.dump();
-    record.status = project::RunStatus::Finished;
-    record.finishedAt = 1;
-    if (!project.updateRun(record))
-        qFatal("updateRun");
-}
-
-project::BoxRecord firstBoxOf(const project::Project& project, std::int64_t imageId) {
-    auto boxes = project.boxes(imageId);
-    if (!boxes || boxes->empty())
-        qFatal("no boxes");
-    return boxes->front();
-}
-
-} // namespace
 
 class TestRunDiffPanel : public QObject {
     Q_OBJECT
@@ -75,7 +39,7 @@ private slots:
         {
             auto synthetic = test::makeSyntheticProject(folder, 40, 3);
             auto& project = *synthetic.project;
-            recordRun(project, "r1", "10");
+            test::recordRun(project, "r1", "10");
             auto added = project.addImages(std::vector<project::NewImage>{{.path = "new/a.jpg",
                                                                            .width = 640,
                                                                            .height = 480,
@@ -93,16 +57,16 @@ private slots:
                                     .y1 = 10,
                                     .x2 = 90,
                                     .y2 = 70}));
-            auto moved = firstBoxOf(project, synthetic.imageIds[5]);
+            auto moved = test::firstBoxOf(project, synthetic.imageIds[5]);
             moved.y1 += 60;
             moved.y2 += 60;
             QVERIFY(project.updateBox(moved));
-            auto relabelled = firstBoxOf(project, synthetic.imageIds[6]);
+            auto relabelled = test::firstBoxOf(project, synthetic.imageIds[6]);
             relabelled.classId =
                 relabelled.classId == synthetic.classIds[2] ? synthetic.classIds[0] : synthetic.classIds[2];
             QVERIFY(project.updateBox(relabelled));
             QVERIFY(project.renameClass(synthetic.classIds[3], "pentagram"));
-            recordRun(project, "r2", "20");
+            test::recordRun(project, "r2", "20");
             // Listed in the diff's order: added images, moved boxes, relabelled boxes.
             expectedIds = {(*added)[0], (*added)[1], synthetic.imageIds[5], synthetic.imageIds[6]};
         }
