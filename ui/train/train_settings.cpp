@@ -113,6 +113,9 @@ TrainForm::TrainForm(QWidget* parent) : QWidget(parent), m_layout(new QFormLayou
         } else if (spec.type == run::OptionType::Integer) {
             auto* spin = new QSpinBox(this);
             spin->setRange(spinBound(spec.minimum, 0), spinBound(spec.maximum, INT_MAX));
+            // A negative minimum is the option's "decide for me" value (workers=-1): say so, not "-1".
+            if (spec.minimum < 0)
+                spin->setSpecialValueText(tr("automatic"));
             spin->setValue(defaultText.toInt());
             editor = spin;
         } else if (spec.type == run::OptionType::Number) {
