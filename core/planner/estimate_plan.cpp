@@ -54,6 +54,22 @@ std::vector<TimingPoint> measuredGpuTimings(const PlanInputs& in) {
     return out;
 }
 
+/// The activation memory per image of `w` measured on a GPU run of the same model (the newest such
+/// point), scaled to w's imgsz by pixel count; 0 when there is none (the estimate is used). A run's
+/// point holds its peak memory per image, which includes the fixed part: an upper bound by a few per cent
+/// (20 bytes per parameter over the batch), so the fit errs on the safe side.
+double measuredActivationGb(const PlanInputs& in, const Workload& w) {
+    const Measurement* newest = nullptr;
+    for (const auto& m : in.measurements)
+        if (m.device != "cpu" && m.model == w.model && m.gpuMemPerImageMb > 0 && m.imgsz > 0 &&
+            (!newest || m.date > newest->date))
+            newest = &m;
+    if (!newest)
+        return 0;
+    const double side = static_cast<double>(w.imgsz) / newest->imgsz;
+    return newest->gpuMemPerImageMb / 1024.0 * side * side;
+}
+
 PlanRow gpuRow(const GpuSpec& gpu, const PlanInputs& in, const Workload& w, const ScalingFit& fit) {
     PlanRow row;
     row.name = gpu.name;
@@ -62,7 +78,7 @@ PlanRow gpuRow(const GpuSpec& gpu, const PlanInputs& in, const Workload& w, cons
     row.pricePerHour = gpu.pricePerHour;
     row.priceSource = gpu.priceSource;
     row.priceDate = gpu.priceDate;
-    const VramFit vram = fitVram(gpu, w);
+    const VramFit vram = fitVram(gpu, w, measuredActivationGb(in, w));
     row.maxBatch = vram.maxBatch;
     row.batchFits = vram.fits;
     for (const auto& m : in.measurements) {
@@ -94,7 +110,7 @@ PlanRow machineRow(const PlanInputs& in, const Workload& w) {
     row.pricePerHour = in.thisMachinePowerPerHour;
     row.priceSource = "electricity while training";
     if (const GpuSpec* gpu = in.thisDevice == "cpu" ? nullptr : gpuForDevice(in.catalogue, in.thisDevice)) {
-        const VramFit vram = fitVram(*gpu, w);
+        const VramFit vram = fitVram(*gpu, w, measuredActivationGb(in, w));
         row.vramGb = gpu->vramGb;
         row.maxBatch = vram.maxBatch;
         row.batchFits = vram.fits;

@@ -81,6 +81,49 @@ private slots:
         QCOMPARE(roundSignificant(0.012345, 3), 0.0123);
     }
 
+    // A GPU run's measured memory per image replaces the activation estimate in every row's VRAM fit,
+    // scaled to the planned imgsz by pixel count.
+    void vramFitUsesAMeasuredRun() {
+        PlanInputs in{.catalogue = handMade(), .workload = workload("yolov8s", 1000, 200, 10, 640, 16)};
+        const Plan estimated = makePlan(in);
+        Measurement run;
+        run.machine = "other";
+        run.device = "NVIDIA Slow";
+        run.model = "yolov8s";
+        run.imgsz = 320;
+        run.batch = 32;
+        run.trainImagesPerS = 100;
+        run.gpuMemPerImageMb = 256; // 0.25 GB per image at 320 -> 1 GB at 640
+        run.source = MeasurementSource::Run;
+        run.date = "2026-11-30T10:00:00Z";
+        in.measurements = {run};
+        const Plan measured = makePlan(in);
+        const double fixed = fixedMemoryGb(in.workload);
+        for (size_t i = 0; i < measured.rows.size(); ++i) {
+            const auto& row = measured.rows[i];
+            if (row.thisMachine)
+                continue;
+            const double usable = row.vramGb * kUsableVramShare;
+            QCOMPARE(row.maxBatch, static_cast<int>(std::floor((usable - fixed) / 1.0)));
+            QVERIFY(row.maxBatch != estimated.rows[i].maxBatch);
+        }
+        const auto fastRow = [](const Plan& plan) {
+            for (const auto& row : plan.rows)
+                if (row.name == "Fast")
+                    return row.maxBatch;
+            return -1;
+        };
+        // Another model's run does not count; a newer run of the model wins.
+        in.measurements[0].model = "yolov8n";
+        QCOMPARE(fastRow(makePlan(in)), fastRow(estimated));
+        in.measurements[0].model = "yolov8s";
+        Measurement newer = run;
+        newer.gpuMemPerImageMb = 128;
+        newer.date = "2026-12-01T10:00:00Z";
+        in.measurements.push_back(newer);
+        QCOMPARE(fastRow(makePlan(in)), static_cast<int>(std::floor((80 * kUsableVramShare - fixed) / 0.5)));
+    }
+
     void costIsHoursTimesPrice() {
         PlanInputs in{.catalogue = handMade(),
                       .workload = workload("yolov8s", 1000, 200, 100, 640, 16),
