@@ -28,7 +28,8 @@ int intOf(const std::map<std::string, std::string>& config, const std::string& k
 
 } // namespace
 
-RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem::path& measurementsFile) {
+RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem::path& measurementsFile,
+                        const std::string& gpuName) {
     RunEstimate out;
     const auto& config = runStarted.config;
     const auto model = config.find("model");
@@ -41,8 +42,9 @@ RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem
     out.trainImages = runStarted.trainImages;
     out.valImages = runStarted.valImages;
     out.recordedAt = utcNowIso8601();
-    if (out.device != "cpu") {
-        out.reason = "only CPU runs are estimated at their start (a GPU's catalogue name is not known yet)";
+    const bool gpu = out.device != "cpu";
+    if (gpu && gpuName.empty()) {
+        out.reason = "the GPU's name is not known (no NVIDIA driver answered), so it has no catalogue row";
         return out;
     }
     PlanInputs inputs;
@@ -61,11 +63,43 @@ RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem
     if (points)
         inputs.measurements = std::move(*points);
     inputs.machine = machineId();
-    inputs.thisDevice = "cpu";
+    inputs.thisDevice = gpu ? gpuName : "cpu";
+    const GpuSpec* catalogued = nullptr;
+    if (gpu) {
+        auto catalogue = loadCatalogue(userCataloguePath());
+        if (!catalogue) {
+            out.reason = catalogue.message();
+            return out;
+        }
+        inputs.catalogue = std::move(*catalogue);
+        catalogued = gpuForDevice(inputs.catalogue, gpuName);
+    }
     const Plan plan = makePlan(inputs);
+    // A GPU without points on this machine: its catalogue row (modelled, or measured on another machine).
+    const auto modelledRow = [&]() -> const PlanRow* {
+        for (const auto& row : plan.rows)
+            if (catalogued && !row.thisMachine && row.name == catalogued->name && row.time)
+                return &row;
+        return nullptr;
+    };
     for (const auto& row : plan.rows) {
         if (!row.thisMachine)
             continue;
+        const PlanRow* chosen = row.time ? &row : modelledRow();
+        if (chosen != nullptr && chosen != &row) {
+            out.estimated = true;
+            out.lowS = chosen->time->lowS;
+            out.midS = chosen->time->midS;
+            out.highS = chosen->time->highS;
+            out.basis = toString(chosen->basis);
+            out.basisDetail = chosen->basisDetail + " (" + chosen->name + ")";
+            return out;
+        }
+        if (gpu && !catalogued && !row.time) {
+            out.reason = gpuName + " is not in the GPU catalogue (osprey-cli plan gpus set ...) and has no "
+                                   "measured point on this machine";
+            return out;
+        }
         if (!row.time) {
             out.reason =
                 "this machine has no measured point yet (osprey-cli plan calibrate, or finish a run)";
@@ -145,7 +179,7 @@ void EstimateRecorder::onEvent(const run::TrainEvent& event) {
     const std::filesystem::path runDir = event.runDir;
     if (std::filesystem::exists(runDir / kRunEstimateFileName))
         return; // the first start's estimate stands
-    if (auto status = writeRunEstimate(runDir, estimateRun(event, m_measurementsFile)); !status)
+    if (auto status = writeRunEstimate(runDir, estimateRun(event, m_measurementsFile, m_gpuName)); !status)
         log::warn("planner: " + status.message());
 }
 

@@ -28,10 +28,11 @@ struct RunEstimate {
 };
 
 /// The estimate for a run from its run_started event (config, split sizes), with `measurementsFile`'s
-/// points (measurementsPath() when empty). Only CPU runs are estimated: a GPU run's catalogue name is not
-/// known at its start (`reason` says so).
-RunEstimate estimateRun(const run::TrainEvent& runStarted,
-                        const std::filesystem::path& measurementsFile = {});
+/// points (measurementsPath() when empty). A GPU run needs `gpuName`, the driver's name of its first
+/// device ("NVIDIA GeForce RTX 4090"): its points on this machine when there are any, else the GPU's
+/// catalogue row (modelled); without a name, or for a GPU the catalogue lacks, `reason` says why.
+RunEstimate estimateRun(const run::TrainEvent& runStarted, const std::filesystem::path& measurementsFile = {},
+                        const std::string& gpuName = {});
 
 Status writeRunEstimate(const std::filesystem::path& runDir, const RunEstimate& estimate);
 /// nullopt when the run has no estimate.json (runs before it was recorded); an error for a damaged one.
@@ -44,12 +45,14 @@ double estimateErrorPercent(const RunEstimate& estimate, double tookS);
 /// Thread affinity: called on the thread that emits run_started (the training thread).
 class EstimateRecorder : public run::EventSink {
 public:
-    explicit EstimateRecorder(std::filesystem::path measurementsFile = {})
-        : m_measurementsFile(std::move(measurementsFile)) {}
+    /// `gpuName`: as for estimateRun (empty for a CPU run).
+    explicit EstimateRecorder(std::filesystem::path measurementsFile = {}, std::string gpuName = {})
+        : m_measurementsFile(std::move(measurementsFile)), m_gpuName(std::move(gpuName)) {}
     void onEvent(const run::TrainEvent& event) override;
 
 private:
     std::filesystem::path m_measurementsFile;
+    std::string m_gpuName;
 };
 
 } // namespace osprey::planner

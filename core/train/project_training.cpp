@@ -7,6 +7,7 @@
 #include "project/project.h"
 #include "quality/run_snapshot.h"
 #include "run/run_files.h"
+#include "system/gpu_monitor.h"
 #include "train/auto_batch.h"
 #include "train/data_loader.h"
 #include "train/distributed_job_impl.h"
@@ -21,6 +22,21 @@
 namespace osprey::train {
 
 namespace {
+
+// The driver's name of a GPU run's first device ("NVIDIA GeForce RTX 4090"), for the planner's estimate;
+// empty on the CPU or when NVML does not answer.
+std::string firstGpuName(const std::string& device) {
+    if (device.empty() || device == "cpu")
+        return {};
+    std::string first = device.substr(0, device.find(','));
+    if (first.rfind("cuda:", 0) == 0)
+        first = first.substr(5);
+    if (first.empty() || first.find_first_not_of("0123456789") != std::string::npos || first.size() > 3)
+        return {};
+    const system::GpuMonitor monitor;
+    const auto sample = monitor.sample(std::stoi(first));
+    return sample ? sample->name : std::string();
+}
 
 /// Scores validation detections with core/metrics' Ultralytics evaluator.
 class UltralyticsScorer : public DetectionScorer {
@@ -328,7 +344,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
                                           config.imgsz, runDir.value() / run::kValidationFileName);
     sink.add(&validationRecorder);
     // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
-    planner::EstimateRecorder estimateRecorder;
+    planner::EstimateRecorder estimateRecorder({}, firstGpuName(config.device));
     sink.add(&estimateRecorder);
 
     TrainInputs inputs;

@@ -78,12 +78,47 @@ private slots:
         QCOMPARE((*read)->epochs, 3);
     }
 
+    // A GPU run: the catalogue row of its GPU (modelled) until this machine has a point on it.
+    void estimatesAGpuRunFromItsCatalogueRow() {
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        const std::string name = "NVIDIA GeForce RTX 4090";
+        const auto modelled = planner::estimateRun(runStarted(root, "0"), root / "none.json", name);
+        QVERIFY2(modelled.estimated, modelled.reason.c_str());
+        QCOMPARE(modelled.basis, std::string("modelled"));
+        QVERIFY2(modelled.basisDetail.find("RTX 4090") != std::string::npos, modelled.basisDetail.c_str());
+        QVERIFY(modelled.lowS < modelled.midS && modelled.midS < modelled.highS);
+        const fs::path points = root / "measurements.json";
+        planner::Measurement point;
+        point.machine = planner::machineId();
+        point.device = name;
+        point.model = "yolov8n";
+        point.imgsz = 64;
+        point.batch = 8;
+        point.trainImagesPerS = 2000;
+        point.valImagesPerS = 8000;
+        point.source = planner::MeasurementSource::Run;
+        point.date = osprey::utcNowIso8601();
+        QVERIFY(planner::recordMeasurement(points, point));
+        const auto measured = planner::estimateRun(runStarted(root, "0"), points, name);
+        QVERIFY2(measured.estimated, measured.reason.c_str());
+        QCOMPARE(measured.basis, std::string("measured"));
+        // 3 x (40 / 2000 + 10 / 8000) s.
+        QVERIFY2(std::abs(measured.midS - 3 * (40.0 / 2000 + 10.0 / 8000)) < 1e-9,
+                 qPrintable(QString::number(measured.midS)));
+    }
+
     void saysWhyThereIsNone() {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
         const auto gpu = planner::estimateRun(runStarted(root, "0"), root / "none.json");
         QVERIFY(!gpu.estimated);
-        QVERIFY(gpu.reason.find("only CPU runs") != std::string::npos);
+        QVERIFY2(gpu.reason.find("GPU's name is not known") != std::string::npos, gpu.reason.c_str());
+        const auto unknown =
+            planner::estimateRun(runStarted(root, "0"), root / "none.json", "NVIDIA Imaginary 9000");
+        QVERIFY(!unknown.estimated);
+        QVERIFY2(unknown.reason.find("not in the GPU catalogue") != std::string::npos,
+                 unknown.reason.c_str());
         const auto uncalibrated = planner::estimateRun(runStarted(root, "cpu"), root / "none.json");
         QVERIFY(!uncalibrated.estimated);
         QVERIFY2(uncalibrated.reason.find("no measured point") != std::string::npos,
