@@ -2076,6 +2076,18 @@ File ▸ New Project… (Ctrl+N)</source>
 <context>
     <name>osprey::ui::MainWindow</name>
     <message>
+        <source>Edits not saved</source>
+        <translation>编辑未保存</translation>
+    </message>
+    <message>
+        <source>%1 edits could not be stored yet. Closing the project now loses them.
+
+%2</source>
+        <translation>%1 处编辑尚未能保存。现在关闭项目会丢失这些编辑。
+
+%2</translation>
+    </message>
+    <message>
         <source>Images</source>
         <translation>图像</translation>
     </message>

@@ -1,6 +1,7 @@
 #include "ui/main/main_window.h"
 
 #include "ui/annotate/annotation_editor.h"
+#include "ui/annotate/annotation_session.h"
 #include "ui/annotate/class_panel.h"
 #include "ui/annotate/editor_actions.h"
 #include "ui/annotate/validation_queue.h"
@@ -114,7 +115,10 @@ void MainWindow::createMenus() {
     QAction* openAction = file->addAction(tr("&Open Project…"), this, &MainWindow::chooseProject);
     openAction->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    m_closeAction = file->addAction(tr("&Close Project"), this, &MainWindow::closeProject);
+    m_closeAction = file->addAction(tr("&Close Project"), this, [this] {
+        if (confirmUnsavedEdits())
+            closeProject();
+    });
     m_closeAction->setShortcut(QKeySequence::Close);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -175,6 +179,8 @@ void MainWindow::createLanguageMenu(QMenu* settingsMenu) {
 }
 
 bool MainWindow::openProject(const QString& folder, bool quiet) {
+    if (!confirmUnsavedEdits())
+        return false;
     QString error;
     auto document = ProjectDocument::open(folder, &error);
     if (!document) {
@@ -300,7 +306,35 @@ void MainWindow::updateTitle() {
         m_closeAction->setEnabled(m_document != nullptr);
 }
 
+bool MainWindow::confirmUnsavedEdits() {
+    if (!m_document)
+        return true;
+    auto* session = m_editor->session();
+    while (session->unsavedCount() > 0) {
+        session->retryUnsaved();
+        if (session->unsavedCount() == 0)
+            break;
+        QMessageBox box(QMessageBox::Warning, tr("Edits not saved"),
+                        tr("%1 edits could not be stored yet. Closing the project now loses them.\n\n%2")
+                            .arg(session->unsavedCount())
+                            .arg(session->unsavedReason()),
+                        QMessageBox::Retry | QMessageBox::Discard | QMessageBox::Cancel, this);
+        box.setObjectName(QStringLiteral("unsavedEditsQuestion"));
+        box.setDefaultButton(QMessageBox::Retry);
+        const int answer = box.exec();
+        if (answer == QMessageBox::Discard)
+            return true;
+        if (answer != QMessageBox::Retry)
+            return false;
+    }
+    return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmUnsavedEdits()) {
+        event->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());

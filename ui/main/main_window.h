@@ -31,6 +31,9 @@ public:
     /// Opens a project folder; shows an error dialog (unless `quiet`) and returns false on failure.
     bool openProject(const QString& folder, bool quiet = false);
     void closeProject();
+    /// Edits the database has refused so far are kept by the editor: try them again, and ask before they
+    /// would be lost (Retry, Discard, Cancel). True when closing may go on.
+    bool confirmUnsavedEdits();
 
     ProjectDocument* document() const { return m_document.get(); }
     ImageListPanel* imageList() const { return m_imageList; }

@@ -18,9 +18,11 @@
 #include "ui/project/project_document.h"
 
 #include <QApplication>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 #include <QtTest>
 #include <chrono>
@@ -80,7 +82,7 @@ private slots:
 
         QProcess holder;
         holder.start(QCoreApplication::applicationFilePath(),
-                     {"--hold-child", QDir(folder).filePath("project.osprey"), "2500"});
+                     {"--hold-child", QDir(folder).filePath("project.osprey"), "4500"});
         QVERIFY(holder.waitForStarted());
         QVERIFY(holder.waitForReadyRead(5000));
         QVERIFY(holder.readAllStandardOutput().contains("held"));
@@ -96,6 +98,23 @@ private slots:
         QCOMPARE(session->unsavedCount(), 2);
         QVERIFY2(banner->text().startsWith("2 edits not saved yet"), qPrintable(banner->text()));
         screenshot(window, "editor-busy");
+        // Closing the window now would lose them: it tries them again, then asks; Cancel keeps it open.
+        QString question;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, [&] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("unsavedEditsQuestion"))
+                return;
+            question = box->text();
+            screenshot(*box, "editor-close-question");
+            box->button(QMessageBox::Cancel)->click();
+            answer.stop();
+        });
+        answer.start(50);
+        QVERIFY(!window.close());
+        QVERIFY2(question.startsWith("2 edits could not be stored yet"), qPrintable(question));
+        QVERIFY(window.isVisible());
+        QCOMPARE(session->unsavedCount(), 2);
 
         QVERIFY(holder.waitForFinished(10000));
         QCOMPARE(holder.exitCode(), 0);
