@@ -239,8 +239,11 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
                                    error);
         if (!error)
             std::filesystem::rename(temporary, m_bestPath, error);
-        if (error)
+        if (error) {
+            std::error_code ignored; // a partial copy (disk full) must not stay behind
+            std::filesystem::remove(temporary, ignored);
             return fail(m_bestPath.string() + ": cannot write best weights: " + error.message());
+        }
         saved.kind = "best";
         saved.path = m_bestPath.string();
         m_emit.emit(saved);
