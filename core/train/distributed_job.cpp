@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 
 namespace osprey::train::detail {
@@ -174,15 +175,8 @@ Expected<TrainResult> trainProjectRank(const std::filesystem::path& projectFolde
         log.onEvent(failed);
         return fail(failed.message);
     }
-    const auto start = std::chrono::steady_clock::now();
-    DataLoader train(data->train.samples, job.trainLoader(config), [&](const std::string& message) {
-        run::TrainEvent event;
-        event.type = run::TrainEvent::Type::Log;
-        event.level = "warning";
-        event.message = message;
-        event.timeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        log.onEvent(event);
-    });
+    WarningForwarder warn(log);
+    DataLoader train(data->train.samples, job.trainLoader(config), std::ref(warn));
     TrainInputs inputs;
     inputs.train = &train;
     inputs.dataset.classNames = data->classNames;

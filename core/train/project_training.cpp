@@ -147,25 +147,6 @@ private:
     std::string m_hash;
 };
 
-/// Forwards log events of the loader (worker threads) into the stream.
-class WarningForwarder {
-public:
-    explicit WarningForwarder(run::EventSink& sink)
-        : m_sink(sink), m_start(std::chrono::steady_clock::now()) {}
-    void operator()(const std::string& message) {
-        run::TrainEvent event;
-        event.type = run::TrainEvent::Type::Log;
-        event.level = "warning";
-        event.message = message;
-        event.timeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-        m_sink.onEvent(event);
-    }
-
-private:
-    run::EventSink& m_sink;
-    std::chrono::steady_clock::time_point m_start;
-};
-
 } // namespace
 
 Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projectFolder,
@@ -311,7 +292,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     sink.add(file->get());
     sink.add(&recorder);
     sink.add(&events);
-    WarningForwarder warn(sink);
+    detail::WarningForwarder warn(sink);
     for (const auto& warning : data->warnings)
         warn(warning);
     if (!snapshot->warning.empty())

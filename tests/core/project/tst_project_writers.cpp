@@ -3,6 +3,7 @@
 // both writes are there afterwards. With a short busyWait the edit fails with code "busy" and changes
 // nothing, and a later retry stores it.
 #include "project/project.h"
+#include "sqlite_write_holder.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -18,23 +19,6 @@ using namespace osprey::project;
 using namespace std::chrono_literals;
 
 namespace {
-
-// The child: BEGIN IMMEDIATE, one insert, "held" on stdout, sleep, COMMIT.
-int holdChild(const std::string& database, int holdMs) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open(database.c_str(), &db) != SQLITE_OK)
-        return 3;
-    sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('child', 'wrote')", nullptr, nullptr,
-                     nullptr) != SQLITE_OK)
-        return 4;
-    std::printf("held\n");
-    std::fflush(stdout);
-    std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
-    const int rc = sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    return rc == SQLITE_OK ? 0 : 5;
-}
 
 struct Holder {
     QProcess process;
@@ -148,7 +132,7 @@ private slots:
 
 int main(int argc, char** argv) {
     if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return holdChild(argv[2], std::atoi(argv[3]));
+        return osprey::test::holdWriteLock(argv[2], std::atoi(argv[3]));
     QCoreApplication app(argc, argv);
     TestProjectWriters test;
     return QTest::qExec(&test, argc, argv);

@@ -11,6 +11,7 @@
 #include "editor_test_util.h"
 #include "project/project.h"
 #include "sandbox_mounts.h"
+#include "sqlite_write_holder.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/editor_banner.h"
@@ -32,22 +33,6 @@
 using namespace osprey;
 
 namespace {
-
-int holdChild(const std::string& database, int holdMs) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open(database.c_str(), &db) != SQLITE_OK)
-        return 3;
-    sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('child', 'wrote')", nullptr, nullptr,
-                     nullptr) != SQLITE_OK)
-        return 4;
-    std::printf("held\n");
-    std::fflush(stdout);
-    std::this_thread::sleep_for(std::chrono::milliseconds(holdMs));
-    const int rc = sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    return rc == SQLITE_OK ? 0 : 5;
-}
 
 void screenshot(QWidget& window, const QString& name) {
     const QString dir = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR");
@@ -229,7 +214,7 @@ private slots:
 
 int main(int argc, char** argv) {
     if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return holdChild(argv[2], std::atoi(argv[3]));
+        return osprey::test::holdWriteLock(argv[2], std::atoi(argv[3]));
     // While the process has one thread (before QApplication).
     test::enterMountNamespace(argc, argv);
     QApplication app(argc, argv);
