@@ -1,6 +1,6 @@
 #pragma once
 // Tests of two writers on one project: the child process that holds the database's write lock as a long
-// import does. It opens `database`, runs BEGIN IMMEDIATE and one insert (settings 'child' = 'wrote'),
+// import does. It opens `database`, runs BEGIN IMMEDIATE and one write (settings 'child' = 'wrote'),
 // prints "held" on stdout, sleeps `holdMs` and commits. Returns 0, or 3..5 for the step that failed.
 
 #include <sqlite3.h>
@@ -17,7 +17,7 @@ inline int holdWriteLock(const std::string& database, int holdMs) {
     if (sqlite3_open(database.c_str(), &db) != SQLITE_OK)
         return 3;
     sqlite3_busy_timeout(db, 5000);
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT INTO settings VALUES('child', 'wrote')", nullptr, nullptr,
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE; INSERT OR REPLACE INTO settings VALUES('child', 'wrote')", nullptr, nullptr,
                      nullptr) != SQLITE_OK)
         return 4;
     std::printf("held\n");

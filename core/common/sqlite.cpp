@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cstdio>
+
 namespace osprey::sql {
 
 Connection::~Connection() {
@@ -70,6 +73,40 @@ Status Connection::exec(std::string_view sql) {
         return fail(text, std::to_string(rc));
     }
     return {};
+}
+
+namespace {
+std::string secondsText(std::chrono::milliseconds duration) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(duration.count()) / 1000.0);
+    return text;
+}
+} // namespace
+
+Status beginImmediate(Connection& connection, const WriteWait& wait) {
+    using namespace std::chrono;
+    constexpr milliseconds kSlice{250};
+    const auto start = steady_clock::now();
+    for (;;) {
+        const auto waited = duration_cast<milliseconds>(steady_clock::now() - start);
+        connection.setBusyTimeout(
+            static_cast<int>(std::clamp(wait.wait - waited, milliseconds{1}, kSlice).count()));
+        auto begun = connection.exec("BEGIN IMMEDIATE");
+        connection.setBusyTimeout(kReadBusyTimeoutMs);
+        if (begun)
+            return {};
+        const std::string& code = begun.error().code;
+        if (code != std::to_string(SQLITE_BUSY) && code != std::to_string(SQLITE_LOCKED))
+            return begun;
+        const auto total = duration_cast<milliseconds>(steady_clock::now() - start);
+        if (total >= wait.wait)
+            return fail("another program has been writing to the project for " + secondsText(total) +
+                            " (an import or auto-label run?); nothing was changed. Try again when it has "
+                            "finished.",
+                        "busy");
+        if (wait.observer)
+            wait.observer(total);
+    }
 }
 
 std::string Connection::lastError() const {

@@ -9,7 +9,9 @@
 
 #include "common/expected.h"
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +36,33 @@ struct OpenOptions {
     /// needs no -wal/-shm files (which a read-only folder cannot hold).
     bool immutable = false;
 };
+
+// ---- two writers: the one busy handling of the project database --------------------------------------
+// SQLite lets one connection write at a time. Every write to the project database (core/project, the
+// remote outbox) starts with beginImmediate(), which waits for another program's write (an import, an
+// auto-label run holds the database for seconds to minutes) up to the write wait, and only then fails
+// with code "busy". Reads wait kReadBusyTimeoutMs (in WAL mode they rarely wait at all).
+
+/// How long a write waits for another connection's write by default.
+inline constexpr std::chrono::milliseconds kDefaultWriteWait{10 * 60 * 1000};
+/// The busy timeout of reads (and of the statements inside a transaction that holds the write lock).
+inline constexpr int kReadBusyTimeoutMs = 5000;
+
+/// How beginImmediate() waits.
+struct WriteWait {
+    std::chrono::milliseconds wait = kDefaultWriteWait;
+    /// Called about every 250 ms while it waits, with the time waited so far. Empty: no calls.
+    std::function<void(std::chrono::milliseconds waited)> observer;
+};
+
+class Connection;
+
+/// BEGIN IMMEDIATE, waiting for another connection's write as described above (the wait is a loop of
+/// short busy timeouts, so that the observer hears about it while it lasts); the connection's busy timeout
+/// is kReadBusyTimeoutMs afterwards. Fails with code "busy" and the sentence "another program has been
+/// writing to the project for N.N s (...); nothing was changed. ..." when the wait ran out, else with
+/// SQLite's error (its numeric code).
+Status beginImmediate(Connection& connection, const WriteWait& wait = {});
 
 /// Owns one sqlite3 connection.
 class Connection {

@@ -33,8 +33,6 @@ std::string paletteColor(int index) {
 
 namespace {
 
-constexpr int kReadBusyTimeoutMs = 5000;
-
 /// The code and the sentence for a write that failed for a reason the user can act on; empty otherwise.
 std::pair<std::string, std::string> writeCause(int sqliteCode) {
     switch (sqliteCode) {
@@ -51,12 +49,6 @@ std::pair<std::string, std::string> writeCause(int sqliteCode) {
     default:
         return {};
     }
-}
-
-std::string secondsText(std::chrono::milliseconds duration) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f s", static_cast<double>(duration.count()) / 1000.0);
-    return text;
 }
 
 int numericCode(const std::string& code) {
@@ -78,31 +70,12 @@ Unexpected Project::Impl::writeError(const std::string& what, const Error& detai
 }
 
 Status Project::Impl::begin() {
-    // The wait is a loop of short busy timeouts rather than one long one, so that the observer hears
-    // about it while it lasts.
-    using namespace std::chrono;
-    constexpr milliseconds kSlice{250};
-    const auto start = steady_clock::now();
-    for (;;) {
-        const auto waited = duration_cast<milliseconds>(steady_clock::now() - start);
-        db.setBusyTimeout(static_cast<int>(std::clamp(busyWait - waited, milliseconds{1}, kSlice).count()));
-        auto begun = db.exec("BEGIN IMMEDIATE");
-        db.setBusyTimeout(kReadBusyTimeoutMs);
-        if (begun)
-            return {};
-        const std::string& code = begun.error().code;
-        if (code != std::to_string(SQLITE_BUSY) && code != std::to_string(SQLITE_LOCKED))
-            return writeError("cannot start a transaction", begun.error());
-        const auto total = duration_cast<milliseconds>(steady_clock::now() - start);
-        if (total >= busyWait)
-            return fail((folder / kDatabaseFileName).string() +
-                            ": another program has been writing to the project for " + secondsText(total) +
-                            " (an import or auto-label run?); nothing was changed. Try again when it "
-                            "has finished.",
-                        "busy");
-        if (busyObserver)
-            busyObserver(total);
-    }
+    auto begun = sql::beginImmediate(db, {busyWait, busyObserver});
+    if (begun)
+        return {};
+    if (begun.error().code == "busy")
+        return fail((folder / kDatabaseFileName).string() + ": " + begun.message(), "busy");
+    return writeError("cannot start a transaction", begun.error());
 }
 
 Status Project::Impl::inTransaction(const std::function<Status()>& body) {
@@ -165,7 +138,7 @@ Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, 
         !opened)
         return fail(file.string() + ": cannot open the project database: " + opened.message(),
                     opened.error().code);
-    impl->db.setBusyTimeout(kReadBusyTimeoutMs);
+    impl->db.setBusyTimeout(sql::kReadBusyTimeoutMs);
     if (!impl->readOnly) {
         // journal_mode needs a read of the header, so a non-database file fails here with SQLITE_NOTADB.
         // A database already in WAL mode only reads here, so another program writing is no obstacle.

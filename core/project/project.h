@@ -14,6 +14,7 @@
 // a failed transaction changes nothing.
 
 #include "common/expected.h"
+#include "common/sqlite.h"
 #include "project/types.h"
 
 #include <chrono>
@@ -30,8 +31,8 @@ namespace osprey::project {
 inline constexpr int kSchemaVersion = 1;
 inline constexpr const char* kDatabaseFileName = "project.osprey";
 /// How long a write waits for another program's write by default (a large import holds the database for
-/// seconds to minutes).
-inline constexpr std::chrono::milliseconds kDefaultBusyWait{10 * 60 * 1000};
+/// seconds to minutes): the one write wait of the project database, shared with the remote outbox.
+inline constexpr std::chrono::milliseconds kDefaultBusyWait = sql::kDefaultWriteWait;
 
 class Project {
 public:

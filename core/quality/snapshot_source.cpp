@@ -132,7 +132,7 @@ Expected<std::string> streamProject(const project::Project& project, SnapshotSin
                                     StreamCounts* counts) {
     const std::string name = where(project);
     sql::Connection db;
-    if (auto opened = db.open(name, {.busyTimeoutMs = 5000}); !opened)
+    if (auto opened = db.open(name, {.busyTimeoutMs = sql::kReadBusyTimeoutMs}); !opened)
         return fail(name + ": cannot open for the snapshot: " + opened.message(), opened.error().code);
     if (auto configured =
             db.exec("PRAGMA query_only = ON; PRAGMA cache_size = -" + std::to_string(kCacheKb) + "; BEGIN");

@@ -113,6 +113,29 @@ struct Outbox::Impl {
     sql::Connection db;
     std::filesystem::path path;
     std::unique_ptr<Stmt> insert; // cached: the producer's hot path
+    sql::WriteWait writeWait;
+    int transactionDepth = 0;
+
+    /// Runs `body` in one IMMEDIATE transaction (joining an open one). BEGIN waits for another program's
+    /// write like every write to the project (sql::beginImmediate): an import or auto-label run in
+    /// another process holding the database makes the outbox wait, never drop or fail an event.
+    Status write(const std::function<Status()>& body) {
+        if (transactionDepth > 0)
+            return body();
+        if (auto begun = sql::beginImmediate(db, writeWait); !begun)
+            return fail(path.string() + ": " + begun.message(), begun.error().code);
+        ++transactionDepth;
+        Status result = body();
+        --transactionDepth;
+        if (result) {
+            if (auto committed = exec("COMMIT"); committed)
+                return {};
+            else
+                result = committed;
+        }
+        (void)db.exec("ROLLBACK");
+        return result;
+    }
 
     Status exec(const std::string& sql) {
         if (auto status = db.exec(sql); !status)
@@ -139,15 +162,22 @@ Expected<std::unique_ptr<Outbox>> Outbox::open(const std::filesystem::path& proj
     if (!std::filesystem::exists(impl->path, ec))
         return fail(impl->path.string() + ": no project database here; create the project first", "missing");
     // The producer (training thread) and the sender threads share this connection: SQLite serialises them.
-    if (auto opened = impl->db.open(impl->path.string(),
-                                    {.threading = sql::Threading::Serialized, .busyTimeoutMs = 5000});
+    if (auto opened = impl->db.open(impl->path.string(), {.threading = sql::Threading::Serialized,
+                                                          .busyTimeoutMs = sql::kReadBusyTimeoutMs});
         !opened)
         return fail(impl->path.string() + ": cannot open: " + opened.message());
     // NORMAL in WAL mode survives a killed process; only a power cut can lose the newest commits.
     if (auto s = impl->exec("PRAGMA synchronous = NORMAL;"); !s)
         return fail(s.error());
-    if (auto s = impl->exec(kSchema); !s)
-        return fail(s.error());
+    // Creating the tables is a write; once they exist (every open but the first) none is needed, so
+    // opening does not wait for another program's write.
+    Stmt tables(impl->db, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('remote_runs', "
+                          "'remote_outbox', 'remote_outbox_queue')");
+    if (!tables.step())
+        return impl->error(tables, "cannot read the schema");
+    if (tables.integer(0) < 3)
+        if (auto s = impl->write([&] { return impl->exec(kSchema); }); !s)
+            return fail(s.error());
     impl->insert = std::make_unique<Stmt>(
         impl->db, "INSERT INTO remote_outbox(run_uid, lane, event, data, created_at) VALUES (?, ?, ?, ?, ?)");
     if (!impl->insert->ok())
@@ -170,7 +200,7 @@ Expected<std::string> Outbox::createRun(const std::string& project, const std::s
         .bind(4, baseUrl)
         .bind(5, localRun)
         .bind(6, nowS());
-    if (auto r = m_impl->run(s, "cannot register the run"); !r)
+    if (auto r = m_impl->write([&] { return m_impl->run(s, "cannot register the run"); }); !r)
         return fail(r.error());
     return std::string(uid);
 }
@@ -200,37 +230,41 @@ Status Outbox::setRunIds(const std::string& runUid, const std::string& modelId,
     Stmt s(m_impl->db,
            "UPDATE remote_runs SET model_id = ?, remote_run_id = ?, model_slug = ? WHERE run_uid = ?");
     s.bind(1, modelId).bind(2, remoteRunId).bind(3, modelSlug).bind(4, runUid);
-    return m_impl->run(s, "cannot store the run ids");
+    return m_impl->write([&] { return m_impl->run(s, "cannot store the run ids"); });
 }
 
 Status Outbox::setRunState(const std::string& runUid, RunState state, const std::string& lastError) {
     Stmt s(m_impl->db, "UPDATE remote_runs SET state = ?, last_error = ? WHERE run_uid = ?");
     s.bind(1, std::string(toString(state))).bind(2, lastError).bind(3, runUid);
-    return m_impl->run(s, "cannot store the run state");
+    return m_impl->write([&] { return m_impl->run(s, "cannot store the run state"); });
 }
 
 Status Outbox::setCancelled(const std::string& runUid) {
     Stmt s(m_impl->db, "UPDATE remote_runs SET cancelled = 1 WHERE run_uid = ?");
     s.bind(1, runUid);
-    return m_impl->run(s, "cannot store the cancellation");
+    return m_impl->write([&] { return m_impl->run(s, "cannot store the cancellation"); });
 }
 
 Status Outbox::setLastError(const std::string& runUid, const std::string& lastError) {
     Stmt s(m_impl->db, "UPDATE remote_runs SET last_error = ? WHERE run_uid = ?");
     s.bind(1, lastError).bind(2, runUid);
-    return m_impl->run(s, "cannot store the last error");
+    return m_impl->write([&] { return m_impl->run(s, "cannot store the last error"); });
 }
 
 Expected<std::int64_t> Outbox::enqueue(const std::string& runUid, Lane lane, const std::string& event,
                                        const std::string& dataJson) {
     auto& s = m_impl->insert->reset();
     s.bind(1, runUid).bind(2, std::string(laneName(lane))).bind(3, event).bind(4, dataJson).bind(5, nowS());
-    if (auto status = m_impl->run(s, "cannot queue the event"); !status) {
-        s.reset();
-        return fail(status.error());
-    }
+    std::int64_t id = 0;
+    auto status = m_impl->write([&]() -> Status {
+        auto inserted = m_impl->run(s, "cannot queue the event");
+        id = m_impl->db.lastInsertRowid();
+        return inserted;
+    });
     s.reset();
-    return m_impl->db.lastInsertRowid();
+    if (!status)
+        return fail(status.error());
+    return id;
 }
 
 Expected<std::vector<OutboxRow>> Outbox::pending(const std::string& runUid, Lane lane, int limit) {
@@ -269,21 +303,21 @@ Status Outbox::markSent(std::int64_t id, const std::string& resultJson) {
     Stmt s(m_impl->db, "UPDATE remote_outbox SET state = 'sent', result = ?, sent_at = ?, attempts = "
                        "attempts + 1, http_status = 200, error = '' WHERE id = ?");
     s.bind(1, resultJson).bind(2, nowS()).bind(3, id);
-    return m_impl->run(s, "cannot mark the event sent");
+    return m_impl->write([&] { return m_impl->run(s, "cannot mark the event sent"); });
 }
 
 Status Outbox::markFailed(std::int64_t id, int httpStatus, const std::string& error) {
     Stmt s(m_impl->db, "UPDATE remote_outbox SET state = 'failed', http_status = ?, error = ?, attempts = "
                        "attempts + 1 WHERE id = ?");
     s.bind(1, std::int64_t(httpStatus)).bind(2, error).bind(3, id);
-    return m_impl->run(s, "cannot mark the event failed");
+    return m_impl->write([&] { return m_impl->run(s, "cannot mark the event failed"); });
 }
 
 Status Outbox::noteAttempt(std::int64_t id, int httpStatus, const std::string& error) {
     Stmt s(m_impl->db,
            "UPDATE remote_outbox SET attempts = attempts + 1, http_status = ?, error = ? WHERE id = ?");
     s.bind(1, std::int64_t(httpStatus)).bind(2, error).bind(3, id);
-    return m_impl->run(s, "cannot count the attempt");
+    return m_impl->write([&] { return m_impl->run(s, "cannot count the attempt"); });
 }
 
 Status Outbox::merge(std::int64_t headId, const std::string& event, const std::string& dataJson,
@@ -306,7 +340,7 @@ Status Outbox::merge(std::int64_t headId, const std::string& event, const std::s
 Status Outbox::remove(std::int64_t id) {
     Stmt s(m_impl->db, "DELETE FROM remote_outbox WHERE id = ? AND state = 'pending'");
     s.bind(1, id);
-    return m_impl->run(s, "cannot delete the row");
+    return m_impl->write([&] { return m_impl->run(s, "cannot delete the row"); });
 }
 
 Expected<std::int64_t> Outbox::countEvents(const std::string& runUid, const std::string& event) {
@@ -349,18 +383,11 @@ Expected<std::vector<OutboxRow>> Outbox::failed(const std::string& runUid, int l
 }
 
 Status Outbox::transaction(const std::function<Status()>& body) {
-    if (auto begin = m_impl->exec("BEGIN IMMEDIATE"); !begin)
-        return begin;
-    auto result = body();
-    if (!result) {
-        (void)m_impl->exec("ROLLBACK");
-        return result;
-    }
-    if (auto commit = m_impl->exec("COMMIT"); !commit) {
-        (void)m_impl->exec("ROLLBACK");
-        return commit;
-    }
-    return {};
+    return m_impl->write(body);
+}
+
+void Outbox::setWriteWait(std::chrono::milliseconds wait) {
+    m_impl->writeWait.wait = wait;
 }
 
 } // namespace osprey::remote

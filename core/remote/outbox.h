@@ -2,8 +2,10 @@
 // Outbox: the durable queue of platform events, in the project database `<project>/project.osprey`.
 // Every event is INSERTed here before anything is sent, so a crash, a kill or a network outage loses
 // nothing; senders read it back in id order per run and lane. Uses its own SQLite connection to the
-// project file (WAL; busy timeout 5 s), so it coexists with project::Project objects and with other
-// Outbox objects in this or other processes.
+// project file (WAL), so it coexists with project::Project objects and with other Outbox objects in this
+// or other processes. Every write waits for another program's write (an import, an auto-label run) the
+// way every write to the project does (sql::beginImmediate, up to sql::kDefaultWriteWait, 10 min), so a
+// long write elsewhere delays an event but never drops or fails it.
 //
 // Tables (created on open when missing):
 //   remote_runs(run_uid TEXT PK, project, name, base_url, local_run, model_id, remote_run_id, model_slug,
@@ -17,6 +19,7 @@
 
 #include "common/expected.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -115,6 +118,9 @@ public:
 
     /// Runs `body` in one IMMEDIATE transaction: committed on success, rolled back otherwise.
     Status transaction(const std::function<Status()>& body);
+    /// How long a write waits for another program's write (default sql::kDefaultWriteWait); after it, the
+    /// write fails with code "busy".
+    void setWriteWait(std::chrono::milliseconds wait);
 
 private:
     struct Impl;
