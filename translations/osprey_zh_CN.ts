@@ -3435,6 +3435,14 @@ The charts appear after the first validation.</source>
         <translation> · %1 张/秒</translation>
     </message>
     <message>
+        <source> (%1 ranks: %2)</source>
+        <translation>（%1 个进程：%2）</translation>
+    </message>
+    <message>
+        <source> (%1 ranks: %2–%3 each)</source>
+        <translation>（%1 个进程：每个 %2–%3）</translation>
+    </message>
+    <message>
         <source> · elapsed %1</source>
         <translation> · 已用 %1</translation>
     </message>
@@ -3517,6 +3525,22 @@ The charts appear after the first validation.</source>
     <message>
         <source>Trainer memory</source>
         <translation>训练进程内存</translation>
+    </message>
+    <message>
+        <source>Data parallel</source>
+        <translation>数据并行</translation>
+    </message>
+    <message>
+        <source>%1 ranks, %2 images/s in total</source>
+        <translation>%1 个进程，共 %2 张图像/秒</translation>
+    </message>
+    <message>
+        <source>Rank %1</source>
+        <translation>进程 %1</translation>
+    </message>
+    <message>
+        <source>%1 images/s</source>
+        <translation>%1 张图像/秒</translation>
     </message>
     <message>
         <source>%1 MB</source>

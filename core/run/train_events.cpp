@@ -14,6 +14,15 @@ nlohmann::json finite(double value) {
     return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
 }
 
+// Data-parallel runs only: one number per rank.
+void writeRankSpeeds(nlohmann::json& j, const std::vector<double>& speeds) {
+    if (speeds.empty())
+        return;
+    auto& array = j["rank_images_per_s"] = nlohmann::json::array();
+    for (const double speed : speeds)
+        array.push_back(finite(speed));
+}
+
 nlohmann::json metricsJson(const EpochMetrics& m) {
     nlohmann::json j;
     j["epoch"] = m.epoch;
@@ -96,6 +105,7 @@ std::string toJson(const TrainEvent& e) {
         j["dfl_loss"] = finite(e.dflLoss);
         j["instances"] = e.instances;
         j["images_per_s"] = finite(e.imagesPerS);
+        writeRankSpeeds(j, e.rankImagesPerS);
         j["eta_s"] = finite(e.etaS);
         break;
     case TrainEvent::Type::Epoch:
@@ -104,6 +114,7 @@ std::string toJson(const TrainEvent& e) {
         j["metrics"] = metricsJson(e.metrics);
         j["best"] = e.best;
         j["images_per_s"] = finite(e.imagesPerS);
+        writeRankSpeeds(j, e.rankImagesPerS);
         j["eta_s"] = finite(e.etaS);
         j["gpu_peak_mem_mb"] = finite(e.gpuPeakMemMb);
         break;
@@ -249,6 +260,9 @@ void readProgress(const Fields& f, TrainEvent& e) {
     f.integer("epoch", e.epoch);
     f.integer("epochs", e.epochs);
     e.imagesPerS = f.number("images_per_s");
+    if (const auto* speeds = f.find("rank_images_per_s"); speeds && speeds->is_array())
+        for (const auto& speed : *speeds)
+            e.rankImagesPerS.push_back(speed.is_number() ? speed.get<double>() : kNaN);
     e.etaS = f.number("eta_s");
 }
 

@@ -76,7 +76,10 @@ struct TrainEvent {
     int batch = 0; ///< 1-based within the epoch
     int batches = 0;
     double boxLoss = 0, clsLoss = 0, dflLoss = 0; ///< running means over the epoch so far
-    double imagesPerS = 0;
+    double imagesPerS = 0; ///< all ranks together (the sum of rankImagesPerS when training data parallel)
+    /// Data-parallel training: each rank's images/s (index = rank), measured over its own time in the
+    /// epoch so far; empty for one process (no `rank_images_per_s` key on the line)
+    std::vector<double> rankImagesPerS;
     double etaS = 0;
     int instances = 0; ///< boxes in the batch
     EpochMetrics metrics;

@@ -443,6 +443,21 @@ bool DataParallel::anyRank(bool local) {
     return flag.front().item<int>() > 0;
 }
 
+bool DataParallel::anyRank(bool local, double value, std::vector<double>& values) {
+    // One small all-reduce: slot 0 counts the stop requests, slot 1 + r holds rank r's value (the
+    // others add zeros), so the per-batch throughput needs no collective of its own.
+    const auto device = m_buckets.empty() ? torch::Device(torch::kCPU) : m_buckets.front().front().device();
+    auto slots = torch::zeros({1 + m_context.worldSize()}, torch::TensorOptions().dtype(torch::kDouble));
+    slots[0] = local ? 1.0 : 0.0;
+    slots[1 + m_context.rank()] = value;
+    std::vector<torch::Tensor> tensors{slots.to(device)};
+    m_context.impl().allreduceSum(tensors);
+    const auto host = tensors.front().to(torch::kCPU).contiguous();
+    const auto* data = host.data_ptr<double>();
+    values.assign(data + 1, data + 1 + m_context.worldSize());
+    return data[0] > 0;
+}
+
 std::int64_t DataParallel::fromMain(std::int64_t value) {
     const auto device = m_buckets.empty() ? torch::Device(torch::kCPU) : m_buckets.front().front().device();
     auto tensor = torch::full({1}, value, torch::TensorOptions().dtype(torch::kLong).device(device));

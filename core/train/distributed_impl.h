@@ -60,6 +60,8 @@ public:
     void allreduceGradients();
     /// True on every rank when any rank asked to stop.
     bool anyRank(bool local);
+    /// The same, and in the same collective every rank's `value` (its images/s), indexed by rank.
+    bool anyRank(bool local, double value, std::vector<double>& values);
     /// Rank 0's `value` on every rank.
     std::int64_t fromMain(std::int64_t value);
     /// FNV-1a over the bytes of `modules`' parameters, in order.

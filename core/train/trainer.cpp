@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <sstream>
 #include <thread>
 
@@ -39,8 +40,12 @@ std::string hex(std::uint64_t value) {
 
 } // namespace
 
-bool Run::stopAgreed() {
-    return m_parallel ? m_parallel->anyRank(stopRequested()) : stopRequested();
+bool Run::stopAgreed(double imagesPerS) {
+    if (!m_parallel)
+        return stopRequested();
+    if (imagesPerS < 0)
+        return m_parallel->anyRank(stopRequested());
+    return m_parallel->anyRank(stopRequested(), imagesPerS, m_rankImagesPerS);
 }
 
 void Run::compareRankWeights() {
@@ -65,6 +70,12 @@ void Run::compareRankWeights() {
     }
     m_emit.log("Weights identical on all " + std::to_string(context.worldSize()) +
                " ranks (checksum of the trained and EMA parameters " + mine + ")");
+}
+
+double Run::totalImagesPerS(long long images, double elapsedS) const {
+    if (m_parallel && !m_rankImagesPerS.empty()) // the ranks' own figures of the latest batch, summed
+        return std::accumulate(m_rankImagesPerS.begin(), m_rankImagesPerS.end(), 0.0);
+    return static_cast<double>(images) / std::max(elapsedS, 1e-9);
 }
 
 // Returns false when a stop was requested (the current batch was finished first).
@@ -126,7 +137,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
         ++batchIndex;
 
         const double elapsed = secondsSince(epochStart);
-        const bool stop = stopAgreed();
+        const bool stop = stopAgreed(static_cast<double>(images) / std::max(elapsed, 1e-9));
         stoppedHere = stop;
         if (stop || batchIndex == nb || Clock::now() - lastBatchEvent >= std::chrono::milliseconds(200)) {
             lastBatchEvent = Clock::now();
@@ -141,7 +152,8 @@ Expected<bool> Run::trainEpoch(int epoch) {
             event.clsLoss = mean[1].item<double>();
             event.dflLoss = mean[2].item<double>();
             event.instances = instances;
-            event.imagesPerS = worldSize() * images / std::max(elapsed, 1e-9); // all ranks together
+            event.imagesPerS = totalImagesPerS(images, elapsed);
+            event.rankImagesPerS = m_rankImagesPerS;
             const double perBatch = elapsed / batchIndex;
             const int remainingEpochs = m_config.epochs - epoch - 1;
             event.etaS = perBatch * ((nb - batchIndex) + static_cast<double>(remainingEpochs) * nb) +
@@ -151,7 +163,7 @@ Expected<bool> Run::trainEpoch(int epoch) {
         if (stop)
             break;
     }
-    m_imagesPerS = worldSize() * images / std::max(secondsSince(epochStart), 1e-9);
+    m_imagesPerS = totalImagesPerS(images, secondsSince(epochStart));
     const auto mean = batchIndex > 0 ? (lossSum / batchIndex).contiguous() : lossSum;
     for (int i = 0; i < 3; ++i)
         m_epochLoss[i] = mean[i].item<double>();
@@ -208,6 +220,7 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
         event.metrics = metrics;
         event.best = best;
         event.imagesPerS = m_imagesPerS;
+        event.rankImagesPerS = m_rankImagesPerS;
         if (const auto peak =
                 m_device.is_cuda() ? model::compat::cudaPeakMemory(m_device.index()) : std::nullopt) {
             event.gpuPeakMemMb = static_cast<double>(peak->allocatedBytes) / (1024.0 * 1024.0);

@@ -72,7 +72,11 @@ private:
     Status finishEpoch(int epoch, bool interrupted);
     bool stopRequested() const { return m_inputs.stop && m_inputs.stop->load(); }
     /// Data parallel: every rank stops when one asks (a local stop would leave the others waiting).
-    bool stopAgreed();
+    /// `imagesPerS`, this rank's speed in the epoch so far, is gathered in the same collective into
+    /// m_rankImagesPerS (left as it is without a value or for one process).
+    bool stopAgreed(double imagesPerS = -1);
+    /// images/s of the epoch so far: this process's, or the sum of the ranks' gathered figures.
+    double totalImagesPerS(long long images, double elapsedS) const;
     /// Rank 0, or the only process: validates and writes the run folder.
     bool isMain() const { return !m_inputs.distributed || m_inputs.distributed->isMain(); }
     int worldSize() const { return m_inputs.distributed ? m_inputs.distributed->worldSize() : 1; }
@@ -93,6 +97,7 @@ private:
     double m_lastValidationS = 0;
     double m_epochLoss[3] = {0, 0, 0};
     double m_imagesPerS = 0;
+    std::vector<double> m_rankImagesPerS; ///< data parallel: each rank's images/s in the epoch so far
     run::EpochMetrics m_lastMetrics;
     std::string m_status = "finished";
     std::filesystem::path m_lastPath, m_bestPath;

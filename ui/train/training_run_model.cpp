@@ -20,6 +20,15 @@ QString formatT(double seconds) {
     return QStringLiteral("[%1s]").arg(seconds, 7, 'f', 1);
 }
 
+// A rank whose figure is unknown (null) counts as 0, as the total's gauge does.
+QVector<double> rankSpeeds(const run::TrainEvent& event) {
+    QVector<double> speeds;
+    speeds.reserve(qsizetype(event.rankImagesPerS.size()));
+    for (const double speed : event.rankImagesPerS)
+        speeds.append(std::isfinite(speed) ? speed : 0.0);
+    return speeds;
+}
+
 } // namespace
 
 TrainingRunModel::TrainingRunModel(QObject* parent) : QObject(parent) {}
@@ -69,6 +78,7 @@ void TrainingRunModel::ingestEvent(const run::TrainEvent& event) {
         m_progress.batch = event.batch;
         m_progress.batches = event.batches;
         m_progress.imagesPerS = orZero(event.imagesPerS);
+        m_progress.rankImagesPerS = rankSpeeds(event);
         m_progress.etaS = etaOf(event.etaS);
         break;
     case Type::Epoch: {
@@ -84,6 +94,8 @@ void TrainingRunModel::ingestEvent(const run::TrainEvent& event) {
         m_progress.batch = m_progress.batches;
         if (std::isfinite(event.imagesPerS))
             m_progress.imagesPerS = event.imagesPerS;
+        if (!event.rankImagesPerS.empty())
+            m_progress.rankImagesPerS = rankSpeeds(event);
         m_progress.etaS = etaOf(event.etaS);
         if (event.best) {
             m_bestEpoch = m_progress.epoch;

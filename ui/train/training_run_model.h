@@ -25,7 +25,9 @@ public:
         int epochs = 0;          ///< total epochs of the run
         int batch = 0;           ///< batches done in this epoch
         int batches = 0;         ///< batches per epoch
-        double imagesPerS = 0.0; ///< training throughput
+        double imagesPerS = 0.0; ///< training throughput (all ranks together)
+        /// data-parallel runs: each rank's images/s (index = rank); empty for one process
+        QVector<double> rankImagesPerS;
         double etaS = -1.0;      ///< seconds to the end; negative when unknown
         double elapsedS = 0.0;   ///< the latest event's `t`
         int completedEpochs = 0; ///< epochs with validation done

@@ -13,6 +13,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace osprey::ui {
@@ -108,11 +109,25 @@ QString TrainingView::progressText() const {
     if (p.batches > 0)
         text += tr(" · batch %1/%2").arg(p.batch).arg(p.batches);
     if (p.imagesPerS > 0)
-        text += tr(" · %1 images/s").arg(p.imagesPerS, 0, 'f', 1);
+        text += tr(" · %1 images/s").arg(p.imagesPerS, 0, 'f', 1) + ranksText(p.rankImagesPerS);
     text += tr(" · elapsed %1").arg(formatDuration(p.elapsedS));
     if (m_model->status() == TrainingRunModel::Status::Running && p.etaS >= 0)
         text += tr(" · ETA %1").arg(formatDuration(p.etaS));
     return text;
+}
+
+QString TrainingView::ranksText(const QVector<double>& speeds) {
+    if (speeds.size() < 2)
+        return {};
+    const auto figure = [](double speed) { return QString::number(speed, 'f', 1); };
+    if (speeds.size() <= 4) {
+        QStringList parts;
+        for (const double speed : speeds)
+            parts.append(figure(speed));
+        return tr(" (%1 ranks: %2)").arg(speeds.size()).arg(parts.join(QStringLiteral(" + ")));
+    }
+    const auto [low, high] = std::minmax_element(speeds.begin(), speeds.end());
+    return tr(" (%1 ranks: %2–%3 each)").arg(speeds.size()).arg(figure(*low), figure(*high));
 }
 
 QString TrainingView::estimateText() const {
@@ -197,6 +212,15 @@ QString TrainingView::systemText() const {
     row(tr("CPU load"), tr("%1 %").arg(s.cpuPercent, 0, 'f', 0));
     row(tr("RAM"), tr("%1 / %2 MB").arg(s.ramUsedMb, 0, 'f', 0).arg(s.ramTotalMb, 0, 'f', 0));
     row(tr("Trainer memory"), tr("%1 MB").arg(s.processRssMb, 0, 'f', 0));
+    // Data parallel: the ranks' throughput, one row each (rank 0 reports the system samples).
+    const auto& speeds = m_model->progress().rankImagesPerS;
+    if (speeds.size() > 1) {
+        row(tr("Data parallel"), tr("%1 ranks, %2 images/s in total")
+                                     .arg(speeds.size())
+                                     .arg(m_model->progress().imagesPerS, 0, 'f', 1));
+        for (qsizetype rank = 0; rank < speeds.size(); ++rank)
+            row(tr("Rank %1").arg(rank), tr("%1 images/s").arg(speeds[rank], 0, 'f', 1));
+    }
     return html + QStringLiteral("</table>");
 }
 

@@ -4,6 +4,7 @@
 // Like the charts, it refreshes at most 10 times a second however fast events arrive. GUI thread only.
 
 #include <QStringList>
+#include <QVector>
 #include <QWidget>
 
 class QLabel;
@@ -46,6 +47,9 @@ public:
 
     /// Formats seconds as h:mm:ss or m:ss.
     static QString formatDuration(double seconds);
+    /// Data parallel: " (2 ranks: 3.1 + 2.9)" after the total images/s, or " (8 ranks: 5.8–6.2 each)"
+    /// beyond four ranks; empty for one process.
+    static QString ranksText(const QVector<double>& rankImagesPerS);
     /// After a run: " Planner: estimated X (low–high), took Y (+Z %)." from the estimate recorded at its
     /// start (<run>/estimate.json, read once per run); empty while it runs or without an estimate file.
     QString estimateText() const;

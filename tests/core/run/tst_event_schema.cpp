@@ -85,6 +85,7 @@ TrainEvent populated(Type type) {
     e.epoch = 4, e.epochs = 7, e.batch = 5, e.batches = 9;
     e.boxLoss = 1.25, e.clsLoss = 2.5, e.dflLoss = 1.125;
     e.imagesPerS = 17.25, e.etaS = 905.5, e.instances = 118;
+    e.rankImagesPerS = {8.5, 8.75}; // a data-parallel run's two ranks
     e.metrics.epoch = 4;
     double value = 0.5;
     for (const MetricColumn& column : metricColumns())
@@ -172,6 +173,28 @@ private slots:
         QCOMPARE(remote->queued, std::int64_t(0));
         QCOMPARE(remote->uploadTotal, std::int64_t(0));
         QVERIFY(remote->remoteState.empty());
+    }
+
+    // Data parallel: the per-rank speeds travel with batch and epoch events; one process writes no key.
+    void rankSpeedsRoundTrip() {
+        for (const Type type : {Type::Batch, Type::Epoch}) {
+            TrainEvent event;
+            event.type = type;
+            event.imagesPerS = 6.0;
+            event.rankImagesPerS = {3.125, 2.875};
+            const auto line = toJson(event);
+            QVERIFY2(line.find(R"("rank_images_per_s":[3.125,2.875])") != std::string::npos, line.c_str());
+            auto read = parseEvent(line);
+            QVERIFY(read.hasValue());
+            QVERIFY(read->rankImagesPerS == event.rankImagesPerS);
+            event.rankImagesPerS.clear();
+            QVERIFY(toJson(event).find("rank_images_per_s") == std::string::npos);
+        }
+        // A rank whose figure is unknown stays a gap.
+        auto gap = parseEvent(R"({"type":"batch","images_per_s":3,"rank_images_per_s":[3,null]})");
+        QVERIFY(gap.hasValue());
+        QCOMPARE(gap->rankImagesPerS.size(), size_t(2));
+        QVERIFY(std::isnan(gap->rankImagesPerS[1]));
     }
 
     void nonEventsAreRefused() {

@@ -7,8 +7,10 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -144,6 +146,7 @@ private slots:
     void resumeReplacesRepeatedEpochs();
     void crashAndFailure();
     void liveEventsAreThrottled();
+    void dataParallelRanks();
 };
 
 void TestTrainingRunModel::replays300EpochsFast() {
@@ -296,6 +299,79 @@ void TestTrainingRunModel::liveEventsAreThrottled() {
     QVERIFY(replots >= 1);
     QVERIFY(replots <= int(std::ceil(seconds * 10)) + 1);
     QCOMPARE(view.charts()->graph("train/box_loss")->data()->size(), 200);
+}
+
+// A data-parallel run's events (two ranks, then eight): the dashboard's progress line shows the total and
+// each rank's images/s, and the System tab one row per rank. With OSPREY_SCREENSHOT_DIR set the view is
+// saved as dashboard-ranks.png.
+void TestTrainingRunModel::dataParallelRanks() {
+    TrainingRunModel model;
+    TrainingView view;
+    view.resize(1000, 600);
+    view.setModel(&model);
+    view.show();
+    QByteArray lines = line({{"type", "run_started"},
+                             {"v", 1},
+                             {"t", 0.0},
+                             {"epochs", 30},
+                             {"config", QJsonObject{{"world_size", "2"}}},
+                             {"model", QJsonObject{{"name", "yolov8n"}}}});
+    lines += epochEvent(1, 30, 20.0);
+    lines += line({{"type", "system"},
+                   {"v", 1},
+                   {"t", 20.5},
+                   {"cpu_percent", 95.0},
+                   {"ram_used_mb", 8000.0},
+                   {"ram_total_mb", 16000.0},
+                   {"process_rss_mb", 900.0},
+                   {"gpu", QJsonValue::Null}});
+    lines += line({{"type", "batch"},
+                   {"v", 1},
+                   {"t", 21.0},
+                   {"epoch", 2},
+                   {"epochs", 30},
+                   {"batch", 7},
+                   {"batches", 25},
+                   {"box_loss", 2.0},
+                   {"cls_loss", 3.0},
+                   {"dfl_loss", 1.5},
+                   {"instances", 40},
+                   {"images_per_s", 6.0},
+                   {"eta_s", 900.0},
+                   {"rank_images_per_s", QJsonArray{3.1, 2.9}}});
+    for (const QByteArray& one : lines.split('\n'))
+        if (!one.isEmpty())
+            QVERIFY(model.ingestLine(one));
+    QCOMPARE(model.progress().rankImagesPerS, (QVector<double>{3.1, 2.9}));
+    view.refresh();
+    QLabel* progress = nullptr;
+    for (auto* label : view.findChildren<QLabel*>())
+        if (label->text().startsWith(QStringLiteral("epoch 2/30")))
+            progress = label;
+    QVERIFY(progress);
+    QVERIFY2(progress->text().contains(QStringLiteral("· 6.0 images/s (2 ranks: 3.1 + 2.9) ·")),
+             qPrintable(progress->text()));
+    const QString system = view.systemText();
+    QVERIFY2(system.contains(QStringLiteral("2 ranks, 6.0 images/s in total")), qPrintable(system));
+    QVERIFY(system.contains(QStringLiteral("<b>Rank 0</b></td><td>3.1 images/s")));
+    QVERIFY(system.contains(QStringLiteral("<b>Rank 1</b></td><td>2.9 images/s")));
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        view.grab().save(shots + "/dashboard-ranks.png");
+        view.tabs()->setCurrentIndex(1);
+        view.grab().save(shots + "/dashboard-ranks-system.png");
+    }
+
+    // Eight ranks: the range, not eight figures. One process's batch (no per-rank key) shows none.
+    QVERIFY(model.ingestLine(R"({"type":"batch","t":22,"epoch":2,"epochs":30,"batch":8,"batches":25,)"
+                             R"("images_per_s":48.0,"rank_images_per_s":[6,6.2,5.8,6,6,6,6,6]})"));
+    view.refresh();
+    QVERIFY2(progress->text().contains(QStringLiteral("· 48.0 images/s (8 ranks: 5.8–6.2 each) ·")),
+             qPrintable(progress->text()));
+    QVERIFY(model.ingestLine(R"({"type":"batch","t":23,"epoch":2,"epochs":30,"batch":9,"batches":25,)"
+                             R"("images_per_s":6.5})"));
+    view.refresh();
+    QVERIFY2(!progress->text().contains(QStringLiteral("ranks")), qPrintable(progress->text()));
+    QVERIFY(!view.systemText().contains(QStringLiteral("Rank 0")));
 }
 
 QTEST_MAIN(TestTrainingRunModel)
