@@ -430,6 +430,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Data-parallel training processes on this machine: 0 = one per GPU listed in device (one process on the CPU); 2 or more with device=cpu train together over Gloo.</source>
         <translation>本机上数据并行训练的进程数：0 = 设备（device）中列出的每个 GPU 一个进程（CPU 上只有一个进程）；设备为 CPU（device=cpu）时设为 2 或更多，这些进程通过 Gloo 一起训练。</translation>
     </message>
+    <message>
+        <source>Data-parallel training: BatchNorm normalises with the statistics of all ranks&apos; images (SyncBN) instead of each rank&apos;s own; no effect with one process.</source>
+        <translation>数据并行训练：BatchNorm 使用所有进程的图像的统计量进行归一化（SyncBN），而不是每个进程各自的统计量；只有一个进程时无效。</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>

@@ -70,7 +70,7 @@ Conv::Conv(int c1, int c2, int kernel, int stride, int groups, Activation act) :
 torch::Tensor Conv::forward(const torch::Tensor& x) {
     auto y = conv->forward(x);
     if (!m_fused) {
-        y = bn->forward(y);
+        y = normalize ? normalize(*bn, y) : bn->forward(y);
         if (tOps)
             *tOps += 4.0 * static_cast<double>(y.numel());
     }

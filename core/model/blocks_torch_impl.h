@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -81,6 +82,8 @@ public:
 
     std::shared_ptr<PlainConv> conv;
     torch::nn::BatchNorm2d bn{nullptr};
+    /// When set, called instead of bn->forward (core/train's SyncBN in data-parallel training).
+    std::function<torch::Tensor(torch::nn::BatchNorm2dImpl&, const torch::Tensor&)> normalize;
 
 private:
     Activation m_act;

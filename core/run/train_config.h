@@ -38,6 +38,7 @@ struct TrainConfig {
     int workers{};        ///< loader threads
     int threads{};        ///< torch intra-op threads; 0 = hardware concurrency
     int workersPerNode{}; ///< data-parallel processes osprey-cli starts here; 0: one per listed GPU
+    bool syncBn{};        ///< data parallel: BatchNorm uses the batch statistics of all ranks (SyncBN)
     std::uint64_t seed{};
     std::string name; ///< run folder name under <project>/runs/
     bool resume{};

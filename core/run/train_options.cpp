@@ -370,6 +370,14 @@ void addCommandLineOptions(Table& t) {
            .minimum = 0,
            .maximum = 256},
           field(&TrainConfig::workersPerNode));
+    t.add({.key = "sync_bn",
+           .type = T::Flag,
+           .defaultValue = "false",
+           .help = OSPREY_TRANSLATE_NOOP(
+               "osprey::run::Options",
+               "Data-parallel training: BatchNorm normalises with the statistics of all ranks' images "
+               "(SyncBN) instead of each rank's own; no effect with one process.")},
+          field(&TrainConfig::syncBn));
     t.add({.key = "amp",
            .type = T::Flag,
            .defaultValue = "true",

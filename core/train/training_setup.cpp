@@ -7,6 +7,7 @@
 #include "run/train_options.h"
 #include "train/device_choice.h"
 #include "train/distributed_impl.h"
+#include "train/sync_batch_norm_impl.h"
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
@@ -159,6 +160,13 @@ Status Run::setUp() {
                    std::to_string(m_config.batch / worldSize()) + " of each batch of " +
                    std::to_string(m_config.batch) + " images per rank, " + std::to_string(threads) +
                    " threads); rank 0 validates and writes the run");
+        if (m_config.syncBn) {
+            const int layers = enableSyncBatchNorm(*m_state.model, *m_inputs.distributed);
+            m_emit.log("SyncBN: " + std::to_string(layers) + " BatchNorm layers normalise with the batch " +
+                       "statistics of all " + std::to_string(worldSize()) + " ranks");
+        }
+    } else if (m_config.syncBn) {
+        m_emit.log("sync_bn=true has no effect with one process: BatchNorm already sees the whole batch");
     }
     m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
                                              LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
