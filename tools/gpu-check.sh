@@ -10,6 +10,7 @@
 #      >= 25 % for yolov8s at batch 128);
 #   4. if `ultralytics` imports there, the same yolov8s training with Ultralytics for the ratio (goal
 #      >= 1.2x).
+#   5. one data-parallel rank over NCCL (RANK=0 WORLD_SIZE=1 MASTER_ADDR/MASTER_PORT): yolov8n, 1 epoch.
 #
 # Every step has a time limit; a step that fails or runs out of time is reported and the next one runs.
 # Environment: OUT, GPU_CHECK_BUDGET_S, PYTHON (default python3), PEAK_TFLOPS (dense bf16 peak; guessed
@@ -120,6 +121,17 @@ else
     train yolov8n_b64 yolov8n 64 2048 3
     train yolov8s_b128 yolov8s 128 2048 3
     train yolov8s_auto yolov8s -1 2048 2
+fi
+
+# ---- data parallel: one NCCL rank through the torchrun environment (issue 18) ---------------------------
+# The engine's c10d path on this GPU: rank 0 of 1 hosts the store, joins NCCL (Gloo in a dry run), trains.
+ddp_port=$((29500 + RANDOM % 2000))
+ddp_size=(imgsz=320 batch=32 images=256)
+[[ $dry == 1 ]] && ddp_size=(imgsz=64 batch=4 images=8)
+if step ddp_1rank 120 env RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=$ddp_port \
+    "$check" train model=yolov8n "${ddp_size[@]}" epochs=1 device=$device amp=true; then
+    say "ddp_1rank: $(tail -n 1 "$OUT/ddp_1rank.out")"
+    grep -h "Data parallel\|Weights identical" "$OUT/ddp_1rank.err" | sed "s/^ */ddp_1rank: /" | tee -a "$summary"
 fi
 
 # ---- Ultralytics, for the ratio --------------------------------------------------------------------------

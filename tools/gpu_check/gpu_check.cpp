@@ -7,6 +7,8 @@
 //       trains, then prints one line of key=value figures: images/s of the last epoch, peak memory,
 //       model FLOP utilisation against `peak_tflops` (the GPU's dense bf16 peak), the precision used.
 //       batch=-1 or a fraction plans the batch with AutoBatch first and prints its message.
+//       With the torchrun environment set (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT) it trains as that
+//       rank of a data-parallel job: NCCL on a GPU, Gloo on the CPU (tools/gpu-check.sh: one NCCL rank).
 //   osprey-gpu-check diff model=yolov8s imgsz=640 device=0
 //       one forward of the same weights (seeded) on the CPU and on the GPU in float32 without TF32;
 //       prints the max absolute difference of the decoded outputs (boxes in pixels, class scores 0..1).
@@ -17,6 +19,7 @@
 #include "run/train_config.h"
 #include "train/auto_batch.h"
 #include "train/device_choice.h"
+#include "train/distributed.h"
 #include "train/grad_scaler_impl.h"
 #include "train/trainer.h"
 
@@ -155,6 +158,27 @@ int trainCommand(const std::map<std::string, std::string>& args) {
     inputs.runDir = std::filesystem::temp_directory_path() / ("osprey-gpu-check-" + config.model);
     std::filesystem::remove_all(inputs.runDir);
     inputs.events = &events;
+    // Data parallel when a launcher's environment says so (issue 18's 1-rank NCCL check).
+    auto rank = train::rankInfoFromEnvironment();
+    if (!rank) {
+        std::fprintf(stderr, "gpu-check: %s\n", rank.message().c_str());
+        return 2;
+    }
+    std::unique_ptr<train::DistributedContext> context;
+    if (rank.value()) {
+        auto connected = train::DistributedContext::connect(**rank, 60);
+        if (!connected) {
+            std::fprintf(stderr, "gpu-check: %s\n", connected.message().c_str());
+            return 1;
+        }
+        context = std::move(connected.value());
+        const auto backend = index >= 0 ? train::CommBackend::Nccl : train::CommBackend::Gloo;
+        if (auto status = context->startGroup(backend, index, 300); !status) {
+            std::fprintf(stderr, "gpu-check: %s\n", status.message().c_str());
+            return 1;
+        }
+        inputs.distributed = context.get();
+    }
     model::compat::resetCudaPeak(index);
     auto result = train::runTraining(config, inputs);
     if (!result) {
@@ -165,14 +189,20 @@ int trainCommand(const std::map<std::string, std::string>& args) {
     // Training costs about 3 forward passes (forward, and backward for activations and weights).
     const double flopsPerImage = 3.0 * events.gflops * 1e9 * (config.imgsz / 640.0) * (config.imgsz / 640.0);
     const double mfu = flopsPerImage * events.lastImagesPerS / (peakTflops * 1e12);
-    const auto precision = train::choosePrecision(config.amp, index >= 0,
-                                                  index >= 0 && model::compat::cudaSupportsBFloat16(index));
-    std::printf("model=%s imgsz=%d batch=%d precision=%s images_per_s=%.1f peak_alloc_gib=%.2f "
-                "peak_reserved_gib=%.2f gflops_640=%.1f mfu_percent=%.1f peak_tflops=%.0f torch=%s\n",
-                config.model.c_str(), config.imgsz, config.batch, train::toString(precision),
-                events.lastImagesPerS, peak ? peak->allocatedBytes / 1073741824.0 : -1.0,
-                peak ? peak->reservedBytes / 1073741824.0 : -1.0, events.gflops, 100.0 * mfu, peakTflops,
-                model::compat::torchVersion().c_str());
+    const auto precision = train::choosePrecision(
+        config.amp, index >= 0,
+        train::fastBFloat16(index >= 0 ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index))
+                                       : torch::Device(torch::kCPU)));
+    std::printf(
+        "model=%s imgsz=%d batch=%d precision=%s images_per_s=%.1f peak_alloc_gib=%.2f "
+        "peak_reserved_gib=%.2f gflops_640=%.1f mfu_percent=%.1f peak_tflops=%.0f torch=%s%s\n",
+        config.model.c_str(), config.imgsz, config.batch, train::toString(precision), events.lastImagesPerS,
+        peak ? peak->allocatedBytes / 1073741824.0 : -1.0, peak ? peak->reservedBytes / 1073741824.0 : -1.0,
+        events.gflops, 100.0 * mfu, peakTflops, model::compat::torchVersion().c_str(),
+        context ? (" world_size=" + std::to_string(context->worldSize()) +
+                   (context->backend() == train::CommBackend::Nccl ? " backend=nccl" : " backend=gloo"))
+                      .c_str()
+                : "");
     std::filesystem::remove_all(inputs.runDir);
     return 0;
 }
