@@ -83,6 +83,32 @@ public:
     /// Tries the unsaved edits again, in order, until one is refused again.
     void retryUnsaved();
 
+    // ---- undo and redo -------------------------------------------------------------------------
+    // A step whose undo or redo the database refuses is kept in the same queue as the refused edits (the
+    // stack shows where the history is, the canvas what is stored) and retried in order. While edits
+    // wait, Undo takes back the newest waiting edit (it was never written) and Redo puts it back in the
+    // queue; stored steps wait until the queue is empty, since they would run against a database that
+    // does not hold the waiting edits yet (the status bar says so).
+    void undo();
+    void redo();
+    bool canUndo() const;
+    bool canRedo() const;
+    /// The Undo/Redo menu texts ("&Undo Add Box", "&Undo Unsaved Edit", ...).
+    QString undoText() const;
+    QString redoText() const;
+
+    using MakeCommand = std::function<QUndoCommand*()>;
+    /// Pushes the command `make` builds (built when its turn comes: behind waiting edits, that is later;
+    /// it may return null when the edit no longer applies). Returns the command when it was stored and
+    /// stays on the stack (null when merged into the previous step, kept for a retry, or refused). A
+    /// refused edit leaves the stack and is kept for a retry when the database could not take it for
+    /// now (another writer, a full disk, a write error); for any other refusal it is dropped with a
+    /// message. A read-only project stores nothing: the edit is refused with a message. `waiting` is told
+    /// when the edit starts waiting (true: kept, or queued again by Redo) and when it stops waiting without
+    /// being stored (false: taken back by Undo, discarded, dropped); once stored, the command speaks.
+    using Waiting = std::function<void(bool waiting)>;
+    QUndoCommand* pushEdit(const MakeCommand& make, Waiting waiting = {});
+
 signals:
     void imageChanged(qint64 imageId);
     /// The boxes or the record of the current image changed (after an edit, undo or redo).
@@ -92,17 +118,34 @@ signals:
     void message(const QString& text);
     /// The unsaved edits changed (count 0: all are stored now).
     void unsavedChanged(int count);
+    /// canUndo/canRedo or their texts may have changed.
+    void historyChanged();
 
 private:
-    using MakeCommand = std::function<QUndoCommand*()>;
-    /// Pushes the command `make` builds; returns it when it was stored and stays on the stack (null when
-    /// merged into the previous step). A refused edit leaves the stack, is kept for a retry, and null is
-    /// returned. A read-only project stores nothing: the edit is refused with a message.
-    QUndoCommand* pushEdit(const MakeCommand& make);
+    /// A write the database refused, kept in order: a new edit (`make`), or the undo/redo of a step that
+    /// is on the stack already (`step`; the stack's index has moved, the database not yet).
+    struct Pending {
+        enum class Kind { Edit, Undo, Redo };
+        Kind kind = Kind::Edit;
+        MakeCommand make;
+        Waiting waiting;
+        QUndoCommand* step = nullptr;
+    };
     /// One attempt, waiting up to `busyWait` for another writer: push, and take the command off the stack
     /// again when its write failed.
     bool tryPush(const MakeCommand& make, QUndoCommand** stored, std::chrono::milliseconds busyWait);
+    /// One attempt at a kept undo/redo: runs the step's undo() or redo() directly.
+    bool tryStep(const Pending& pending, std::chrono::milliseconds busyWait);
+    /// Runs the stack's undo or redo; a refused one is kept.
+    void runStackStep(Pending::Kind kind);
+    /// True when the last refusal is worth keeping (another writer, a full disk, a write error).
+    bool refusalIsTemporary() const;
     void keepUnsaved();
+    /// Tells a kept edit's `waiting` (see pushEdit).
+    static void tell(const Pending& pending, bool waiting);
+    /// A stored step could not be undone or redone for good: the history no longer fits the database.
+    void forgetHistory();
+    void clearUnsaved();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;
 
@@ -117,7 +160,9 @@ private:
     std::int64_t m_clipboardImageId = 0;
     int m_pasteCount = 0;
     int m_dragSerial = 0;
-    std::deque<MakeCommand> m_unsaved;
+    std::deque<Pending> m_unsaved;
+    /// Waiting edits taken back by Undo, newest last; Redo queues them again.
+    std::vector<Pending> m_takenBack;
     QString m_unsavedReason, m_unsavedCode;
     QTimer* m_retryTimer;
 };

@@ -12,8 +12,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
-#include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 namespace osprey::ui {
@@ -22,6 +22,13 @@ namespace {
 constexpr int kClassIdRole = Qt::UserRole;
 // Counting every box is a full scan; coalesce the refreshes of a burst of edits.
 constexpr int kCountDelayMs = 250;
+
+std::int64_t classNamed(const ProjectDocument& document, const QString& name) {
+    for (const auto& info : document.classes())
+        if (QString::fromStdString(info.name) == name)
+            return info.id;
+    return 0;
+}
 } // namespace
 
 ClassPanel::ClassPanel(AnnotationSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
@@ -132,16 +139,19 @@ void ClassPanel::addClass() {
 bool ClassPanel::addClassNamed(const QString& name, const QString& color) {
     ProjectDocument* document = m_session->document();
     const QString trimmed = name.trimmed();
-    if (!document || trimmed.isEmpty())
+    if (!document || trimmed.isEmpty() || classNamed(*document, trimmed) != 0)
         return false;
-    for (const auto& info : document->classes())
-        if (QString::fromStdString(info.name) == trimmed)
-            return false;
-    auto* command = new AddClassCommand(document, m_session->ids(), trimmed, color);
-    m_session->undoStack()->push(command);
-    if (command->classId() != 0)
-        m_session->setCurrentClassId(command->classId());
-    return command->classId() != 0;
+    // Each edit goes through the session, which keeps one the database refuses for now and stores it in
+    // its turn; so the checks run again when the command is made (then, not now).
+    auto* stored = m_session->pushEdit([session = m_session, document, trimmed, color]() -> QUndoCommand* {
+        if (classNamed(*document, trimmed) != 0)
+            return nullptr;
+        return new AddClassCommand(document, session->ids(), trimmed, color);
+    });
+    const std::int64_t added = stored ? static_cast<AddClassCommand*>(stored)->classId() : 0;
+    if (added != 0)
+        m_session->setCurrentClassId(added);
+    return added != 0;
 }
 
 bool ClassPanel::renameClass(std::int64_t classId, const QString& name) {
@@ -149,25 +159,37 @@ bool ClassPanel::renameClass(std::int64_t classId, const QString& name) {
     const QString trimmed = name.trimmed();
     if (!document || trimmed.isEmpty() || classId == 0)
         return false;
-    const QString old = document->className(classId);
-    if (old == trimmed)
+    if (document->className(classId) == trimmed)
         return true;
-    for (const auto& info : document->classes())
-        if (QString::fromStdString(info.name) == trimmed)
-            return false;
-    m_session->undoStack()->push(new EditClassCommand(document, m_session->ids(), classId,
-                                                      EditClassCommand::Kind::Rename, old, trimmed));
+    if (classNamed(*document, trimmed) != 0)
+        return false;
+    AnnotationSession* session = m_session;
+    const std::int64_t logical = session->ids()->classes.logical(classId);
+    session->pushEdit([session, document, logical, trimmed]() -> QUndoCommand* {
+        const std::int64_t id = session->ids()->classes.current(logical);
+        const QString old = document->className(id);
+        if (old == trimmed || classNamed(*document, trimmed) != 0)
+            return nullptr;
+        return new EditClassCommand(document, session->ids(), id, EditClassCommand::Kind::Rename, old,
+                                    trimmed);
+    });
     return document->className(classId) == trimmed;
 }
 
 void ClassPanel::recolorClass(std::int64_t classId, const QColor& color) {
     ProjectDocument* document = m_session->document();
-    if (!document || classId == 0 || !color.isValid())
+    if (!document || classId == 0 || !color.isValid() || document->classColor(classId) == color)
         return;
-    const QString old = document->classColor(classId).name();
-    if (old != color.name())
-        m_session->undoStack()->push(new EditClassCommand(
-            document, m_session->ids(), classId, EditClassCommand::Kind::Recolor, old, color.name()));
+    AnnotationSession* session = m_session;
+    const std::int64_t logical = session->ids()->classes.logical(classId);
+    session->pushEdit([session, document, logical, after = color.name()]() -> QUndoCommand* {
+        const std::int64_t id = session->ids()->classes.current(logical);
+        const QString old = document->classColor(id).name();
+        if (old == after)
+            return nullptr;
+        return new EditClassCommand(document, session->ids(), id, EditClassCommand::Kind::Recolor, old,
+                                    after);
+    });
 }
 
 void ClassPanel::moveClass(std::int64_t classId, int step) {
@@ -175,15 +197,28 @@ void ClassPanel::moveClass(std::int64_t classId, int step) {
     if (!document || classId == 0)
         return;
     const auto& classes = document->classes();
-    for (const auto& info : classes)
-        if (info.id == classId) {
-            const int target = info.position + step;
-            if (target < 0 || target >= static_cast<int>(classes.size()))
-                return;
-            m_session->undoStack()->push(new EditClassCommand(
-                document, m_session->ids(), classId, EditClassCommand::Kind::Move, info.position, target));
-            return;
-        }
+    const auto info =
+        std::find_if(classes.begin(), classes.end(), [&](const auto& c) { return c.id == classId; });
+    if (info == classes.end() || info->position + step < 0 ||
+        info->position + step >= static_cast<int>(classes.size()))
+        return;
+    AnnotationSession* session = m_session;
+    const std::int64_t logical = session->ids()->classes.logical(classId);
+    // The position is read when the move is made: two quick "Down" presses behind a waiting edit move
+    // the class two places.
+    session->pushEdit([session, document, logical, step]() -> QUndoCommand* {
+        const std::int64_t id = session->ids()->classes.current(logical);
+        const auto& classes = document->classes();
+        for (const auto& info : classes)
+            if (info.id == id) {
+                const int target = info.position + step;
+                if (target < 0 || target >= static_cast<int>(classes.size()))
+                    return nullptr;
+                return new EditClassCommand(document, session->ids(), id, EditClassCommand::Kind::Move,
+                                            info.position, target);
+            }
+        return nullptr;
+    });
 }
 
 void ClassPanel::onItemChanged(QTreeWidgetItem* item, int column) {

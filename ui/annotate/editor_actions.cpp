@@ -71,9 +71,21 @@ QAction* EditorActions::action(const QString& id) const {
 
 void EditorActions::createEditMenu() {
     AnnotationEditor* editor = m_editor;
-    QUndoStack* stack = editor->session()->undoStack();
-    QAction* undo = stack->createUndoAction(this, tr("&Undo"));
-    QAction* redo = stack->createRedoAction(this, tr("&Redo"));
+    // Through the session, not the stack: while edits wait for the database, Undo takes back the newest
+    // waiting one and stored steps wait their turn (AnnotationSession::undo).
+    AnnotationSession* session = editor->session();
+    auto* undo = new QAction(tr("&Undo"), this);
+    auto* redo = new QAction(tr("&Redo"), this);
+    connect(undo, &QAction::triggered, session, &AnnotationSession::undo);
+    connect(redo, &QAction::triggered, session, &AnnotationSession::redo);
+    const auto update = [session, undo, redo] {
+        undo->setEnabled(session->canUndo());
+        undo->setText(session->undoText());
+        redo->setEnabled(session->canRedo());
+        redo->setText(session->redoText());
+    };
+    connect(session, &AnnotationSession::historyChanged, this, update);
+    update();
     m_edit->addAction(undo);
     m_edit->addAction(redo);
     m_window->addAction(undo);

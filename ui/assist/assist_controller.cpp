@@ -10,7 +10,6 @@
 
 #include <QFileInfo>
 #include <QPointer>
-#include <QUndoStack>
 #include <algorithm>
 
 namespace osprey::ui {
@@ -303,9 +302,15 @@ void AssistController::accept(const std::vector<int>& indices) {
         self->m_proposals.refilter();
         self->changed();
     };
+    // Through the session: when the database refuses the boxes for now (another program writing, a full
+    // disk), they are kept (the banner says so) and stored in their turn; the proposals stay hidden while
+    // the edit waits and come back when it is taken back (Undo) or discarded.
     if (!boxes.empty())
-        m_session->undoStack()->push(new AcceptProposalsCommand(
-            document, m_session->ids(), m_proposals.imageId(), std::move(boxes), applied));
+        m_session->pushEdit(
+            [document, ids = m_session->ids(), imageId = m_proposals.imageId(), boxes, applied] {
+                return new AcceptProposalsCommand(document, ids, imageId, boxes, applied);
+            },
+            applied);
     selectAfter(position);
 }
 

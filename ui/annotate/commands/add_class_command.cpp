@@ -21,8 +21,8 @@ void AddClassCommand::redo() {
         return {};
     });
     if (!status) {
+        // The session sees the failed write (ProjectDocument counts it) and keeps or drops the step.
         qWarning() << "add class failed:" << QString::fromStdString(status.message());
-        setObsolete(true);
         return;
     }
     if (m_logicalId == 0)

@@ -46,10 +46,9 @@ void EditClassCommand::write(const QVariant& value) {
         }
         return {};
     });
-    if (!status) {
+    // The session sees a failed write (ProjectDocument counts it) and keeps or drops the step.
+    if (!status)
         qWarning() << "class edit failed:" << QString::fromStdString(status.message());
-        setObsolete(true);
-    }
 }
 
 } // namespace osprey::ui
