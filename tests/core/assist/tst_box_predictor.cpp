@@ -92,6 +92,38 @@ private slots:
         QVERIFY(!missing);
         QVERIFY(missing.message().find("/nonexistent/model.onnx") != std::string::npos);
     }
+
+    // Issue 22: a truncated ONNX file and random bytes give a named error, never a crash.
+    void truncatedAndRandomOnnxGiveANamedError() {
+        OSPREY_REQUIRE_FIXTURE("models/fastestdet/FastestDet.onnx");
+        QTemporaryDir dir;
+        std::string whole;
+        {
+            std::FILE* in = std::fopen(test::fixture("models/fastestdet/FastestDet.onnx").c_str(), "rb");
+            QVERIFY(in);
+            char buffer[65536];
+            for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, in)) > 0;)
+                whole.append(buffer, n);
+            std::fclose(in);
+        }
+        std::string random(5000, '\0');
+        unsigned state = 22;
+        for (auto& c : random)
+            c = static_cast<char>((state = state * 1103515245u + 12345u) >> 24);
+        for (const auto& [name, bytes] : std::map<std::string, std::string>{
+                 {"truncated.onnx", whole.substr(0, whole.size() / 10)}, {"random.onnx", random}}) {
+            const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+            std::FILE* out = std::fopen(path.c_str(), "wb");
+            QVERIFY(out);
+            std::fwrite(bytes.data(), 1, bytes.size(), out);
+            std::fclose(out);
+            auto opened = BoxPredictor::open({path, {}, {}, "cpu"});
+            QVERIFY(!opened);
+            QVERIFY2(opened.message().find(name) != std::string::npos, opened.message().c_str());
+            QVERIFY2(opened.message().find("not a valid ONNX file") != std::string::npos,
+                     opened.message().c_str());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBoxPredictor)
