@@ -253,6 +253,25 @@ private slots:
         QCOMPARE(boxes[0].y2, 50.0);
     }
 
+    // Issue 22: duplicate ids are named, never silently merged into the wrong image or class.
+    void cocoDuplicateIds() {
+        QTemporaryDir dir;
+        const fs::path data(dir.path().toStdString());
+        test::writeText(data / "d.json", R"({"images":[{"id":1,"file_name":"a.jpg","width":100,"height":50},
+    {"id":1,"file_name":"b.jpg","width":100,"height":50}],
+  "annotations":[{"id":7,"image_id":1,"category_id":1,"bbox":[10,10,5,5],"iscrowd":0},
+    {"id":7,"image_id":1,"category_id":2,"bbox":[20,20,5,5],"iscrowd":0}],
+  "categories":[{"id":1,"name":"cat"},{"id":1,"name":"dog"},{"id":2,"name":"bird"}]})");
+        const auto result = read(data / "d.json", "coco");
+        QVERIFY2(result.hasValue(), result ? "" : result.message().c_str());
+        EXPECT_PROBLEM(*result, Severity::Error, "d.json: images[1].id: duplicate image id 1");
+        EXPECT_PROBLEM(*result, Severity::Error, "duplicate category id 1");
+        QCOMPARE(result->dataset.images.size(), std::size_t(1));
+        QCOMPARE(result->dataset.images[0].path.filename().string(), std::string("a.jpg"));
+        for (const auto& cls : result->dataset.classes)
+            QVERIFY(cls.name != "dog");
+    }
+
     void vocEntitiesAreNeverResolved() {
         QTemporaryDir dir;
         const fs::path data(dir.path().toStdString());
