@@ -331,7 +331,33 @@ bool AnnotationSession::tryPush(const MakeCommand& make, QUndoCommand** stored,
     return false;
 }
 
+bool AnnotationSession::onStack(const QUndoCommand* command) const {
+    for (int i = 0; i < m_undoStack->count(); ++i)
+        if (m_undoStack->command(i) == command)
+            return true;
+    return false;
+}
+
+void AnnotationSession::clearHistory() {
+    m_undoStack->clear();
+    m_takenBack.clear();
+    // A kept undo/redo of a step goes with the history; kept new edits stay.
+    const auto before = m_unsaved.size();
+    std::erase_if(m_unsaved, [](const Pending& pending) { return pending.kind != Pending::Kind::Edit; });
+    if (m_unsaved.size() != before) {
+        if (m_unsaved.empty()) {
+            m_retryTimer->stop();
+            m_unsavedReason.clear();
+            m_unsavedCode.clear();
+        }
+        emit unsavedChanged(unsavedCount());
+    }
+    emit historyChanged();
+}
+
 bool AnnotationSession::tryStep(const Pending& pending, std::chrono::milliseconds busyWait) {
+    if (!onStack(pending.step)) // the history was cleared meanwhile: nothing left to undo or redo
+        return true;
     const int failures = m_document->writeFailures();
     const auto wait = m_document->project().busyWait();
     m_document->project().setBusyWait(busyWait);

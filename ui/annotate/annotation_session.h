@@ -93,6 +93,9 @@ public:
     void redo();
     bool canUndo() const;
     bool canRedo() const;
+    /// Clears the undo history (e.g. after auto-label's Replace deleted boxes it refers to), with a kept
+    /// undo/redo of one of its steps; kept new edits stay. Use this, not undoStack()->clear().
+    void clearHistory();
     /// The Undo/Redo menu texts ("&Undo Add Box", "&Undo Unsaved Edit", ...).
     QString undoText() const;
     QString redoText() const;
@@ -134,6 +137,7 @@ private:
     /// One attempt, waiting up to `busyWait` for another writer: push, and take the command off the stack
     /// again when its write failed.
     bool tryPush(const MakeCommand& make, QUndoCommand** stored, std::chrono::milliseconds busyWait);
+    bool onStack(const QUndoCommand* command) const;
     /// One attempt at a kept undo/redo: runs the step's undo() or redo() directly.
     bool tryStep(const Pending& pending, std::chrono::milliseconds busyWait);
     /// Runs the stack's undo or redo; a refused one is kept.

@@ -238,7 +238,7 @@ void EditorActions::createAssistMenu() {
         connect(dialog, &AutoLabelDialog::projectChanged, this, [session](bool replaced) {
             // Undo steps may refer to model boxes that Replace deleted.
             if (replaced)
-                session->undoStack()->clear();
+                session->clearHistory();
             if (ProjectDocument* document = session->document(); document && session->imageId() != 0)
                 emit document->imageChanged(session->imageId());
         });
