@@ -363,8 +363,8 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>Torch CPU 线程数；0 = 所有核心。</translation>
     </message>
     <message>
-        <source>Mixed precision on CUDA (bf16).</source>
-        <translation>在 CUDA 上使用混合精度 (bf16)。</translation>
+        <source>Mixed precision: bf16 on GPUs that support it, else fp16 with a loss scaler; bf16 on CPUs with AMX or AVX512-BF16 (LibTorch 2.x).</source>
+        <translation>混合精度：支持 bf16 的 GPU 上用 bf16，否则用 fp16 加损失缩放；带 AMX 或 AVX512-BF16 的 CPU 上用 bf16（LibTorch 2.x）。</translation>
     </message>
     <message>
         <source>Nominal batch: gradients accumulate to this many images per step.</source>

@@ -381,7 +381,9 @@ void addCommandLineOptions(Table& t) {
     t.add({.key = "amp",
            .type = T::Flag,
            .defaultValue = "true",
-           .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Mixed precision on CUDA (bf16).")},
+           .help = OSPREY_TRANSLATE_NOOP(
+               "osprey::run::Options", "Mixed precision: bf16 on GPUs that support it, else fp16 with a loss "
+                                       "scaler; bf16 on CPUs with AMX or AVX512-BF16 (LibTorch 2.x).")},
           field(&TrainConfig::amp));
     t.add({.key = "nbs",
            .type = T::Integer,

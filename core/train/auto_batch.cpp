@@ -135,8 +135,7 @@ Expected<AutoBatchPlan> planAutoBatch(const run::TrainConfig& config, int numCla
     plan.freeBytes = probe->freeBytes();
     plan.totalBytes = probe->totalBytes();
     const bool cuda = device.is_cuda();
-    const auto precision = choosePrecision(
-        config.amp, cuda, cuda && model::compat::cudaSupportsBFloat16(devices->indices.front()));
+    const auto precision = choosePrecision(config.amp, cuda, fastBFloat16(device));
     {
         auto network = std::make_shared<model::DetectionModel>(spec.value());
         network->to(device);

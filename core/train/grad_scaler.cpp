@@ -1,5 +1,8 @@
 #include "train/grad_scaler_impl.h"
 
+#include "model/compat_torch_impl.h"
+#include "system/cpu_features.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -17,10 +20,18 @@ const char* toString(Precision precision) {
     return "float32";
 }
 
-Precision choosePrecision(bool amp, bool cuda, bool gpuSupportsBFloat16) {
-    if (!amp || !cuda)
+Precision choosePrecision(bool amp, bool cuda, bool fastBFloat16) {
+    if (!amp)
         return Precision::Float32;
-    return gpuSupportsBFloat16 ? Precision::BFloat16 : Precision::Float16;
+    if (fastBFloat16)
+        return Precision::BFloat16;
+    return cuda ? Precision::Float16 : Precision::Float32;
+}
+
+bool fastBFloat16(const torch::Device& device) {
+    if (device.is_cuda())
+        return model::compat::cudaSupportsBFloat16(device.index());
+    return device.is_cpu() && model::compat::cpuBFloat16KernelsAreFast() && system::cpuComputesBFloat16();
 }
 
 at::ScalarType autocastType(Precision precision) {

@@ -17,9 +17,13 @@ enum class Precision { Float32, BFloat16, Float16 };
 /// "float32", "bf16", "fp16".
 const char* toString(Precision precision);
 
-/// The precision of a run: float32 without amp or off CUDA; bf16 on GPUs that support it (Ampere and
-/// newer), fp16 with the loss scaler otherwise.
-Precision choosePrecision(bool amp, bool cuda, bool gpuSupportsBFloat16);
+/// The precision of a run: float32 without amp; bf16 where the device computes it fast (GPUs of Ampere
+/// and newer; CPUs with AMX or AVX512-BF16 under LibTorch 2.x); otherwise fp16 with the loss scaler on a
+/// GPU and float32 on the CPU.
+Precision choosePrecision(bool amp, bool cuda, bool fastBFloat16);
+
+/// Whether `device` computes bfloat16 fast enough to train in it (see choosePrecision).
+bool fastBFloat16(const torch::Device& device);
 
 /// The autocast dtype of a precision (float32: none, kFloat).
 at::ScalarType autocastType(Precision precision);

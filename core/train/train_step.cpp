@@ -4,6 +4,7 @@
 #include "train/training_run_impl.h"
 
 #include "model/compat_torch_impl.h"
+#include "system/cpu_features.h"
 #include "system/machine_monitor.h"
 #include "train/distributed_impl.h"
 #include "train/trainer_impl.h"
@@ -41,8 +42,7 @@ std::string gib(double bytes) {
 
 void Run::setUpPrecision() {
     const bool cuda = m_device.is_cuda();
-    const bool bf16 = cuda && model::compat::cudaSupportsBFloat16(m_device.index());
-    m_precision = choosePrecision(m_config.amp, cuda, bf16);
+    m_precision = choosePrecision(m_config.amp, cuda, fastBFloat16(m_device));
     m_scaler = std::make_unique<GradScaler>(m_precision == Precision::Float16);
     if (cuda) {
         // Fixed input sizes: let cuDNN time its algorithms once and keep the fastest.
@@ -53,6 +53,12 @@ void Run::setUpPrecision() {
             m_emit.log("AMP: bf16 autocast (the GPU supports bfloat16)");
         else
             m_emit.log("AMP: fp16 autocast with a dynamic loss scaler (the GPU has no bfloat16 support)");
+    } else if (m_precision == Precision::BFloat16) {
+        m_emit.log("AMP: bf16 autocast on the CPU (it has " + system::cpuBFloat16Instructions() +
+                   "); amp=false trains in float32");
+    } else if (m_config.amp && system::cpuComputesBFloat16()) {
+        m_emit.log("AMP: float32 on the CPU: LibTorch " + model::compat::torchVersion() +
+                   "'s bfloat16 kernels are slower than its float32 ones (2.x is faster)");
     }
 }
 

@@ -11,6 +11,7 @@
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
+#include "system/cpu_features.h"
 #include "train/data_loader.h"
 #include "train/detection_loss_impl.h"
 #include "train/optimizer_impl.h"
@@ -197,22 +198,26 @@ int main(int argc, char** argv) {
     }
     // Compute modes, interleaved (A B A B ...) so that a busy machine hurts both alike; images per CPU
     // second (process CPU time of the steps) is the figure that load from other programs disturbs least.
-    // (bf16 autocast was 0.3-0.65x fp32 with Debian's LibTorch 1.13 on this CPU, so it is not compared.)
-    const StepMode modes[] = {{false, false}, {true, false}};
+    // bf16 autocast only where the CPU computes bfloat16 natively (AVX512-BF16 or AMX); with Debian's
+    // LibTorch 1.13 it was 0.3-0.65x fp32 on such a CPU, with LibTorch 2.x faster than fp32.
+    std::vector<StepMode> modes = {{false, false}, {true, false}};
+    if (system::cpuComputesBFloat16())
+        modes.push_back({true, true});
     for (const int threads : {1, cores}) {
-        std::printf("Training step by memory format, threads=%d (median of 3 interleaved rounds):\n",
-                    threads);
-        std::vector<std::vector<double>> rates(2), work(2);
+        std::printf(
+            "Training step by memory format and precision, threads=%d (median of 3 interleaved rounds):\n",
+            threads);
+        std::vector<std::vector<double>> rates(modes.size()), work(modes.size());
         for (int round = 0; round < 3; ++round)
-            for (size_t m = 0; m < 2; ++m) {
+            for (size_t m = 0; m < modes.size(); ++m) {
                 double perCpuSecond = 0;
                 rates[m].push_back(trainSteps(batches, threads, steps, true, modes[m], true, &perCpuSecond));
                 work[m].push_back(perCpuSecond);
             }
-        for (size_t m = 0; m < 2; ++m) {
+        for (size_t m = 0; m < modes.size(); ++m) {
             std::sort(rates[m].begin(), rates[m].end());
             std::sort(work[m].begin(), work[m].end());
-            std::printf("  %-20s %.2f images/s (%.2fx), %.2f images per CPU second (%.2fx)\n",
+            std::printf("  %-30s %.2f images/s (%.2fx), %.2f images per CPU second (%.2fx)\n",
                         modes[m].name(), rates[m][1], rates[m][1] / rates[0][1], work[m][1],
                         work[m][1] / work[0][1]);
         }

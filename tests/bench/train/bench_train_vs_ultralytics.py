@@ -11,6 +11,9 @@ Usage (from the repository root, after a build):
   python3 tests/bench/train/bench_train_vs_ultralytics.py [--cli build/app/osprey-cli]
       [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--epochs 4] [--imgsz 320] [--batch 16]
       [--threads 2] [--images 250] [--work DIR] [--only osprey|ultralytics]
+      [--osprey-variant "amp=false" ...] [--weights ../shared/fixtures/models/ultralytics-trained/yolov8n-shapes-best.pt]
+Each --osprey-variant adds an Osprey run with those extra train arguments (e.g. amp=false beside the
+default, which trains in bf16 on a CPU with AMX/AVX512-BF16 under LibTorch 2.x), all in the same run.
 The Ultralytics venv is the one tst_ultralytics_fresh uses (`python3 -m venv V && V/bin/pip install
 ultralytics`); without it the Ultralytics half is skipped with a message.
 """
@@ -41,13 +44,13 @@ def epoch_end(trainer):
     epochs.append({"seconds": time.perf_counter() - state["t"],
                    "images": len(trainer.train_loader.dataset),
                    "threads": torch.get_num_threads()})
-model = YOLO("yolov8n.yaml")
+model = YOLO(cfg["model"])
 model.add_callback("on_train_start", start)
 model.add_callback("on_train_epoch_start", epoch_start)
 model.add_callback("on_train_epoch_end", epoch_end)
 results = model.train(data=cfg["data"], epochs=cfg["epochs"], imgsz=cfg["imgsz"], batch=cfg["batch"],
                       device="cpu", workers=cfg["workers"], project=cfg["project"], name="u", exist_ok=True,
-                      plots=False, pretrained=False, amp=False, close_mosaic=0, seed=0, verbose=False)
+                      plots=False, pretrained=cfg["model"].endswith(".pt"), amp=False, close_mosaic=0, seed=0, verbose=False)
 print("RESULT " + json.dumps({"epochs": epochs, "map50_95": float(results.box.map), "map50": float(results.box.map50)}))
 """
 
@@ -69,31 +72,39 @@ def throughput(epochs):
     return images / seconds
 
 
-def osprey(args, project):
+def osprey(args, project, extra=()):
     run_dir = os.path.join(project, "runs", "bench")
     shutil.rmtree(run_dir, ignore_errors=True)
     events = os.path.join(run_dir, "events.jsonl")
     command = [args.cli, "train", f"project={project}", "model=yolov8n", f"epochs={args.epochs}",
                f"imgsz={args.imgsz}", f"batch={args.batch}", "device=cpu", f"threads={args.threads}",
-               "close_mosaic=0", "seed=0", "name=bench"]
+               "close_mosaic=0", "seed=0", "name=bench", *extra]
+    if args.weights:
+        command.append(f"weights={args.weights}")
     if args.workers is not None:
         command.append(f"workers={args.workers}")
     _, wall = run(command)
+    precision = "?"
+    with open(os.path.join(run_dir, "args.yaml")) as f:
+        amp = next((l.split(":", 1)[1].strip() for l in f if l.startswith("amp:")), "?")
     epochs, final = [], {}
     with open(events) as f:
         for line in f:
             event = json.loads(line)
+            if event.get("type") == "log" and "AMP:" in event.get("message", ""):
+                precision = event["message"]
             if event.get("type") == "epoch":
                 rate = event["images_per_s"]
                 train_images = args.train_images
                 epochs.append({"seconds": train_images / rate, "images": train_images})
                 final = event["metrics"]
     return {"epochs": epochs, "map50_95": final.get("metrics/mAP50-95(B)", float("nan")),
-            "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall}
+            "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall, "amp": amp,
+            "precision": precision}
 
 
 def ultralytics(args, data):
-    config = {"data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
+    config = {"model": args.weights or "yolov8n.yaml", "data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
               "threads": args.threads, "workers": args.workers if args.workers is not None else 8,
               "project": os.path.join(args.work, "ultralytics-runs")}
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), YOLO_OFFLINE="1", YOLO_CONFIG_DIR=os.path.join(args.work, "ultralytics-config"))
@@ -116,8 +127,14 @@ def main():
     parser.add_argument("--images", type=int, default=250)
     parser.add_argument("--work", default=None)
     parser.add_argument("--only", choices=["osprey", "ultralytics"], default=None)
+    parser.add_argument("--weights", default=None,
+                        help="start both from this Ultralytics .pt (e.g. the shapes fixture) instead of scratch")
+    parser.add_argument("--osprey-variant", action="append", default=[],
+                        help="an extra Osprey run with these space-separated train arguments")
     args = parser.parse_args()
     args.cli = os.path.abspath(args.cli)
+    if args.weights:
+        args.weights = os.path.abspath(args.weights)
     keep = args.work is not None
     args.work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="osprey-bench-train-"))
     os.makedirs(args.work, exist_ok=True)
@@ -131,24 +148,31 @@ def main():
         print("dataset:", " ".join(l.strip() for l in f if l.strip()))
     train_dir = os.path.join(dataset, "images", "train")
     args.train_images = len(os.listdir(train_dir)) if os.path.isdir(train_dir) else int(args.images * 0.8)
-    print(f"yolov8n from scratch, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
+    start = f"from {os.path.basename(args.weights)}" if args.weights else "from scratch"
+    print(f"yolov8n {start}, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
           f"{args.train_images} train images, torch threads {args.threads}, {os.cpu_count()} CPUs")
 
     results = {}
     if args.only != "ultralytics":
         results["osprey"] = osprey(args, project)
+        for variant in args.osprey_variant:
+            results["osprey " + variant] = osprey(args, project, variant.split())
     if args.only != "osprey":
         if not os.path.exists(args.python):
             print(f"ultralytics: skipped ({args.python} not found; create the venv to compare)")
         else:
             results["ultralytics"] = ultralytics(args, os.path.join(dataset, "data.yaml"))
     for name, r in results.items():
+        if "precision" in r:
+            print(f"{name}: amp={r['amp']}; {r['precision']}")
         per_epoch = ", ".join(f"{e['images'] / e['seconds']:.2f}" for e in r["epochs"])
         print(f"{name:12s} train {throughput(r['epochs']):6.2f} images/s (epochs: {per_epoch}); "
               f"mAP50-95 {r['map50_95']:.4f}, mAP50 {r['map50']:.4f}; wall {r['wall']:.1f} s")
-    if len(results) == 2:
-        ratio = throughput(results["osprey"]["epochs"]) / throughput(results["ultralytics"]["epochs"])
-        print(f"ratio Osprey / Ultralytics (training images/s, epochs 2+): {ratio:.2f}x")
+    if "ultralytics" in results:
+        for name, r in results.items():
+            if name != "ultralytics":
+                ratio = throughput(r["epochs"]) / throughput(results["ultralytics"]["epochs"])
+                print(f"ratio {name} / Ultralytics (training images/s, epochs 2+): {ratio:.2f}x")
     if not keep:
         shutil.rmtree(args.work, ignore_errors=True)
 

@@ -102,7 +102,9 @@ private slots:
         QCOMPARE(choosePrecision(true, true, true), Precision::BFloat16);
         QCOMPARE(choosePrecision(true, true, false), Precision::Float16);
         QCOMPARE(choosePrecision(false, true, true), Precision::Float32);
-        QCOMPARE(choosePrecision(true, false, true), Precision::Float32);
+        QCOMPARE(choosePrecision(true, false, true), Precision::BFloat16); // a CPU with fast bf16
+        QCOMPARE(choosePrecision(true, false, false), Precision::Float32); // a CPU without: no fp16
+        QCOMPARE(choosePrecision(false, false, true), Precision::Float32);
         QCOMPARE(autocastType(Precision::Float16), at::kHalf);
         QCOMPARE(autocastType(Precision::BFloat16), at::kBFloat16);
         QCOMPARE(std::string(toString(Precision::Float16)), std::string("fp16"));
