@@ -20,27 +20,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Holder {
-    QProcess process;
-    bool start(const std::filesystem::path& folder, int holdMs) {
-        process.start(QCoreApplication::applicationFilePath(),
-                      {"--hold-child", QString::fromStdString((folder / kDatabaseFileName).string()),
-                       QString::number(holdMs)});
-        if (!process.waitForStarted())
-            return false;
-        QByteArray out;
-        while (!out.contains("held") && process.state() == QProcess::Running) {
-            process.waitForReadyRead(2000);
-            out += process.readAllStandardOutput();
-        }
-        return out.contains("held");
-    }
-    int finish() {
-        process.waitForFinished(30000);
-        return process.exitCode();
-    }
-};
-
 std::filesystem::path folderOf(const QTemporaryDir& dir) {
     return std::filesystem::path(dir.path().toStdString());
 }
@@ -58,8 +37,8 @@ private slots:
             cls = project->addClass("car").value();
             image = project->addImage({"a.jpg", 100, 100}).value();
         }
-        Holder holder;
-        QVERIFY(holder.start(folderOf(dir), 3000));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(folderOf(dir) / kDatabaseFileName, 3000));
         QElapsedTimer clock;
         clock.start();
         // Opening while the other program writes is no error any more (it said "locked" before).
@@ -92,8 +71,8 @@ private slots:
         }
         auto project = std::move(Project::open(folderOf(dir)).value());
         project->setBusyWait(500ms);
-        Holder holder;
-        QVERIFY(holder.start(folderOf(dir), 3000));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(folderOf(dir) / kDatabaseFileName, 3000));
         QElapsedTimer clock;
         clock.start();
         auto box = project->addBox({image, cls, 10, 10, 50, 50});
@@ -116,8 +95,8 @@ private slots:
         auto project = std::move(Project::create(folderOf(dir)).value());
         const auto cls = project->addClass("car").value();
         const auto image = project->addImage({"a.jpg", 100, 100}).value();
-        Holder holder;
-        QVERIFY(holder.start(folderOf(dir), 1500));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(folderOf(dir) / kDatabaseFileName, 1500));
         auto status = project->transaction([&]() -> Status {
             for (int i = 0; i < 10; ++i)
                 if (auto id = project->addBox({image, cls, double(i), 0, double(i) + 5, 10}); !id)
@@ -131,8 +110,8 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return osprey::test::holdWriteLock(argv[2], std::atoi(argv[3]));
+    if (const int child = osprey::test::holdWriteLockIfChild(argc, argv); child >= 0)
+        return child;
     QCoreApplication app(argc, argv);
     TestProjectWriters test;
     return QTest::qExec(&test, argc, argv);

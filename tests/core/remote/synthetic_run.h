@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QTemporaryDir>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +24,17 @@ namespace osprey::test {
 inline bool makeProject(const std::filesystem::path& folder) {
     return project::Project::create(folder).hasValue();
 }
+
+/// A temporary project `proj` with the run folder `proj/runs/run1` (not created).
+struct RunFixture {
+    QTemporaryDir dir;
+    std::filesystem::path project, runDir;
+    RunFixture() {
+        project = std::filesystem::path(dir.path().toStdString()) / "proj";
+        runDir = project / "runs" / "run1";
+        makeProject(project);
+    }
+};
 
 inline void writeWeights(const std::filesystem::path& path, int epoch, size_t bytes) {
     std::filesystem::create_directories(path.parent_path());

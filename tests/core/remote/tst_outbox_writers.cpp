@@ -25,16 +25,6 @@ namespace {
 
 constexpr int kHoldMs = 7000; // longer than the old 5 s busy timeout
 
-struct Fixture {
-    QTemporaryDir dir;
-    std::filesystem::path project, runDir;
-    Fixture() {
-        project = std::filesystem::path(dir.path().toStdString()) / "proj";
-        runDir = project / "runs" / "run1";
-        makeProject(project);
-    }
-};
-
 /// Starts the child that holds the write lock for `holdMs`; returns once it holds it.
 bool startHolder(QProcess& holder, const std::filesystem::path& project, int holdMs) {
     holder.start(QCoreApplication::applicationFilePath(),
@@ -50,7 +40,7 @@ class TestOutboxWriters : public QObject {
     Q_OBJECT
 private slots:
     void queuedEventSurvivesALockLongerThanFiveSeconds() {
-        Fixture f;
+        RunFixture f;
         auto outbox = remote::Outbox::open(f.project);
         QVERIFY2(outbox, outbox ? "" : outbox.message().c_str());
         auto run = (*outbox)->createRun("Tester/p", "run-1", "http://127.0.0.1:1", "run1");
@@ -90,7 +80,7 @@ private slots:
     }
 
     void theWaitIsOneSettingAndItsEndIsClear() {
-        Fixture f;
+        RunFixture f;
         auto outbox = remote::Outbox::open(f.project);
         QVERIFY(outbox);
         auto run = (*outbox)->createRun("Tester/p", "run-1", "http://127.0.0.1:1", "run1");
@@ -114,7 +104,7 @@ private slots:
     void reporterDeliversEveryEventQueuedDuringALongWrite() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 3;
         run.weightBytes = 16 * 1024;

@@ -78,16 +78,6 @@ void checkCompleteStream(FakePlatform& server, const SyntheticRun& run, int epoc
     QCOMPARE(QString::fromStdString(lines), QString::fromStdString(expected));
 }
 
-struct Fixture {
-    QTemporaryDir dir;
-    std::filesystem::path project, runDir;
-    Fixture() {
-        project = std::filesystem::path(dir.path().toStdString()) / "proj";
-        runDir = project / "runs" / "run1";
-        makeProject(project);
-    }
-};
-
 } // namespace
 
 class TestRunReporter : public QObject {
@@ -96,7 +86,7 @@ private slots:
     void fullRunDeliversEventsInOrderAndWeightsByteIdentical() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY2(reporter, reporter ? "" : reporter.message().c_str());
@@ -150,7 +140,7 @@ private slots:
                                 : 6;
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 12;
         auto options = testOptions(f.project, server.url());
@@ -191,7 +181,7 @@ private slots:
     void retryAfterIsHonoured() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 3;
         QVERIFY(server.control("fault", {{"target", "metrics"},
@@ -227,7 +217,7 @@ private slots:
     void retryAfterIsCapped() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 1;
         QVERIFY(server.control("fault",
@@ -247,7 +237,7 @@ private slots:
     void unauthorizedStopsReportingAndTrainingGoesOn() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 6;
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
@@ -292,7 +282,7 @@ private slots:
     void serverCancelStopsAtEpochBoundaryThenUploadsAndCompletes() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 100;
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
@@ -325,7 +315,7 @@ private slots:
     void interruptedUploadIsRetriedWithMatchingChecksum() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 2;
         run.weightBytes = 8 * 1024 * 1024;
@@ -358,7 +348,7 @@ private slots:
     void periodicUploadsAreSkippedWhileOneRuns() {
         FakePlatform server;
         QVERIFY(server.ok());
-        Fixture f;
+        RunFixture f;
         SyntheticRun run{f.runDir};
         run.epochs = 8;
         run.bestEveryNth = 2;

@@ -52,6 +52,31 @@ std::int64_t firstImage(const QString& folder) {
     return (*project)->listImages().value().front().id;
 }
 
+/// Closes the window while edits wait; answers the question before they would be lost with Cancel.
+/// Returns the question (empty when none came).
+QString closeAndCancel(ui::MainWindow& window, const QString& shot = {}) {
+    QString question;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != QLatin1String("unsavedEditsQuestion"))
+            return;
+        question = box->text();
+        if (!shot.isEmpty())
+            screenshot(*box, shot);
+        box->button(QMessageBox::Cancel)->click();
+        answer.stop();
+    });
+    answer.start(50);
+    if (window.close())
+        return {};
+    return question;
+}
+
+std::filesystem::path databaseOf(const QString& folder) {
+    return QDir(folder).filePath("project.osprey").toStdString();
+}
+
 std::vector<project::ClassInfo> storedClasses(const QString& folder) {
     auto project = project::Project::open(folder.toStdString());
     return (*project)->classes().value();
@@ -77,12 +102,8 @@ private slots:
         auto* banner = window.editor()->banner();
         QVERIFY(banner->isHidden());
 
-        QProcess holder;
-        holder.start(QCoreApplication::applicationFilePath(),
-                     {"--hold-child", QDir(folder).filePath("project.osprey"), "4500"});
-        QVERIFY(holder.waitForStarted());
-        QVERIFY(holder.waitForReadyRead(5000));
-        QVERIFY(holder.readAllStandardOutput().contains("held"));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(databaseOf(folder), 4500));
 
         QCOMPARE(session->addBox(QRectF(10, 10, 40, 40)), std::int64_t(0)); // not stored (yet)
         QCOMPARE(session->unsavedCount(), 1);
@@ -96,25 +117,12 @@ private slots:
         QVERIFY2(banner->text().startsWith("2 edits not saved yet"), qPrintable(banner->text()));
         screenshot(window, "editor-busy");
         // Closing the window now would lose them: it tries them again, then asks; Cancel keeps it open.
-        QString question;
-        QTimer answer;
-        connect(&answer, &QTimer::timeout, [&] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || box->objectName() != QLatin1String("unsavedEditsQuestion"))
-                return;
-            question = box->text();
-            screenshot(*box, "editor-close-question");
-            box->button(QMessageBox::Cancel)->click();
-            answer.stop();
-        });
-        answer.start(50);
-        QVERIFY(!window.close());
+        const QString question = closeAndCancel(window, "editor-close-question");
         QVERIFY2(question.startsWith("2 edits could not be stored yet"), qPrintable(question));
         QVERIFY(window.isVisible());
         QCOMPARE(session->unsavedCount(), 2);
 
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
         // The session retries by itself once the other program has committed.
         QTRY_COMPARE_WITH_TIMEOUT(session->unsavedCount(), 0, 5000);
         QVERIFY(banner->isHidden());
@@ -148,12 +156,8 @@ private slots:
         const auto first = classesBefore[0];
         const std::size_t stepsBefore = static_cast<std::size_t>(session->undoStack()->count());
 
-        QProcess holder;
-        holder.start(QCoreApplication::applicationFilePath(),
-                     {"--hold-child", QDir(folder).filePath("project.osprey"), "4000"});
-        QVERIFY(holder.waitForStarted());
-        QVERIFY(holder.waitForReadyRead(5000));
-        QVERIFY(holder.readAllStandardOutput().contains("held"));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(databaseOf(folder), 4000));
 
         // Add, rename, recolour and move twice: each is kept, none stored yet, the banner counts them.
         QVERIFY(!panel->addClassNamed("kite", "#ff8800"));
@@ -170,22 +174,10 @@ private slots:
         QCOMPARE(window.document()->className(first.id), QString::fromStdString(first.name)); // as stored
         screenshot(window, "editor-class-edits-busy");
         // They count in the question before closing.
-        QString question;
-        QTimer answer;
-        connect(&answer, &QTimer::timeout, [&] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || box->objectName() != QLatin1String("unsavedEditsQuestion"))
-                return;
-            question = box->text();
-            box->button(QMessageBox::Cancel)->click();
-            answer.stop();
-        });
-        answer.start(50);
-        QVERIFY(!window.close());
+        const QString question = closeAndCancel(window);
         QVERIFY2(question.startsWith("5 edits could not be stored yet"), qPrintable(question));
 
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(session->unsavedCount(), 0, 5000);
         QVERIFY(banner->isHidden());
         const auto after = storedClasses(folder);
@@ -231,12 +223,8 @@ private slots:
         QVERIFY(session->addBox(QRectF(10, 10, 40, 40)) != 0); // A: stored
         QCOMPARE(undoAction->text(), QString("&Undo Add Box"));
 
-        QProcess holder;
-        holder.start(QCoreApplication::applicationFilePath(),
-                     {"--hold-child", QDir(folder).filePath("project.osprey"), "4000"});
-        QVERIFY(holder.waitForStarted());
-        QVERIFY(holder.waitForReadyRead(5000));
-        QVERIFY(holder.readAllStandardOutput().contains("held"));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(databaseOf(folder), 4000));
         session->addBox(QRectF(60, 10, 20, 20)); // B: kept
         session->addBox(QRectF(90, 10, 20, 20)); // C: behind B
         QCOMPARE(session->unsavedCount(), 2);
@@ -283,8 +271,7 @@ private slots:
             edit->close();
         }
 
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(session->unsavedCount(), 0, 5000);
         // In order: A undone, then D stored; nothing else.
         auto stored = editor_test::storedBoxes(folder, image);
@@ -400,8 +387,8 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return osprey::test::holdWriteLock(argv[2], std::atoi(argv[3]));
+    if (const int child = test::holdWriteLockIfChild(argc, argv); child >= 0)
+        return child;
     // While the process has one thread (before QApplication).
     test::enterMountNamespace(argc, argv);
     QApplication app(argc, argv);

@@ -4,6 +4,7 @@
 // one, accept all, undo, Esc, and a result for an image no longer shown is discarded. After each step the
 // database is read through a second connection.
 #include "fixtures.h"
+#include "persons_photo.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
@@ -68,24 +69,13 @@ private slots:
         QVERIFY(!folder.isEmpty());
 
         // The COCO photo with three persons, and the class "person", join the demo project.
-        const QString photo = QDir(folder).filePath(QStringLiteral("persons.jpg"));
-        QVERIFY(QFile::copy(QString::fromStdString(test::fixture("models/fastestdet/images/2.jpg").string()),
-                            photo));
         qint64 photoId = 0;
         {
             auto project = project::Project::open(folder.toStdString());
             QVERIFY(project);
-            const auto size = imaging::readImageSize(photo.toStdString());
-            QVERIFY(size);
             QVERIFY((*project)->addClass("person"));
-            project::NewImage image;
-            image.path = "persons.jpg";
-            image.width = size->width;
-            image.height = size->height;
-            image.hash = "persons";
-            auto id = (*project)->addImage(image);
-            QVERIFY(id);
-            photoId = *id;
+            photoId = test::addPersonsPhoto(**project, folder);
+            QVERIFY(photoId != 0);
         }
 
         ui::MainWindow window;
@@ -266,19 +256,8 @@ private slots:
         {
             auto project = project::Project::create(folder.toStdString());
             QVERIFY(project);
-            const QString photo = QDir(folder).filePath(QStringLiteral("persons.jpg"));
-            QVERIFY(QFile::copy(
-                QString::fromStdString(test::fixture("models/fastestdet/images/2.jpg").string()), photo));
-            const auto size = imaging::readImageSize(photo.toStdString());
-            QVERIFY(size);
-            project::NewImage image;
-            image.path = "persons.jpg";
-            image.width = size->width;
-            image.height = size->height;
-            image.hash = "persons";
-            auto id = (*project)->addImage(image);
-            QVERIFY(id);
-            photoId = *id;
+            photoId = test::addPersonsPhoto(**project, folder);
+            QVERIFY(photoId != 0);
         }
         ui::MainWindow window;
         window.resize(1200, 800);

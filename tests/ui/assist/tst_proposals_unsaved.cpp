@@ -5,6 +5,7 @@
 // it back (the proposals show again), Redo queues it again, and when the other program commits the boxes
 // are stored as model boxes with their scores, as one ordinary undo step.
 #include "fixtures.h"
+#include "persons_photo.h"
 #include "project_printers.h"
 #include "sqlite_write_holder.h"
 #include "ui/annotate/annotation_editor.h"
@@ -44,24 +45,13 @@ private slots:
         QTemporaryDir dir;
         const QString folder = editor_test::makeDemo(dir, 2, 160);
         QVERIFY(!folder.isEmpty());
-        const QString photo = QDir(folder).filePath(QStringLiteral("persons.jpg"));
-        QVERIFY(QFile::copy(QString::fromStdString(test::fixture("models/fastestdet/images/2.jpg").string()),
-                            photo));
         qint64 photoId = 0;
         {
             auto project = project::Project::open(folder.toStdString());
             QVERIFY(project);
-            const auto size = imaging::readImageSize(photo.toStdString());
-            QVERIFY(size);
             QVERIFY((*project)->addClass("person"));
-            project::NewImage image;
-            image.path = "persons.jpg";
-            image.width = size->width;
-            image.height = size->height;
-            image.hash = "persons";
-            auto id = (*project)->addImage(image);
-            QVERIFY(id);
-            photoId = *id;
+            photoId = test::addPersonsPhoto(**project, folder);
+            QVERIFY(photoId != 0);
         }
 
         ui::MainWindow window;
@@ -82,12 +72,8 @@ private slots:
         QVERIFY2(proposals >= 3, qPrintable(QString::number(proposals)));
         const std::size_t steps = static_cast<std::size_t>(session->undoStack()->count());
 
-        QProcess holder;
-        holder.start(QCoreApplication::applicationFilePath(),
-                     {"--hold-child", QDir(folder).filePath("project.osprey"), "4000"});
-        QVERIFY(holder.waitForStarted());
-        QVERIFY(holder.waitForReadyRead(5000));
-        QVERIFY(holder.readAllStandardOutput().contains("held"));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(QDir(folder).filePath("project.osprey").toStdString(), 4000));
 
         assist->acceptAll();
         QCOMPARE(session->unsavedCount(), 1);
@@ -105,8 +91,7 @@ private slots:
         assist->acceptAll(); // nothing left to accept: the kept edit holds them all
         QCOMPARE(session->unsavedCount(), 1);
 
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(session->unsavedCount(), 0, 5000);
         const auto stored = storedBoxes(folder, photoId);
         QCOMPARE(modelBoxes(stored), static_cast<size_t>(proposals));
@@ -121,8 +106,8 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return osprey::test::holdWriteLock(argv[2], std::atoi(argv[3]));
+    if (const int child = test::holdWriteLockIfChild(argc, argv); child >= 0)
+        return child;
     QApplication app(argc, argv);
     TestProposalsUnsaved test;
     return QTest::qExec(&test, argc, argv);
