@@ -13,7 +13,6 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -24,15 +23,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int kHoldMs = 7000; // longer than the old 5 s busy timeout
-
-/// Starts the child that holds the write lock for `holdMs`; returns once it holds it.
-bool startHolder(QProcess& holder, const std::filesystem::path& project, int holdMs) {
-    holder.start(QCoreApplication::applicationFilePath(),
-                 {"--hold-child", QString::fromStdString((project / "project.osprey").string()),
-                  QString::number(holdMs)});
-    return holder.waitForStarted() && holder.waitForReadyRead(10000) &&
-           holder.readAllStandardOutput().contains("held");
-}
 
 } // namespace
 
@@ -46,8 +36,8 @@ private slots:
         auto run = (*outbox)->createRun("Tester/p", "run-1", "http://127.0.0.1:1", "run1");
         QVERIFY(run);
 
-        QProcess holder;
-        QVERIFY(startHolder(holder, f.project, kHoldMs));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(f.project / "project.osprey", kHoldMs));
         QElapsedTimer timer;
         timer.start();
         auto id = (*outbox)->enqueue(*run, remote::Lane::Event, "epoch_end", R"({"epoch":0})");
@@ -55,8 +45,7 @@ private slots:
         QVERIFY2(id, id ? "" : id.message().c_str());
         qInfo("the event waited %lld ms for the other writer", static_cast<long long>(waited));
         QVERIFY2(waited > 5500, qPrintable(QString::number(waited))); // past the old timeout
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
 
         // Both writes are there: the other program's and the event.
         auto row = (*outbox)->row(*id);
@@ -69,13 +58,12 @@ private slots:
         QCOMPARE((*project)->setting("child").value(), std::string("wrote"));
 
         // Marking it sent (the sender's write) waits as well.
-        QProcess second;
-        QVERIFY(startHolder(second, f.project, 6000));
+        test::WriteHolder second;
+        QVERIFY(second.start(f.project / "project.osprey", 6000));
         timer.restart();
         QVERIFY((*outbox)->markSent(*id, "{}"));
         QVERIFY(timer.elapsed() > 5000);
-        QVERIFY(second.waitForFinished(10000));
-        QCOMPARE(second.exitCode(), 0);
+        QCOMPARE(second.finish(), 0);
         QCOMPARE((*outbox)->counts(*run)->sent, std::int64_t(1));
     }
 
@@ -86,8 +74,8 @@ private slots:
         auto run = (*outbox)->createRun("Tester/p", "run-1", "http://127.0.0.1:1", "run1");
         QVERIFY(run);
         (*outbox)->setWriteWait(std::chrono::milliseconds(500));
-        QProcess holder;
-        QVERIFY(startHolder(holder, f.project, 2500));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(f.project / "project.osprey", 2500));
         QElapsedTimer timer;
         timer.start();
         auto id = (*outbox)->enqueue(*run, remote::Lane::Event, "epoch_end", "{}");
@@ -97,7 +85,7 @@ private slots:
         QVERIFY2(id.message().find("another program has been writing to the project") != std::string::npos,
                  id.message().c_str());
         QVERIFY2(id.message().find("project.osprey") != std::string::npos, id.message().c_str());
-        QVERIFY(holder.waitForFinished(10000));
+        QCOMPARE(holder.finish(), 0);
         QCOMPARE((*outbox)->counts(*run)->pending, std::int64_t(0)); // nothing half-stored
     }
 
@@ -111,15 +99,14 @@ private slots:
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY2(reporter, reporter ? "" : reporter.message().c_str());
         feed(**reporter, run.runStarted());
-        QProcess holder;
-        QVERIFY(startHolder(holder, f.project, kHoldMs));
+        test::WriteHolder holder;
+        QVERIFY(holder.start(f.project / "project.osprey", kHoldMs));
         QElapsedTimer timer;
         timer.start();
         for (int epoch = 1; epoch <= run.epochs; ++epoch) // the first event waits for the other writer
             run.emitEpoch(**reporter, epoch);
         QVERIFY(timer.elapsed() > 5500);
-        QVERIFY(holder.waitForFinished(10000));
-        QCOMPARE(holder.exitCode(), 0);
+        QCOMPARE(holder.finish(), 0);
         feed(**reporter, run.finished());
         auto finished = (*reporter)->finish();
         QVERIFY2(finished, finished ? "" : finished.message().c_str());
@@ -142,8 +129,8 @@ private slots:
 };
 
 int main(int argc, char** argv) {
-    if (argc == 4 && std::string(argv[1]) == "--hold-child")
-        return holdWriteLock(argv[2], std::atoi(argv[3]));
+    if (const int child = holdWriteLockIfChild(argc, argv); child >= 0)
+        return child;
     QCoreApplication app(argc, argv);
     TestOutboxWriters test;
     return QTest::qExec(&test, argc, argv);
