@@ -53,6 +53,8 @@ void Run::setUpPrecision() {
             m_emit.log("AMP: bf16 autocast (the GPU supports bfloat16)");
         else
             m_emit.log("AMP: fp16 autocast with a dynamic loss scaler (the GPU has no bfloat16 support)");
+    } else if (!m_config.amp) {
+        m_emit.log("amp=false: training in float32");
     } else if (m_precision == Precision::BFloat16) {
         m_emit.log("AMP: bf16 autocast on the CPU (it has " + system::cpuBFloat16Instructions() +
                    "); amp=false trains in float32");

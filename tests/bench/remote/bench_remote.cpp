@@ -10,6 +10,7 @@
 #include "remote/outbox.h"
 #include "remote/outbox_sync.h"
 #include "remote/run_reporter.h"
+#include "run/train_events.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -107,7 +108,7 @@ int main(int argc, char** argv) {
         auto options = testOptions(project, server.url());
         auto reporter = std::move(remote::RunReporter::start(options).value());
         SyntheticRun run{project / "runs" / "r"};
-        reporter->handleEvent(run.runStarted());
+        feed(*reporter, run.runStarted());
         std::vector<double> costsUs;
         const json batch = {
             {"type", "batch"}, {"epoch", 1}, {"batch", 1}, {"batches", 100}, {"box_loss", 1.0}};
@@ -115,11 +116,17 @@ int main(int argc, char** argv) {
             {"type", "system"}, {"cpu_percent", 50.0}, {"ram_used_mb", 1.0}, {"ram_total_mb", 2.0}};
         const json log = {{"type", "log"},
                           {"message", "a log line of typical length for the console output"}};
+        // The events as the trainer hands them over (parsed once here, outside the timing).
+        const auto parsed = [](const json& e) { return run::parseEvent(e.dump()).value(); };
+        std::vector<run::TrainEvent> epochs;
+        for (int epoch = 1; epoch <= 300; ++epoch)
+            epochs.push_back(parsed(epochEvent(epoch)));
+        const auto logEvent = parsed(log), systemEvent = parsed(system), batchEvent = parsed(batch);
         for (int i = 0; i < 20000; ++i) {
-            const json& e = i % 4 == 0   ? epochEvent(i % 300 + 1)
-                            : i % 4 == 1 ? log
-                            : i % 4 == 2 ? system
-                                         : batch;
+            const run::TrainEvent& e = i % 4 == 0   ? epochs[static_cast<size_t>(i % 300)]
+                                       : i % 4 == 1 ? logEvent
+                                       : i % 4 == 2 ? systemEvent
+                                                    : batchEvent;
             const auto t = Clock::now();
             reporter->handleEvent(e);
             costsUs.push_back(secondsSince(t) * 1e6);
@@ -147,24 +154,23 @@ int main(int argc, char** argv) {
             for (int b = 0; b < kBatches; ++b) {
                 trainBatch();
                 if (reporter) {
-                    reporter->handleEvent(
-                        {{"type", "batch"}, {"epoch", epoch}, {"batch", b + 1}, {"batches", kBatches}});
+                    feed(*reporter,
+                         {{"type", "batch"}, {"epoch", epoch}, {"batch", b + 1}, {"batches", kBatches}});
                     if (b % 4 == 0)
-                        reporter->handleEvent({{"type", "system"}, {"cpu_percent", 50.0}});
+                        feed(*reporter, {{"type", "system"}, {"cpu_percent", 50.0}});
                     if (b % 10 == 0)
-                        reporter->handleEvent({{"type", "log"}, {"message", "batch " + std::to_string(b)}});
+                        feed(*reporter, {{"type", "log"}, {"message", "batch " + std::to_string(b)}});
                 }
             }
             if (reporter) {
-                reporter->handleEvent(epochEvent(epoch));
-                reporter->handleEvent(
-                    {{"type", "checkpoint"}, {"kind", "last"}, {"path", "/nonexistent/last.pt"}});
+                feed(*reporter, epochEvent(epoch));
+                feed(*reporter, {{"type", "checkpoint"}, {"kind", "last"}, {"path", "/nonexistent/last.pt"}});
             }
             return secondsSince(start);
         };
         auto reporter = std::move(remote::RunReporter::start(testOptions(project, server.url())).value());
         SyntheticRun run{project / "runs" / "r"};
-        reporter->handleEvent(run.runStarted());
+        feed(*reporter, run.runStarted());
         double with = 0, without = 0;
         epochTime(nullptr, 0); // warm-up
         for (int epoch = 1; epoch <= epochs; ++epoch) {
@@ -175,7 +181,7 @@ int main(int argc, char** argv) {
         std::printf(
             "epoch time: %.3f s without reporting, %.3f s with (%+.2f%%), %d epochs of %d batches each\n",
             without / epochs, with / epochs, (with / without - 1.0) * 100.0, epochs, kBatches);
-        reporter->handleEvent(run.finished());
+        feed(*reporter, run.finished());
         (void)reporter->finish();
     }
     return 0;

@@ -84,14 +84,14 @@ def osprey(args, project, extra=()):
     if args.workers is not None:
         command.append(f"workers={args.workers}")
     _, wall = run(command)
-    precision = "?"
+    precision = "float32 (no AMP line in the log)"
     with open(os.path.join(run_dir, "args.yaml")) as f:
         amp = next((l.split(":", 1)[1].strip() for l in f if l.startswith("amp:")), "?")
     epochs, final = [], {}
     with open(events) as f:
         for line in f:
             event = json.loads(line)
-            if event.get("type") == "log" and "AMP:" in event.get("message", ""):
+            if event.get("type") == "log" and event.get("message", "").startswith(("AMP:", "amp=false:")):
                 precision = event["message"]
             if event.get("type") == "epoch":
                 rate = event["images_per_s"]
