@@ -58,7 +58,7 @@ void Run::setUpPrecision() {
     } else if (m_precision == Precision::BFloat16) {
         m_emit.log("AMP: bf16 autocast on the CPU (it has " + system::cpuBFloat16Instructions() +
                    "); amp=false trains in float32");
-    } else if (m_config.amp && system::cpuComputesBFloat16()) {
+    } else if (system::cpuComputesBFloat16()) {
         m_emit.log("AMP: float32 on the CPU: LibTorch " + model::compat::torchVersion() +
                    "'s bfloat16 kernels are slower than its float32 ones (2.x is faster)");
     }
