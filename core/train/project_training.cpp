@@ -1,7 +1,6 @@
 #include "train/project_training.h"
 
 #include "common/log.h"
-#include "metrics/ultralytics_evaluator.h"
 #include "planner/run_advice.h"
 #include "planner/run_estimate.h"
 #include "project/project.h"
@@ -12,6 +11,7 @@
 #include "train/data_loader.h"
 #include "train/distributed_job_impl.h"
 #include "train/train_dataset.h"
+#include "train/ultralytics_scorer.h"
 #include "train/validation_recorder.h"
 
 #include <nlohmann/json.hpp>
@@ -37,32 +37,6 @@ std::string firstGpuName(const std::string& device) {
     const auto sample = monitor.sample(std::stoi(first));
     return sample ? sample->name : std::string();
 }
-
-/// Scores validation detections with core/metrics' Ultralytics evaluator.
-class UltralyticsScorer : public DetectionScorer {
-public:
-    explicit UltralyticsScorer(int classCount) : m_evaluator(classCount) {}
-    void reset() override { m_evaluator.reset(); }
-    void addImage(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) override {
-        std::vector<metrics::GroundTruthBox> gt;
-        gt.reserve(truths.size());
-        for (const auto& t : truths)
-            gt.push_back({{t.x1, t.y1, t.x2, t.y2}, t.classId});
-        std::vector<metrics::DetectionBox> dt;
-        dt.reserve(detections.size());
-        for (const auto& d : detections)
-            dt.push_back({{d.x1, d.y1, d.x2, d.y2}, d.classId, d.score});
-        if (auto status = m_evaluator.addImage(gt, dt); !status)
-            log::warn("validation scoring: " + status.message());
-    }
-    ValMetrics compute() override {
-        const auto result = m_evaluator.compute();
-        return {result.precision, result.recall, result.map50, result.map50to95};
-    }
-
-private:
-    metrics::UltralyticsEvaluator m_evaluator;
-};
 
 /// Mirrors the run into the project's runs table. Project calls happen on the training thread only: the
 /// events it handles (epoch, finished, failed) are emitted there.
@@ -203,8 +177,8 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
         return fail("batch: AutoBatch (-1 or a fraction) is for training; give val a batch size such as 32");
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val),
                    [](const std::string& message) { log::warn(message); });
-    UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
-    return validateWeights(weights, val, &scorer, static_cast<int>(data->classNames.size()), config);
+    const auto scorer = makeUltralyticsScorer(static_cast<int>(data->classNames.size()));
+    return validateWeights(weights, val, scorer.get(), static_cast<int>(data->classNames.size()), config);
 }
 
 Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, run::TrainConfig config,
@@ -319,9 +293,9 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
                      job ? job->trainLoader(config) : LoaderOptions::fromConfig(config, LoaderMode::Train),
                      std::ref(warn));
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));
-    UltralyticsScorer scorer(static_cast<int>(data->classNames.size()));
+    const auto scorer = makeUltralyticsScorer(static_cast<int>(data->classNames.size()));
     // Per-image results of every validation, in <run>/validation.jsonl (runs errors, the worst images).
-    ValidationRecorder validationRecorder(scorer, recordedImagesOf(data->val.samples), data->classNames,
+    ValidationRecorder validationRecorder(*scorer, recordedImagesOf(data->val.samples), data->classNames,
                                           config.imgsz, runDir.value() / run::kValidationFileName);
     sink.add(&validationRecorder);
     // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
