@@ -5,6 +5,8 @@
 #   1. builds the engine (OSPREY_ENGINE_ONLY=ON: core/common, run, system, model and the training engine,
 #      no Qt or OpenCV) and tools/gpu_check against that machine's PyTorch (python3 -c 'import torch');
 #   2. one forward of the same seeded yolov8s weights on the CPU and the GPU: max difference (goal <= 1e-3);
+#      then the validation pass on the GPU in float32 and under the run's autocast: images/s of both and
+#      the relative difference of their losses;
 #   3. trains yolov8n (batch 64) and yolov8s (batch 128, and AutoBatch) for a few epochs on synthetic
 #      640 px images with bf16 autocast: images/s, peak memory, MFU against the GPU's bf16 peak (goal
 #      >= 25 % for yolov8s at batch 128);
@@ -102,7 +104,9 @@ if [[ $dry == 1 ]]; then
 fi
 
 # ---- CPU vs GPU forward --------------------------------------------------------------------------------
-if step diff 90 "$check" diff model=yolov8s imgsz=640 device=$device; then
+val_images=64
+[[ $dry == 1 ]] && val_images=4
+if step diff 90 "$check" diff model=yolov8s imgsz=640 device=$device val_images=$val_images; then
     say "diff: $(cat "$OUT/diff.out")"
 fi
 

@@ -50,14 +50,16 @@ void Run::setUpPrecision() {
         if (!m_config.amp)
             m_emit.log("amp=false: training in float32");
         else if (m_precision == Precision::BFloat16)
-            m_emit.log("AMP: bf16 autocast (the GPU supports bfloat16)");
+            m_emit.log("AMP: bf16 autocast for training and validation (the GPU supports bfloat16)");
         else
-            m_emit.log("AMP: fp16 autocast with a dynamic loss scaler (the GPU has no bfloat16 support)");
+            m_emit.log(
+                "AMP: fp16 autocast for training and validation, with a dynamic loss scaler (the GPU has no "
+                "bfloat16 support)");
     } else if (!m_config.amp) {
         m_emit.log("amp=false: training in float32");
     } else if (m_precision == Precision::BFloat16) {
-        m_emit.log("AMP: bf16 autocast on the CPU (it has " + system::cpuBFloat16Instructions() +
-                   "); amp=false trains in float32");
+        m_emit.log("AMP: bf16 autocast for training and validation on the CPU (it has " +
+                   system::cpuBFloat16Instructions() + "); amp=false trains in float32");
     } else if (system::cpuComputesBFloat16()) {
         m_emit.log("AMP: float32 on the CPU: LibTorch " + model::compat::torchVersion() +
                    "'s bfloat16 kernels are slower than its float32 ones (2.x is faster)");

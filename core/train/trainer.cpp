@@ -191,7 +191,7 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
         const auto valStart = Clock::now();
         if (m_inputs.val && m_config.validate) {
             const auto val = validateEpoch(*m_state.ema, *m_inputs.val, *m_loss, m_inputs.scorer, m_config,
-                                           m_device, epoch, m_inputs.beforeValidationForward);
+                                           m_device, m_precision, epoch, m_inputs.beforeValidationForward);
             metrics.precision = val.metrics.precision;
             metrics.recall = val.metrics.recall;
             metrics.map50 = val.metrics.map50;

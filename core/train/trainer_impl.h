@@ -8,6 +8,7 @@
 #include "train/batch_source.h"
 #include "train/detection_loss_impl.h"
 #include "train/detection_scorer.h"
+#include "train/grad_scaler_impl.h"
 #include "train/optimizer_impl.h"
 
 #include <torch/torch.h>
@@ -64,9 +65,12 @@ struct ValidationResult {
 /// A GPU out-of-memory error during a forward frees the cache and runs that batch, and the rest of the
 /// pass, in halves (down to one image, which then fails with the error); `beforeForward` is the test hook
 /// of TrainInputs::beforeValidationForward.
+/// `precision` other than float32 runs the network under that autocast; the raw maps are then cast to
+/// float32, and the boxes decoded, the loss computed and NMS run in float32 (bf16's 8-bit mantissa would
+/// round box corners at 640 px to whole pixels).
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
-                               const torch::Device& device, int epoch,
+                               const torch::Device& device, Precision precision, int epoch,
                                const std::function<void(int)>& beforeForward = {});
 
 } // namespace osprey::train

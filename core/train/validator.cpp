@@ -39,7 +39,7 @@ DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device) {
 
 ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
-                               const torch::Device& device, int epoch,
+                               const torch::Device& device, Precision precision, int epoch,
                                const std::function<void(int)>& beforeForward) {
     torch::NoGradGuard noGrad;
     const bool wasTraining = network.is_training();
@@ -56,6 +56,19 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     int batches = 0;
     torch::Tensor sum = torch::zeros({3});
     int piece = 0; // images per forward after an out-of-memory error (0: the whole batch)
+    const bool lower = precision != Precision::Float32;
+    const auto run = [&](const torch::Tensor& images) {
+        model::DetectorOutput output;
+        {
+            model::compat::AutocastScope autocast(device.type(), autocastType(precision), lower);
+            output.raw = network.forwardRaw(images);
+        }
+        if (lower)
+            for (auto& map : output.raw)
+                map = map.to(torch::kFloat);
+        output.decoded = network.head().decode(output.raw);
+        return output;
+    };
     const auto forward = [&](const torch::Tensor& images) {
         while (true) {
             const auto count = static_cast<int>(images.size(0));
@@ -66,7 +79,7 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
                     const int n = std::min(step, count - start);
                     if (beforeForward)
                         beforeForward(n);
-                    parts.push_back(network.forward(step == count ? images : images.narrow(0, start, n)));
+                    parts.push_back(run(step == count ? images : images.narrow(0, start, n)));
                 }
                 if (parts.size() == 1)
                     return std::move(parts.front());
@@ -152,7 +165,8 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
         net.to(device);
         DetectionLoss loss(numClasses, net.strides(),
                            LossGains{config.boxGain, config.clsGain, config.dflGain});
-        const auto result = validateEpoch(net, source, loss, scorer, config, device, 0);
+        // Standalone validation is the reference measurement: float32, as Ultralytics' `val` (half=False).
+        const auto result = validateEpoch(net, source, loss, scorer, config, device, Precision::Float32, 0);
         ValidationReport report;
         report.metrics = result.metrics;
         report.boxLoss = result.boxLoss;

@@ -9,9 +9,12 @@
 //       batch=-1 or a fraction plans the batch with AutoBatch first and prints its message.
 //       With the torchrun environment set (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT) it trains as that
 //       rank of a data-parallel job: NCCL on a GPU, Gloo on the CPU (tools/gpu-check.sh: one NCCL rank).
-//   osprey-gpu-check diff model=yolov8s imgsz=640 device=0
+//   osprey-gpu-check diff model=yolov8s imgsz=640 device=0 val_images=64
 //       one forward of the same weights (seeded) on the CPU and on the GPU in float32 without TF32;
-//       prints the max absolute difference of the decoded outputs (boxes in pixels, class scores 0..1).
+//       prints the max absolute difference of the decoded outputs (boxes in pixels, class scores 0..1);
+//       then validates those weights on the GPU on `val_images` synthetic images in float32 and under the
+//       autocast a run with amp=true uses there, and prints both passes' images/s and the relative difference
+//       of their validation losses.
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/model_spec.h"
@@ -22,7 +25,10 @@
 #include "train/distributed.h"
 #include "train/grad_scaler_impl.h"
 #include "train/trainer.h"
+#include "train/trainer_impl.h"
 
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -235,8 +241,31 @@ int diffCommand(const std::map<std::string, std::string>& args) {
     const auto scores = (cpu.slice(1, 4) - gpu.slice(1, 4)).abs().max().item<double>();
     const auto scoresTf32 = (cpu.slice(1, 4) - gpuTf32.slice(1, 4)).abs().max().item<double>();
     std::printf("model=%s imgsz=%d max_abs_diff_scores=%.3g max_abs_diff_boxes_px=%.3g "
-                "max_rel_diff_boxes=%.3g max_abs_diff_scores_tf32=%.3g\n",
+                "max_rel_diff_boxes=%.3g max_abs_diff_scores_tf32=%.3g",
                 spec->name().c_str(), imgsz, scores, boxes, boxes / imgsz, scoresTf32);
+
+    // The validation after each epoch, as the trainer runs it (losses only: no scorer in the engine).
+    const auto amp = train::choosePrecision(true, device.is_cuda(), train::fastBFloat16(device));
+    const train::DetectionLoss loss(spec->numClasses, network->strides());
+    const run::TrainConfig config;
+    const int valImages = std::max(1, std::stoi(value(args, "val_images", "64")));
+    const auto validate = [&](train::Precision precision) {
+        SyntheticSource source(valImages, 16, imgsz, spec->numClasses);
+        // A warm-up pass (cuDNN's choices), then the timed one; each ends reading its losses to the host.
+        train::validateEpoch(*network, source, loss, nullptr, config, device, precision, 0);
+        const auto start = std::chrono::steady_clock::now();
+        const auto result =
+            train::validateEpoch(*network, source, loss, nullptr, config, device, precision, 0);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return std::pair{result, valImages / seconds};
+    };
+    const auto [full, fullRate] = validate(train::Precision::Float32);
+    const auto [lower, lowerRate] = validate(amp);
+    const auto lossOf = [](const train::ValidationResult& r) { return r.boxLoss + r.clsLoss + r.dflLoss; };
+    std::printf(" val_images_per_s_float32=%.1f val_images_per_s_%s=%.1f val_loss_rel_diff_%s=%.3g\n",
+                fullRate, train::toString(amp), lowerRate, train::toString(amp),
+                std::abs(lossOf(lower) - lossOf(full)) / std::max(1e-12, std::abs(lossOf(full))));
     return 0;
 }
 
