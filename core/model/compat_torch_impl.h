@@ -90,8 +90,10 @@ inline bool cudaSupportsBFloat16(int deviceIndex) {
 }
 
 /// LibTorch's CPU kernels train faster in bfloat16 than in float32 on a CPU with AMX or AVX512-BF16.
-/// Measured on such a CPU with yolov8n at 320 (forward + backward + step): LibTorch 2.15 about 2x float32
-/// at 1 thread; Debian's 1.13 0.3-0.65x. Versions between were not measured: 2.0 is taken as the line.
+/// Measured with yolov8n at 320 (forward + backward + step, bench_train modes), bf16 + channels-last
+/// against float32 channels-last: on an Intel CPU with AMX, LibTorch 2.15 about 2x at 1 thread and
+/// Debian's 1.13 0.3-0.65x; on an AMD EPYC with AVX512-BF16 (no AMX), 2.15 1.47-1.59x and 1.13
+/// 1.05-1.08x. 1.13 therefore trains in float32. Versions between were not measured: 2.0 is the line.
 inline constexpr bool cpuBFloat16KernelsAreFast() {
     return OSPREY_TORCH_AT_LEAST(2, 0);
 }

@@ -26,8 +26,11 @@ std::string DeviceChoice::describe() const {
     if (!cuda)
         return "cpu";
     std::string text = "cuda:";
-    for (size_t i = 0; i < indices.size(); ++i)
-        text += (i ? "," : "") + std::to_string(indices[i]);
+    for (size_t i = 0; i < indices.size(); ++i) {
+        if (i > 0)
+            text += ',';
+        text += std::to_string(indices[i]);
+    }
     return text;
 }
 

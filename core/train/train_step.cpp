@@ -61,8 +61,9 @@ void Run::setUpPrecision() {
         m_emit.log("AMP: bf16 autocast for training and validation on the CPU (it has " +
                    system::cpuBFloat16Instructions() + "); amp=false trains in float32");
     } else if (system::cpuComputesBFloat16()) {
-        m_emit.log("AMP: float32 on the CPU: LibTorch " + model::compat::torchVersion() +
-                   "'s bfloat16 kernels are slower than its float32 ones (2.x is faster)");
+        m_emit.log("AMP: float32 on the CPU: bf16 autocast needs LibTorch 2.x (" +
+                   model::compat::torchVersion() +
+                   "'s bf16 kernels measured 0.3-1.08x float32 per training step, 2.15's 1.5-2.5x)");
     }
 }
 
