@@ -57,7 +57,7 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     torch::Tensor sum = torch::zeros({3});
     int piece = 0; // images per forward after an out-of-memory error (0: the whole batch)
     const bool lower = precision != Precision::Float32;
-    const auto run = [&](const torch::Tensor& images) {
+    const auto forwardOnce = [&](const torch::Tensor& images) {
         model::DetectorOutput output;
         {
             model::compat::AutocastScope autocast(device.type(), autocastType(precision), lower);
@@ -79,7 +79,7 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
                     const int n = std::min(step, count - start);
                     if (beforeForward)
                         beforeForward(n);
-                    parts.push_back(run(step == count ? images : images.narrow(0, start, n)));
+                    parts.push_back(forwardOnce(step == count ? images : images.narrow(0, start, n)));
                 }
                 if (parts.size() == 1)
                     return std::move(parts.front());
