@@ -2,6 +2,7 @@
 
 #include "common/strings.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -22,6 +23,29 @@ void AdviceMonitor::give(const run::TrainEvent& at, const std::string& kind, con
     out.push_back(std::move(advice));
 }
 
+void AdviceMonitor::sharedCpu(const run::TrainEvent& e, std::vector<run::TrainEvent>& out) {
+    if (m_computeThreads <= 0 || e.cpuCores <= 0 || !std::isfinite(e.cpuPercent) ||
+        !std::isfinite(e.processCpuPercent))
+        return;
+    const double others = std::max(0.0, e.cpuPercent - e.processCpuPercent) / 100.0 * e.cpuCores;
+    const int free = std::max(0, e.cpuCores - m_computeThreads);
+    if (others <= free + m_thresholds.sharedCpuCores) {
+        m_sharedInRow = 0;
+        return;
+    }
+    if (++m_sharedInRow < m_thresholds.sharedCpuSamples)
+        return;
+    const int suggested =
+        std::clamp(e.cpuCores - static_cast<int>(std::ceil(others - 0.5)), 1, m_computeThreads);
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "Other programs are using about %.1f of this machine's %d cores while training computes on "
+                  "%d threads: the threads wait on each other, and training slows down more than the lost "
+                  "cores explain. While those programs run, threads=%d is likely faster.",
+                  others, e.cpuCores, m_computeThreads, suggested);
+    give(e, "shared_cpu", text, out);
+}
+
 std::vector<run::TrainEvent> AdviceMonitor::feed(const run::TrainEvent& e) {
     std::vector<run::TrainEvent> out;
     char text[400];
@@ -29,6 +53,7 @@ std::vector<run::TrainEvent> AdviceMonitor::feed(const run::TrainEvent& e) {
     case Type::RunStarted:
         if (const auto it = e.config.find("patience"); it != e.config.end())
             m_patience = static_cast<int>(parseInt(it->second).value_or(100));
+        m_computeThreads = e.computeThreads;
         break;
     case Type::Batch:
     case Type::Epoch: {
@@ -66,6 +91,7 @@ std::vector<run::TrainEvent> AdviceMonitor::feed(const run::TrainEvent& e) {
         break;
     }
     case Type::System: {
+        sharedCpu(e, out);
         if (!e.gpu)
             break;
         if (e.gpuMemTotalMb > 0 && e.gpuMemUsedMb / e.gpuMemTotalMb > m_thresholds.gpuMemoryShare) {

@@ -10,7 +10,11 @@
 // - plateau: validation mAP50-95 not improved for max(3, patience / 3) epochs: patience will stop the run
 //   after `patience` such epochs, or stop now and keep best.pt;
 // - nan_loss: a training loss became NaN or infinite: the run will not recover (lower lr0, check the
-//   labels for empty or inverted boxes, switch off amp).
+//   labels for empty or inverted boxes, switch off amp);
+// - shared_cpu: a CPU run whose other programs keep more than half a core busy beyond the cores it leaves
+//   free, for 3 system samples in a row. Compute threads wait on each other at every parallel step, so
+//   the run slows down far more than the cores it loses (bench_train modes, 2 cores, one busy with
+//   `yes`: bf16 at 2 threads 16.1 images/s against 47.5 idle, at 1 thread 35.6): fewer threads.
 //
 // AdvisingSink forwards a stream to another sink and inserts the advice. Thread affinity: AdviceMonitor
 // belongs to one thread; AdvisingSink is thread-safe (the trainer's sampler thread sends `system`).
@@ -30,6 +34,8 @@ struct AdviceThresholds {
     double lowUtilSeconds = 120;
     double gpuMemoryShare = 0.92;
     int minPlateauEpochs = 3;
+    double sharedCpuCores = 0.5; ///< other programs' cores beyond the run's free ones
+    int sharedCpuSamples = 3;
 };
 
 class AdviceMonitor {
@@ -42,6 +48,7 @@ public:
     const std::set<std::string>& given() const { return m_given; }
 
 private:
+    void sharedCpu(const run::TrainEvent& e, std::vector<run::TrainEvent>& out);
     void give(const run::TrainEvent& at, const std::string& kind, const std::string& message,
               std::vector<run::TrainEvent>& out);
 
@@ -52,6 +59,8 @@ private:
     double m_lowSinceS = -1; ///< start of the current low-utilisation stretch, -1 when none
     double m_bestFitness = -1;
     int m_bestEpoch = 0;
+    int m_computeThreads = 0; ///< of a CPU run (run_started); 0 on a GPU
+    int m_sharedInRow = 0;    ///< system samples in a row with other programs competing
 };
 
 /// Every piece of advice a recorded stream (events.jsonl lines) gives, in order. Lines that are not

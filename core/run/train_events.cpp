@@ -94,6 +94,7 @@ std::string toJson(const TrainEvent& e) {
         j["epochs"] = e.epochs;
         j["start_epoch"] = e.startEpoch;
         j["pid"] = e.pid;
+        j["compute_threads"] = e.computeThreads;
         break;
     case TrainEvent::Type::Batch:
         j["epoch"] = e.epoch;
@@ -120,6 +121,8 @@ std::string toJson(const TrainEvent& e) {
         break;
     case TrainEvent::Type::System:
         j["cpu_percent"] = finite(e.cpuPercent);
+        j["process_cpu_percent"] = finite(e.processCpuPercent);
+        j["cpu_cores"] = e.cpuCores;
         j["ram_used_mb"] = finite(e.ramUsedMb);
         j["ram_total_mb"] = finite(e.ramTotalMb);
         j["process_rss_mb"] = finite(e.processRssMb);
@@ -254,6 +257,7 @@ void readRunStarted(const Fields& f, TrainEvent& e) {
     f.integer("epochs", e.epochs);
     f.integer("start_epoch", e.startEpoch);
     f.integer("pid", e.pid);
+    f.integer("compute_threads", e.computeThreads);
 }
 
 void readProgress(const Fields& f, TrainEvent& e) {
@@ -279,6 +283,8 @@ void readEpoch(const Fields& f, TrainEvent& e) {
 
 void readSystem(const Fields& f, TrainEvent& e) {
     e.cpuPercent = f.number("cpu_percent");
+    e.processCpuPercent = f.number("process_cpu_percent");
+    f.integer("cpu_cores", e.cpuCores);
     e.ramUsedMb = f.number("ram_used_mb");
     e.ramTotalMb = f.number("ram_total_mb");
     e.processRssMb = f.number("process_rss_mb");

@@ -67,8 +67,9 @@ struct TrainEvent {
     std::int64_t parameters = 0;
     double gflops = 0;
     std::string runDir;
-    int startEpoch = 1;   ///< >1 when resuming
-    std::int64_t pid = 0; ///< the training process, so that a later GUI session can ask it to stop
+    int startEpoch = 1;     ///< >1 when resuming
+    std::int64_t pid = 0;   ///< the training process, so that a later GUI session can ask it to stop
+    int computeThreads = 0; ///< the threads a CPU run computes on; 0 on a GPU
 
     // batch / epoch
     int epoch = 0; ///< 1-based
@@ -89,7 +90,9 @@ struct TrainEvent {
     double gpuPeakMemMb = std::numeric_limits<double>::quiet_NaN();
 
     // system
-    double cpuPercent = 0; ///< whole machine, 0..100
+    double cpuPercent = 0;        ///< whole machine, 0..100
+    double processCpuPercent = 0; ///< the trainer's share of it (same scale)
+    int cpuCores = 0;             ///< logical CPUs of the machine
     double ramUsedMb = 0, ramTotalMb = 0, processRssMb = 0;
     bool gpu = false; ///< an NVIDIA GPU was found through NVML
     std::string gpuName;

@@ -1,6 +1,9 @@
 #include "system/machine_monitor.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace osprey::system {
@@ -18,6 +21,26 @@ CpuTimes readCpuTimes() {
     stat >> label >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
     const unsigned long long busy = user + nice + system + irq + softirq + steal;
     return {busy, busy + idle + iowait};
+}
+
+/// This process's user + system CPU time in clock ticks, the unit of /proc/stat (fields 14 and 15 of
+/// /proc/self/stat, counted after the command name's closing parenthesis); 0 when unreadable.
+unsigned long long readProcessTicks() {
+    std::ifstream in("/proc/self/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    if (close == std::string::npos)
+        return 0;
+    std::istringstream fields(text.substr(close + 1));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int index = 3; index <= 15 && fields >> field; ++index) {
+        if (index == 14)
+            utime = std::strtoull(field.c_str(), nullptr, 10);
+        else if (index == 15)
+            stime = std::strtoull(field.c_str(), nullptr, 10);
+    }
+    return utime + stime;
 }
 
 /// The number after `key:` in a /proc file of "Key: value kB" lines; 0 when absent.
@@ -41,6 +64,7 @@ struct MachineMonitor::Impl {
     explicit Impl(const std::string& library) : gpus(library) {}
     GpuMonitor gpus;
     CpuTimes previous = readCpuTimes();
+    unsigned long long previousProcess = readProcessTicks();
 };
 
 MachineMonitor::MachineMonitor(const std::string& nvmlLibrary)
@@ -54,10 +78,16 @@ const GpuMonitor& MachineMonitor::gpus() const {
 MachineSample MachineMonitor::sample() {
     MachineSample sample;
     const CpuTimes now = readCpuTimes();
-    if (now.total > m_impl->previous.total)
-        sample.cpuPercent = 100.0 * static_cast<double>(now.busy - m_impl->previous.busy) /
-                            static_cast<double>(now.total - m_impl->previous.total);
+    const unsigned long long process = readProcessTicks();
+    if (now.total > m_impl->previous.total) {
+        const auto total = static_cast<double>(now.total - m_impl->previous.total);
+        sample.cpuPercent = 100.0 * static_cast<double>(now.busy - m_impl->previous.busy) / total;
+        if (process >= m_impl->previousProcess)
+            sample.processCpuPercent =
+                std::min(100.0, 100.0 * static_cast<double>(process - m_impl->previousProcess) / total);
+    }
     m_impl->previous = now;
+    m_impl->previousProcess = process;
     sample.ramTotalMb = readProcKb("/proc/meminfo", "MemTotal") / 1024.0;
     sample.ramUsedMb = sample.ramTotalMb - readProcKb("/proc/meminfo", "MemAvailable") / 1024.0;
     sample.processRssMb = readProcKb("/proc/self/status", "VmRSS") / 1024.0;

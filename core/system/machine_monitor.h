@@ -13,8 +13,9 @@
 namespace osprey::system {
 
 struct MachineSample {
-    double cpuPercent = 0; ///< whole machine, 0..100, since the previous sample
-    double ramUsedMb = 0;  ///< MemTotal - MemAvailable
+    double cpuPercent = 0;        ///< whole machine, 0..100, since the previous sample
+    double processCpuPercent = 0; ///< this process's share of it (same scale: 100 = every core)
+    double ramUsedMb = 0;         ///< MemTotal - MemAvailable
     double ramTotalMb = 0;
     double processRssMb = 0; ///< this process's resident memory
     std::vector<GpuSample> gpus;

@@ -2,6 +2,7 @@
 
 #include "system/machine_monitor.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -27,6 +28,8 @@ run::TrainEvent SystemSampler::sampleOnce() {
     run::TrainEvent event;
     event.type = run::TrainEvent::Type::System;
     event.cpuPercent = sample.cpuPercent;
+    event.processCpuPercent = sample.processCpuPercent;
+    event.cpuCores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     event.ramTotalMb = sample.ramTotalMb;
     event.ramUsedMb = sample.ramUsedMb;
     event.processRssMb = sample.processRssMb;

@@ -39,6 +39,7 @@ Status Run::setUp() {
             ? m_config.threads
             : std::max(1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / ranksHere);
     model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
+    m_threads = threads;
     if (m_config.batch < 1)
         return fail("batch=" + run::optionValue(m_config, "batch") +
                     " (AutoBatch) must be resolved to a batch size before the data loaders are built "
@@ -210,6 +211,7 @@ void Run::emitStarted(std::int64_t parameters, double gflops) {
     event.epochs = m_config.epochs;
     event.startEpoch = m_state.nextEpoch + 1;
     event.pid = static_cast<std::int64_t>(::getpid());
+    event.computeThreads = m_device.is_cuda() ? 0 : m_threads;
     m_emit.emit(std::move(event));
 }
 

@@ -1,5 +1,5 @@
 // The run advice, from recorded event streams that show each condition: the advice appears once, at the
-// right moment, and not in a healthy run.
+// right moment, and not in a healthy run (nor in a stream that lacks what the condition needs).
 #include "planner/run_advice.h"
 
 #include <QtTest>
@@ -30,6 +30,26 @@ std::string system(double t, double gpuUtil, double cpu, double memUsed = 4000, 
     e.gpuUtilPercent = gpuUtil;
     e.gpuMemUsedMb = memUsed;
     e.gpuMemTotalMb = memTotal;
+    return run::toJson(e);
+}
+
+/// A CPU run computing on `threads` threads (run_started) and its machine's samples.
+std::string cpuStarted(int threads) {
+    run::TrainEvent e;
+    e.type = Type::RunStarted;
+    e.config = {{"patience", "100"}, {"model", "yolov8n"}, {"device", "cpu"}};
+    e.epochs = 100;
+    e.computeThreads = threads;
+    return run::toJson(e);
+}
+
+std::string cpuSample(double t, double machine, double process, int cores) {
+    run::TrainEvent e;
+    e.type = Type::System;
+    e.timeS = t;
+    e.cpuPercent = machine;
+    e.processCpuPercent = process;
+    e.cpuCores = cores;
     return run::toJson(e);
 }
 
@@ -126,6 +146,63 @@ private slots:
         QCOMPARE(kinds(advice), std::vector<std::string>{"nan_loss"});
         QCOMPARE(advice[0].epoch, 2);
         QVERIFY(advice[0].message.find("lr0") != std::string::npos);
+    }
+
+    void cpuRunSharingItsCoresIsToldToUseFewerThreads() {
+        // 2 threads on 2 cores: training alone, then `yes` on one core (the machine full, the trainer at
+        // 1.33 of the 2 cores) for 3 samples: the advice comes with the third, once.
+        std::vector<std::string> lines{cpuStarted(2)};
+        for (int i = 0; i < 5; ++i)
+            lines.push_back(cpuSample(2.0 * i, 100, 99, 2));
+        for (int i = 5; i < 12; ++i)
+            lines.push_back(cpuSample(2.0 * i, 100, 66.5, 2));
+        auto advice = replayAdvice(lines);
+        QCOMPARE(kinds(advice), std::vector<std::string>{"shared_cpu"});
+        QCOMPARE(advice[0].timeS, 14.0);
+        const auto& message = advice[0].message;
+        QVERIFY2(message.find("about 0.7 of this machine's 2 cores") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("computes on 2 threads") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("threads=1 is likely faster") != std::string::npos, message.c_str());
+
+        // A burst of 2 samples starts the count again.
+        std::vector<std::string> burst{
+            cpuStarted(2),           cpuSample(2, 100, 50, 2), cpuSample(4, 100, 50, 2),
+            cpuSample(6, 60, 50, 2), cpuSample(8, 100, 50, 2), cpuSample(10, 100, 50, 2)};
+        QVERIFY(replayAdvice(burst).empty());
+        burst.push_back(cpuSample(12, 100, 50, 2));
+        QCOMPARE(kinds(replayAdvice(burst)), std::vector<std::string>{"shared_cpu"});
+
+        // 8 threads on 16 cores leave 8 free: other programs on 8 cores are fine, on 8.8 they compete.
+        std::vector<std::string> roomy{cpuStarted(8)};
+        for (int i = 0; i < 5; ++i)
+            roomy.push_back(cpuSample(2.0 * i, 100, 50, 16));
+        QVERIFY(replayAdvice(roomy).empty());
+        for (int i = 5; i < 8; ++i)
+            roomy.push_back(cpuSample(2.0 * i, 100, 45, 16));
+        advice = replayAdvice(roomy);
+        QCOMPARE(kinds(advice), std::vector<std::string>{"shared_cpu"});
+        QVERIFY2(advice[0].message.find("about 8.8 of this machine's 16 cores") != std::string::npos,
+                 advice[0].message.c_str());
+        QVERIFY2(advice[0].message.find("threads=7 is") != std::string::npos, advice[0].message.c_str());
+
+        // 1 thread on 2 cores: another program on the free core does not compete with it.
+        std::vector<std::string> single{cpuStarted(1)};
+        for (int i = 0; i < 10; ++i)
+            single.push_back(cpuSample(2.0 * i, 100, 50, 2));
+        QVERIFY(replayAdvice(single).empty());
+
+        // A GPU run (compute_threads 0), and a stream written before the trainer's CPU share was recorded.
+        std::vector<std::string> gpu{started(100)};
+        std::vector<std::string> old{cpuStarted(2)};
+        for (int i = 0; i < 10; ++i) {
+            gpu.push_back(cpuSample(2.0 * i, 100, 50, 2));
+            std::string line = cpuSample(2.0 * i, 100, 50, 2);
+            const std::string key = "\"process_cpu_percent\":50.0,";
+            QVERIFY2(line.find(key) != std::string::npos, line.c_str());
+            old.push_back(line.erase(line.find(key), key.size()));
+        }
+        QVERIFY(replayAdvice(gpu).empty());
+        QVERIFY(replayAdvice(old).empty());
     }
 
     void sinkInsertsAdviceAfterTheEvent() {

@@ -1,6 +1,7 @@
 // GpuMonitor and MachineMonitor against a stand-in NVML library (fake_nvml.cpp): the GPUs' names,
 // memory, utilisation, temperature and power come through exactly; a missing driver, a broken one and
-// an index out of range give no GPU and a reason; every NVML initialisation is shut down again.
+// an index out of range give no GPU and a reason; every NVML initialisation is shut down again. The
+// machine sample's CPU, memory and this process's CPU share.
 
 #include "system/gpu_monitor.h"
 #include "system/machine_monitor.h"
@@ -8,6 +9,12 @@
 #include <QtTest>
 
 #include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <thread>
 
 using namespace osprey::system;
 
@@ -74,6 +81,29 @@ private slots:
         QVERIFY(sample.processRssMb > 1 && sample.processRssMb < sample.ramTotalMb);
         QCOMPARE(sample.gpus.size(), size_t(2));
         QCOMPARE(sample.gpus[1].utilPercent, 99.0);
+    }
+
+    // This process's share of the machine's CPU, against the CPU time the process itself counted
+    // (std::clock) over the same wall time: a busy loop on one thread for 0.6 s.
+    void processCpuMatchesTheProcessesOwnClock() {
+        MachineMonitor monitor(OSPREY_FAKE_NVML_BROKEN);
+        const auto cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
+        const std::clock_t cpuStart = std::clock();
+        const auto wallStart = std::chrono::steady_clock::now();
+        volatile double sink = 0;
+        while (std::chrono::steady_clock::now() - wallStart < std::chrono::milliseconds(600))
+            sink = sink + 0.5;
+        const MachineSample sample = monitor.sample();
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        const double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
+        const double expected = 100.0 * cpu / (wall * cores);
+        qInfo("process %.1f %% of the machine (its own clock: %.1f %%), machine %.1f %%, %g cores",
+              sample.processCpuPercent, expected, sample.cpuPercent, cores);
+        QVERIFY2(expected > 100.0 / cores * 0.1, "the busy loop got almost no CPU");
+        // Clock ticks are 10 ms: a few of them, plus 15 %, of slack.
+        QVERIFY(std::abs(sample.processCpuPercent - expected) <= 5.0 + 0.15 * expected);
+        QVERIFY(sample.processCpuPercent <= sample.cpuPercent + 5.0);
     }
 };
 
