@@ -103,7 +103,7 @@ private:
     std::filesystem::path m_lastPath, m_bestPath;
     Precision m_precision = Precision::Float32;
     std::unique_ptr<GradScaler> m_scaler;
-    int m_threads = 1;            ///< the compute threads of a CPU run (setup)
+    int m_threads = 1;            ///< torch's compute threads (setUp)
     int m_microBatch = 0;         ///< images per forward after an out-of-memory error; 0: the whole batch
     long long m_skippedSteps = 0; ///< optimiser steps skipped for inf/nan gradients
     double m_peakMemMb = 0;       ///< the run's highest per-epoch GPU peak (0 on the CPU)

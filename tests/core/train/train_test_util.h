@@ -105,7 +105,8 @@ inline std::string checkEventSchema(const nlohmann::json& j) {
           {"model", 'o'},
           {"run_dir", 's'},
           {"epochs", 'n'},
-          {"start_epoch", 'n'}}},
+          {"start_epoch", 'n'},
+          {"compute_threads", 'n'}}},
         {"batch",
          {{"epoch", 'n'},
           {"epochs", 'n'},
@@ -125,7 +126,12 @@ inline std::string checkEventSchema(const nlohmann::json& j) {
           {"images_per_s", 'n'},
           {"eta_s", 'n'}}},
         {"system",
-         {{"cpu_percent", 'n'}, {"ram_used_mb", 'n'}, {"ram_total_mb", 'n'}, {"process_rss_mb", 'n'}}},
+         {{"cpu_percent", 'n'},
+          {"process_cpu_percent", 'n'},
+          {"cpu_cores", 'n'},
+          {"ram_used_mb", 'n'},
+          {"ram_total_mb", 'n'},
+          {"process_rss_mb", 'n'}}},
         {"log", {{"level", 's'}, {"message", 's'}}},
         {"checkpoint", {{"epoch", 'n'}, {"kind", 's'}, {"path", 's'}}},
         {"finished",
@@ -136,7 +142,9 @@ inline std::string checkEventSchema(const nlohmann::json& j) {
           {"best_path", 's'},
           {"last_path", 's'},
           {"message", 's'}}},
-        {"failed", {{"epoch", 'n'}, {"reason", 's'}}}};
+        {"failed", {{"epoch", 'n'}, {"reason", 's'}}},
+        // A busy machine (tests running side by side) can give a CPU run the shared_cpu advice.
+        {"advice", {{"epoch", 'n'}, {"kind", 's'}, {"message", 's'}}}};
     const auto type = j["type"].get<std::string>();
     const auto found = kRequired.find(type);
     if (found == kRequired.end())
@@ -160,6 +168,12 @@ inline std::string checkEventSchema(const nlohmann::json& j) {
     }
     if (type == "system" && !(j.contains("gpu") && (j["gpu"].is_null() || j["gpu"].is_object())))
         return "system: gpu must be null or an object";
+    if (type == "advice") {
+        static const std::set<std::string> kKinds{"data_pipeline", "gpu_memory", "plateau", "nan_loss",
+                                                  "shared_cpu"};
+        if (!kKinds.contains(j["kind"].get<std::string>()))
+            return "advice: unknown kind " + j["kind"].get<std::string>();
+    }
     if (type == "log") {
         const auto level = j["level"].get<std::string>();
         if (level != "info" && level != "warning" && level != "error")
