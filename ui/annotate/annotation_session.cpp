@@ -345,11 +345,7 @@ void AnnotationSession::clearHistory() {
     const auto before = m_unsaved.size();
     std::erase_if(m_unsaved, [](const Pending& pending) { return pending.kind != Pending::Kind::Edit; });
     if (m_unsaved.size() != before) {
-        if (m_unsaved.empty()) {
-            m_retryTimer->stop();
-            m_unsavedReason.clear();
-            m_unsavedCode.clear();
-        }
+        stopWaitingIfNothingKept();
         emit unsavedChanged(unsavedCount());
     }
     emit historyChanged();
@@ -424,6 +420,14 @@ void AnnotationSession::keepUnsaved() {
 void AnnotationSession::tell(const Pending& pending, bool waiting) {
     if (pending.waiting)
         pending.waiting(waiting);
+}
+
+void AnnotationSession::stopWaitingIfNothingKept() {
+    if (!m_unsaved.empty())
+        return;
+    m_retryTimer->stop();
+    m_unsavedReason.clear();
+    m_unsavedCode.clear();
 }
 
 void AnnotationSession::clearUnsaved() {
@@ -519,11 +523,7 @@ void AnnotationSession::undo() {
         tell(m_unsaved.back(), false);
         m_takenBack.push_back(std::move(m_unsaved.back()));
         m_unsaved.pop_back();
-        if (m_unsaved.empty()) {
-            m_retryTimer->stop();
-            m_unsavedReason.clear();
-            m_unsavedCode.clear();
-        }
+        stopWaitingIfNothingKept();
         emit unsavedChanged(unsavedCount());
         emit historyChanged();
         emit message(tr("Took back an edit that was not saved yet"));

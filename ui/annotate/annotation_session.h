@@ -150,6 +150,8 @@ private:
     /// A stored step could not be undone or redone for good: the history no longer fits the database.
     void forgetHistory();
     void clearUnsaved();
+    /// With no kept edit left: no retries, no reason to show.
+    void stopWaitingIfNothingKept();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;
 
