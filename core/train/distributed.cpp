@@ -124,7 +124,7 @@ Expected<std::optional<RankInfo>> rankInfoFromEnvironment() {
 }
 
 bool ncclAvailable() {
-#if defined(USE_C10D_NCCL)
+#if defined(OSPREY_C10D_NCCL)
     return true;
 #else
     return false;
@@ -235,7 +235,7 @@ Status DistributedContext::startGroup(CommBackend backend, int cudaDevice, doubl
     const auto store = c10::make_intrusive<c10d::PrefixStore>("group/", m_impl->store);
     try {
         if (backend == CommBackend::Nccl) {
-#if defined(USE_C10D_NCCL)
+#if defined(OSPREY_C10D_NCCL)
             (void)cudaDevice; // NCCL follows the device of the tensors it is given
             auto options = c10d::ProcessGroupNCCL::Options::create();
             options->timeout = millis(timeoutS);
@@ -248,7 +248,7 @@ Status DistributedContext::startGroup(CommBackend backend, int cudaDevice, doubl
                 "build against pip's CUDA torch (README: CUDA build), or train on device=cpu with Gloo");
 #endif
         }
-#if defined(USE_C10D_GLOO)
+#if defined(OSPREY_C10D_GLOO)
         auto options = c10d::ProcessGroupGloo::Options::create();
         options->timeout = millis(timeoutS);
         const char* interface = std::getenv("GLOO_SOCKET_IFNAME");

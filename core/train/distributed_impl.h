@@ -10,10 +10,10 @@
 #include <torch/torch.h>
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
-#if defined(USE_C10D_GLOO)
+#if defined(OSPREY_C10D_GLOO)
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
-#if defined(USE_C10D_NCCL)
+#if defined(OSPREY_C10D_NCCL)
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
