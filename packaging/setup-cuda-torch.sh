@@ -10,8 +10,12 @@
 # downloading about 3 GB again. It is complete only once the stamp file is written after a successful
 # install and import, so an interrupted download is redone rather than trusted.
 #
-# Exit codes: 0 ready, 1 usage or local failure, 3 the wheel could not be downloaded (no network answer;
-# .ci/run then prints a skip line instead of failing).
+# OSPREY_TORCH_DOWNLOAD_TIMEOUT (seconds, default none) bounds the download and install: CI sets it from
+# the time it has left, so a slow mirror ends in a skip line rather than in CI's own time limit.
+#
+# Exit codes: 0 ready, 1 usage or local failure, 3 the wheel could not be downloaded (no network answer,
+# or not within OSPREY_TORCH_DOWNLOAD_TIMEOUT), 4 not enough free disk for the venv (.ci/run prints a
+# skip line for 3 and 4 instead of failing).
 set -euo pipefail
 
 version=${OSPREY_TORCH_VERSION:-2.15.0}
@@ -49,10 +53,28 @@ if [[ ! -x $python ]]; then
 fi
 rm -rf "$venv"
 mkdir -p "$(dirname "$venv")"
+# The wheels (~3 GB, kept in pip's cache) unpack to about 5 GB; the CUDA build tree takes about 1 GB more.
+need_kib=$((10 * 1024 * 1024))
+free_kib=$(df --output=avail -k "$(dirname "$venv")" | tail -n 1 | tr -d ' ')
+if ((free_kib < need_kib)); then
+    echo "setup-cuda-torch: only $((free_kib / 1024)) MiB free under $(dirname "$venv"); torch $version needs about 10 GiB" >&2
+    exit 4
+fi
 "$python" -m venv "$venv"
-echo "setup-cuda-torch: installing torch==$version (CUDA wheel and its nvidia-* libraries, ~3 GB) into $venv" >&2
+limit=${OSPREY_TORCH_DOWNLOAD_TIMEOUT:-0}
+within=""
+((limit > 0)) && within=" within $limit s"
+echo "setup-cuda-torch: installing torch==$version (CUDA wheel and its nvidia-* libraries, ~3 GB) into $venv$within" >&2
 log=$(mktemp)
-if ! nice -n 10 "$venv/bin/pip" install --progress-bar off "torch==$version" >"$log" 2>&1; then
+status=0
+timeout "$limit" nice -n 10 "$venv/bin/pip" install --progress-bar off "torch==$version" >"$log" 2>&1 || status=$?
+if ((status == 124)); then
+    tail -n 5 "$log" >&2
+    rm -f "$log"
+    rm -rf "$venv"
+    echo "setup-cuda-torch: downloading torch==$version took longer than $limit s; stopped" >&2
+    exit 3
+elif ((status != 0)); then
     tail -n 20 "$log" >&2
     if grep -q -i -E "connection|resolve|network|timed out|No matching distribution|Could not find a version" \
         "$log"; then
