@@ -70,7 +70,10 @@ fi
 echo "CUDA build: configured ($((SECONDS - start)) s); building osprey-cli, osprey-gpu-check and" $tests
 # shellcheck disable=SC2086 # one target per word
 cmake --build "$build" -j"$jobs" --target osprey-cli osprey-gpu-check $tests
-if ! ldd "$build/app/osprey-cli" | grep -q libtorch_cuda.so; then
+# ldd's whole output first: with pipefail, `ldd | grep -q` fails whenever grep stops reading before ldd
+# has written its last line (ldd then dies of SIGPIPE), which happened on a clean machine.
+libraries=$(ldd "$build/app/osprey-cli")
+if ! grep -q libtorch_cuda.so <<<"$libraries"; then
     echo "CUDA build: $build/app/osprey-cli does not load libtorch_cuda.so (a CPU-only LibTorch?)" >&2
     exit 1
 fi
