@@ -53,11 +53,11 @@ if [[ ! -x $python ]]; then
 fi
 rm -rf "$venv"
 mkdir -p "$(dirname "$venv")"
-# The wheels (~3 GB, kept in pip's cache) unpack to about 5 GB; the CUDA build tree takes about 1 GB more.
-need_kib=$((10 * 1024 * 1024))
+# The wheels (~3 GB while pip installs them) unpack to 5.3 GB; the CUDA build tree takes 2.8 GB more.
+need_kib=$((12 * 1024 * 1024))
 free_kib=$(df --output=avail -k "$(dirname "$venv")" | tail -n 1 | tr -d ' ')
 if ((free_kib < need_kib)); then
-    echo "setup-cuda-torch: only $((free_kib / 1024)) MiB free under $(dirname "$venv"); torch $version needs about 10 GiB" >&2
+    echo "setup-cuda-torch: only $((free_kib / 1024)) MiB free under $(dirname "$venv"); torch $version and its build need about 12 GiB" >&2
     exit 4
 fi
 "$python" -m venv "$venv"

@@ -8,8 +8,8 @@
 #   tools/ci-cuda.sh [build-dir]        (default build-cuda; OSPREY_CUDA_JOBS sets -j, default 2)
 #
 # OSPREY_CI_DEADLINE (seconds since the epoch; .ci/run sets it) is when CI must be done: the torch
-# download then gets what is left less 25 minutes for the cold build and the tests (about 9 measured on 2
-# cores), and is skipped with a line when that is under 2 minutes.
+# download then gets what is left less 25 minutes for the cold build and the tests (20 measured on 2
+# cores without ccache), and is skipped with a line when that is under 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-cuda}
