@@ -1,8 +1,8 @@
 // Parity on checkpoints Ultralytics writes in this run (any family, scale, class count): a Python with
-// ultralytics (OSPREY_ULTRALYTICS_PYTHON, else ~/.cache/osprey/ultralytics-venv/bin/python; see the README's
-// "Ultralytics weights") runs reference/ultralytics_fresh.py, which saves yolov8s (nc 80), yolo11n (nc 3) and
-// yolo11s (nc 5) with YOLO.save and records their raw outputs; Osprey loads each .pt and must give the same
-// output within 1e-3. Skips with a message where no such Python exists.
+// ultralytics (OSPREY_ULTRALYTICS_PYTHON, else ~/.cache/osprey/ultralytics-venv/bin/python; see
+// docs/weights.md, "Ultralytics weights") runs reference/ultralytics_fresh.py, which saves yolov8s (nc 80),
+// yolo11n (nc 3) and yolo11s (nc 5) with YOLO.save and records their raw outputs; Osprey loads each .pt and
+// must give the same output within 1e-3. Skips with a message where no such Python exists.
 #include "model/weights_torch_impl.h"
 
 #include <QDir>
@@ -43,7 +43,7 @@ private slots:
         const QString python = ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or make "
-                  "~/.cache/osprey/ultralytics-venv; README \"Ultralytics weights\"); skipping");
+                  "~/.cache/osprey/ultralytics-venv; docs/weights.md); skipping");
         QProcess probe;
         probe.start(python, {"-c", "import ultralytics"});
         if (!probe.waitForFinished(120000) || probe.exitCode() != 0)

@@ -10,7 +10,7 @@
 //   is 1 for an untrained network, so the classification part of the loss does not average over the
 //   batch and its weight relative to the box and DFL parts depends on the batch size (as in Ultralytics).
 // - The final mAP of both is compared on the val split; after 6 steps from scratch it is 0 for both, so
-//   that comparison is weak here (README: Distributed training).
+//   that comparison is weak here (docs/distributed.md).
 // - Rank 0's epoch events carry both ranks' images/s, summing to the total.
 // From the Ultralytics-trained shapes detector (../shared/fixtures; skipped without it), 2 epochs of 2 SGD
 // steps (lr 0.0002) at 320 px on 32 demo images, 2 ranks x 8 without and with SyncBN against 1 process x
