@@ -12,6 +12,8 @@ std::string toString(OptimizerKind kind) {
         return "SGD";
     case OptimizerKind::AdamW:
         return "AdamW";
+    case OptimizerKind::MuSgd:
+        return "MuSGD";
     }
     return "auto";
 }
@@ -21,7 +23,8 @@ Expected<OptimizerKind> parseOptimizer(const std::string& text) {
     auto canonical = normalizeOptionValue(*findTrainOption("optimizer"), text);
     if (!canonical)
         return fail(canonical.error());
-    for (const OptimizerKind kind : {OptimizerKind::Auto, OptimizerKind::Sgd, OptimizerKind::AdamW})
+    for (const OptimizerKind kind :
+         {OptimizerKind::Auto, OptimizerKind::Sgd, OptimizerKind::AdamW, OptimizerKind::MuSgd})
         if (toString(kind) == *canonical)
             return kind;
     return fail("optimizer: '" + text + "' has no optimiser behind it");

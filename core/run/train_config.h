@@ -17,7 +17,7 @@ namespace osprey::run {
 inline constexpr double kAutoBatchFraction = 0.6;
 
 /// Which optimiser to build. Auto follows the recipe's rule (see chooseOptimizer in train/schedule.h).
-enum class OptimizerKind { Auto, Sgd, AdamW };
+enum class OptimizerKind { Auto, Sgd, AdamW, MuSgd };
 
 /// How the learning rate decays over the epochs.
 enum class LrSchedule { Linear, Cosine };
@@ -93,7 +93,7 @@ struct TrainConfig {
 /// checked against its declaration; the error names the key and the bad value.
 Status applyArgs(TrainConfig& config, const std::map<std::string, std::string>& args);
 
-std::string toString(OptimizerKind kind); ///< "auto", "SGD", "AdamW"
+std::string toString(OptimizerKind kind); ///< "auto", "SGD", "AdamW", "MuSGD"
 Expected<OptimizerKind> parseOptimizer(const std::string& text);
 
 } // namespace osprey::run

@@ -15,6 +15,18 @@ Corners corners(const torch::Tensor& box) {
     return {parts[0], parts[1], parts[2], parts[3]};
 }
 
+// STAL's candidate boxes: each real GT through centre-xywh, a side below `minSide` set to it, and back to
+// xyxy. The round trip applies to every box, as in Ultralytics, so that a side left alone is rounded the
+// same way there and here.
+torch::Tensor stalBoxes(const torch::Tensor& gtBoxes, const torch::Tensor& real, double minSide) {
+    const auto c = corners(gtBoxes);
+    const auto centre = torch::stack({(c.x1 + c.x2) / 2, (c.y1 + c.y2) / 2}, -1);
+    auto size = torch::stack({c.x2 - c.x1, c.y2 - c.y1}, -1);
+    size = torch::where(size.lt(minSide).logical_and(real), torch::full_like(size, minSide), size);
+    const auto half = size / 2;
+    return torch::cat({centre - half, centre + half}, -1);
+}
+
 } // namespace
 
 torch::Tensor pairIou(const torch::Tensor& box1, const torch::Tensor& box2, double eps) {
@@ -78,13 +90,15 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
     const auto scores = predScores.to(torch::kFloat);
     const auto pdBoxes = predBoxes.to(torch::kFloat);
 
-    // Candidates: anchor centres strictly inside the GT box ([B, M, A]).
-    const auto gtCorners = gtBoxes.view({-1, 1, 4}).chunk(2, 2);
+    // Candidates: anchor centres strictly inside the GT box (with STAL: its widened copy) ([B, M, A]).
+    const auto real = gtMask.to(torch::kBool);
+    const auto candidateBoxes =
+        options.stalMinSide > 0 ? stalBoxes(gtBoxes.to(torch::kFloat), real, options.stalMinSide) : gtBoxes;
+    const auto gtCorners = candidateBoxes.reshape({-1, 1, 4}).chunk(2, 2);
     const auto points = anchors.unsqueeze(0);
     const auto deltas =
         torch::cat({points - gtCorners[0], gtCorners[1] - points}, 2).view({batch, maxBoxes, anchorCount, 4});
     const auto inGt = std::get<0>(deltas.min(3)).gt(options.eps);
-    const auto real = gtMask.to(torch::kBool);
     const auto candidate = inGt.logical_and(real);
 
     // Alignment metric = score of the GT's class ^ alpha * CIoU ^ beta, on candidates only.
@@ -112,6 +126,13 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
         const auto best = overlaps.argmax(1, true);
         const auto isBest = torch::zeros_like(positive).scatter_(1, best, 1.0);
         positive = torch::where(multi, isBest, positive);
+        foregroundCount = positive.sum(1);
+    }
+    // topk2: each GT keeps its best-aligned `topk2` positives (one-to-one: its single best anchor).
+    if (options.topk2 > 0 && options.topk2 != options.topk) {
+        const int k2 = static_cast<int>(std::min<int64_t>(options.topk2, anchorCount));
+        const auto best = std::get<1>((alignMetric * positive).topk(k2, -1, true));
+        positive = positive * torch::zeros_like(positive).scatter_(-1, best, 1.0);
         foregroundCount = positive.sum(1);
     }
     const auto targetIndex = positive.argmax(1);

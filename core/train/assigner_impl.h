@@ -7,12 +7,20 @@
 
 namespace osprey::train {
 
-/// Assigner settings (recipe: topk 10, alpha 0.5, beta 6).
+/// Assigner settings (recipe: topk 10, alpha 0.5, beta 6). The defaults are YOLOv8/YOLO11's assigner;
+/// YOLO26's one-to-one branch adds topk2 = 1 (topk 7) and both its branches add STAL (spec yolo26 §4).
 struct AssignerOptions {
     int topk = 10;
+    /// After an anchor claimed by several GTs has gone to one of them, each GT keeps only its `topk2`
+    /// best-aligned positives (Ultralytics tal_topk2). 0 or equal to topk: off.
+    int topk2 = 0;
     double alpha = 0.5;
     double beta = 6.0;
     double eps = 1e-9;
+    /// STAL (small-target-aware assignment, Ultralytics 8.4.190): for the anchor-centre-inside-GT test
+    /// only, a real GT's width or height below this many pixels is widened to it about the box centre.
+    /// Targets, IoUs and losses keep the real box. 0: off.
+    double stalMinSide = 0.0;
 };
 
 /// What the assigner decided for every anchor of every image.

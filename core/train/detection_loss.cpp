@@ -53,8 +53,10 @@ torch::Tensor distributionFocalLoss(const torch::Tensor& logits, const torch::Te
            F::cross_entropy(logits, right, options) * rightWeight;
 }
 
-DetectionLoss::DetectionLoss(int numClasses, std::vector<int> strides, LossGains gains, int regMax)
-    : m_numClasses(numClasses), m_strides(std::move(strides)), m_gains(gains), m_regMax(regMax) {}
+DetectionLoss::DetectionLoss(int numClasses, std::vector<int> strides, LossGains gains, int regMax,
+                             AssignerOptions assigner)
+    : m_numClasses(numClasses), m_strides(std::move(strides)), m_gains(gains), m_regMax(regMax),
+      m_assigner(assigner) {}
 
 LossValue DetectionLoss::operator()(const std::vector<torch::Tensor>& raw,
                                     const BatchTargets& targets) const {

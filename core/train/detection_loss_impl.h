@@ -39,7 +39,10 @@ torch::Tensor distributionFocalLoss(const torch::Tensor& logits, const torch::Te
 
 class DetectionLoss {
 public:
-    DetectionLoss(int numClasses, std::vector<int> strides, LossGains gains = {}, int regMax = 16);
+    /// `assigner`: the Task-Aligned Assigner's settings (the default is YOLOv8/YOLO11's plain TAL, without
+    /// the STAL of Ultralytics 8.4).
+    DetectionLoss(int numClasses, std::vector<int> strides, LossGains gains = {}, int regMax = 16,
+                  AssignerOptions assigner = {});
 
     /// `raw`: the per-level head maps [B, 4*reg_max + nc, H, W]; `targets`: see padTargets.
     LossValue operator()(const std::vector<torch::Tensor>& raw, const BatchTargets& targets) const;

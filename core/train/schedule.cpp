@@ -6,18 +6,37 @@
 
 namespace osprey::train {
 
-OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
-    if (config.optimizer == run::OptimizerKind::Sgd)
-        return {run::OptimizerKind::Sgd, config.lr0, config.momentum, config.warmupBiasLr};
-    if (config.optimizer == run::OptimizerKind::AdamW)
-        return {run::OptimizerKind::AdamW, config.lr0, config.momentum, config.warmupBiasLr};
-    const long long perEpoch = (trainImages + std::max(config.batch, config.nominalBatch) - 1) /
-                               std::max(config.batch, config.nominalBatch);
-    const long long iterations = perEpoch * config.epochs;
-    if (iterations > 10000)
-        return {run::OptimizerKind::Sgd, 0.01, config.momentum, 0.0};
+namespace {
+
+constexpr long long kAutoLongRunIterations = 10000;
+
+long long autoIterations(const run::TrainConfig& config, int trainImages) {
+    const int perStep = std::max(config.batch, config.nominalBatch);
+    const long long perEpoch = (trainImages + perStep - 1) / perStep;
+    return perEpoch * config.epochs;
+}
+
+OptimizerChoice autoAdamW(int numClasses) {
     const double lr = std::round(0.002 * 5.0 / (4.0 + numClasses) * 1e6) / 1e6;
     return {run::OptimizerKind::AdamW, lr, 0.9, 0.0};
+}
+
+} // namespace
+
+OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
+    if (config.optimizer != run::OptimizerKind::Auto)
+        return {config.optimizer, config.lr0, config.momentum, config.warmupBiasLr};
+    if (autoIterations(config, trainImages) > kAutoLongRunIterations)
+        return {run::OptimizerKind::Sgd, 0.01, config.momentum, 0.0};
+    return autoAdamW(numClasses);
+}
+
+OptimizerChoice chooseYolo26Optimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
+    if (config.optimizer != run::OptimizerKind::Auto)
+        return {config.optimizer, config.lr0, config.momentum, config.warmupBiasLr};
+    if (autoIterations(config, trainImages) > kAutoLongRunIterations)
+        return {run::OptimizerKind::MuSgd, 0.01, 0.9, 0.0};
+    return autoAdamW(numClasses);
 }
 
 int accumulateSteps(int batch, int nominalBatch) {
@@ -32,6 +51,14 @@ int warmupIterations(double warmupEpochs, int batchesPerEpoch) {
     if (warmupEpochs <= 0)
         return 0;
     return std::max(static_cast<int>(std::lround(warmupEpochs * batchesPerEpoch)), 100);
+}
+
+int yolo26WarmupIterations(double warmupEpochs, int epochs, int batchesPerEpoch) {
+    const double capped = std::min(warmupEpochs, static_cast<double>(std::max(epochs - 1, 0)));
+    if (capped <= 0)
+        return 0;
+    // Python's round: halves to even (std::nearbyint in the default rounding mode).
+    return static_cast<int>(std::nearbyint(capped * batchesPerEpoch));
 }
 
 double lrFactor(run::LrSchedule schedule, int epoch, int epochs, double lrf) {

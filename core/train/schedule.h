@@ -24,6 +24,12 @@ struct OptimizerChoice {
 /// keep lr0, momentum and warmup_bias_lr.
 OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses);
 
+/// YOLO26 runs (Ultralytics 8.4.190's rule): as chooseOptimizer, except that auto picks MuSGD at lr 0.01 and
+/// momentum 0.9 above 10,000 iterations. Warmup then ramps the momentum from warmup_momentum to the
+/// configured momentum (0.937 by default), not to 0.9, as Ultralytics does. The choice is what a resumed run
+/// must rebuild (8.4.190 writes it back into the run's args).
+OptimizerChoice chooseYolo26Optimizer(const run::TrainConfig& config, int trainImages, int numClasses);
+
 /// max(round(nominal / batch), 1).
 int accumulateSteps(int batch, int nominalBatch);
 
@@ -32,6 +38,11 @@ double scaledWeightDecay(double weightDecay, int batch, int accumulate, int nomi
 
 /// Iterations of warmup: max(round(warmupEpochs * batchesPerEpoch), 100); 0 when warmupEpochs <= 0.
 int warmupIterations(double warmupEpochs, int batchesPerEpoch);
+
+/// YOLO26 runs (Ultralytics 8.4.190): round(min(warmupEpochs, epochs - 1) * batchesPerEpoch) iterations, half
+/// to even as Python rounds, without the floor of 100, so the last epoch is never warmup; 0 when the capped
+/// warmup is <= 0 (a 1-epoch run).
+int yolo26WarmupIterations(double warmupEpochs, int epochs, int batchesPerEpoch);
 
 /// The lr factor of a 0-based epoch: linear (1 - e/E)(1 - lrf) + lrf, or the cosine ramp from 1 to lrf.
 double lrFactor(run::LrSchedule schedule, int epoch, int epochs, double lrf);
