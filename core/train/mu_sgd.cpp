@@ -124,7 +124,16 @@ void MuSgdParamState::serialize(torch::serialize::InputArchive& archive) {
 }
 
 MuSgd::MuSgd(std::vector<torch::optim::OptimizerParamGroup> groups, MuSgdOptions defaults)
-    : Optimizer(std::move(groups), std::make_unique<MuSgdOptions>(defaults)) {}
+    : Optimizer(std::vector<torch::optim::OptimizerParamGroup>{}, std::make_unique<MuSgdOptions>(defaults)) {
+    // LibTorch 2.9+ merges a group's options into the defaults only for its own optimisers' option types and
+    // gives any other type's groups the bare defaults, which dropped every group's lr, momentum and Muon
+    // flag (found by tst_mu_sgd against pip's torch). So each group gets its own options back here.
+    for (const auto& group : groups) {
+        add_param_group(group);
+        if (group.has_options())
+            param_groups().back().set_options(group.options().clone());
+    }
+}
 
 torch::Tensor MuSgd::step(LossClosure closure) {
     torch::Tensor loss;
