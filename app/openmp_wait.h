@@ -2,7 +2,7 @@
 // OpenMP threads (torch and oneDNN use libgomp) spin while they wait for each other. That is fastest on
 // an idle machine and ruinous on a busy one: with one of two cores taken by another process, yolov8n
 // training at 2 threads fell from 8.5 to 2.6 images/s, and stayed at 8.5 with passive waiting
-// (tests/bench/train; README "Threads"). libgomp reads OMP_WAIT_POLICY once, when it is loaded before
+// (tests/bench/train; docs/threads.md). libgomp reads OMP_WAIT_POLICY once, when it is loaded before
 // main, so a program that wants the policy starts itself again with it set, unless the user chose one.
 
 #include <cstdlib>

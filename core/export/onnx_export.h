@@ -37,7 +37,7 @@ struct OnnxExportOptions {
                           ///< float32, input and output stay float32): half the file, runs in onnxruntime on
                           ///< the CPU; OpenCV 4.6 cannot read float16 tensors, so the OpenCV check runs on a
                           ///< float32 twin of the same graph
-    bool dynamic = false; ///< symbolic batch dimension ("batch"); H and W stay fixed (see README)
+    bool dynamic = false; ///< symbolic batch dimension ("batch"); H and W stay fixed (see docs/onnx.md)
     bool simplify = true; ///< annotate every intermediate value with its inferred shape (value_info); the
                           ///< graph is emitted already folded, so there is nothing for onnxsim to remove
     std::filesystem::path out; ///< "" = the weights path with the extension .onnx

@@ -31,7 +31,7 @@ std::string stripBom(std::string text);
 /// "3e0"), in 0..2^31-1. Anything else (negative, fractional, NaN, too large) is nullopt.
 std::optional<long long> parseClassId(std::string_view text);
 
-/// The documented box rule of every importer (README, import section), for a box in pixels:
+/// The documented box rule of every importer (docs/formats.md), for a box in pixels:
 /// - a coordinate that is NaN or infinite, or an inverted box (x2 < x1 or y2 < y1, e.g. a negative COCO
 ///   width), is an error: the box is skipped, never flipped;
 /// - a box of zero width or height is an error;

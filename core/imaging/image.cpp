@@ -203,7 +203,7 @@ Status checkPixels(const ImageSize& size, const std::string& name) {
     return {};
 }
 
-/// The cheap completeness check (README, import section): a JPEG must hold an end-of-image marker (FF D9)
+/// The cheap completeness check (docs/formats.md): a JPEG must hold an end-of-image marker (FF D9)
 /// after its last start-of-scan, a PNG an IEND chunk. The last bytes are looked at first; only a file that
 /// does not end with the marker (trailing data, or truncated) is read through.
 Status checkComplete(std::istream& in, bool jpeg, const std::string& name) {

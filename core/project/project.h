@@ -1,5 +1,6 @@
 #pragma once
-// Project: one folder holding project.osprey, a SQLite database in WAL mode (schema in the README).
+// Project: one folder holding project.osprey, a SQLite database in WAL mode (schema in
+// core/project/SCHEMA.md).
 //
 // Thread affinity: a Project object belongs to the thread that uses it; it is not safe to share one
 // object between threads. Several Project objects (in one process or several) may open the same folder

@@ -1,6 +1,6 @@
 #pragma once
 // Value types of the project database. Coordinates are image pixels as doubles (xyxy); times are Unix
-// seconds. These mirror the public SQLite schema documented in the README.
+// seconds. These mirror the public SQLite schema documented in core/project/SCHEMA.md.
 
 #include <cstdint>
 #include <optional>

@@ -8,7 +8,7 @@
 // width; height; split; status; its boxes sorted by class index then coordinates), and the snapshot hash
 // covers the class names in list order and the sorted image digests. Coordinates enter as their IEEE-754
 // bits, so moving one box by 1 px (or by any amount) changes the hash; renaming an image file does not.
-// The exact byte layout is in dataset_snapshot.cpp and the README ("Runs and dataset snapshots").
+// The exact byte layout is in dataset_snapshot.cpp and docs/snapshots.md.
 //
 // A snapshot file (`snapshot.bin` in a run folder) is a short header (magic, version, hash, sizes) and a
 // zlib stream of the records. Writing streams the project in one pass (memory stays at a few MB for

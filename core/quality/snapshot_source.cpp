@@ -9,8 +9,8 @@ namespace osprey::quality::detail {
 
 namespace {
 
-// The README documents the schema as public; these read it directly so that a snapshot is one read
-// transaction (a consistent view while the GUI keeps editing) through its own small page cache. The
+// core/project/SCHEMA.md documents the schema as public; these read it directly so that a snapshot is one
+// read transaction (a consistent view while the GUI keeps editing) through its own small page cache. The
 // project's connection has a 64 MiB cache: scanning 100,000 images through it would fill that cache and
 // keep it for the whole run.
 constexpr const char* kInSplits = "split IN ('train', 'val', 'test')";
@@ -46,7 +46,7 @@ public:
             if (!split || !status)
                 return fail(m_name + ": image " + std::to_string(image.id) + " has split '" +
                                 m_images.text(5) + "' and status '" + m_images.text(6) +
-                                "'; expected the values in the README",
+                                "'; expected the values in core/project/SCHEMA.md",
                             "corrupt");
             image.split = *split;
             image.status = *status;

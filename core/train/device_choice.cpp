@@ -85,7 +85,7 @@ Expected<DeviceChoice> chooseDevices(const std::string& text, const DeviceInvent
     if (!found.torchHasCuda)
         return fail("device=" + text + " asks for CUDA, but this program was built against LibTorch " +
                         found.torchVersion + " without CUDA (" + nvmlSummary(found) +
-                        "). Build it against a CUDA LibTorch (README: CUDA build) or use device=cpu",
+                        "). Build it against a CUDA LibTorch (docs/cuda.md) or use device=cpu",
                     "unavailable");
     if (found.cudaDevices == 0)
         return fail("device=" + text + " asks for CUDA: LibTorch " + found.torchVersion +

@@ -243,9 +243,8 @@ Status DistributedContext::startGroup(CommBackend backend, int cudaDevice, doubl
             return {};
 #else
             (void)cudaDevice;
-            return fail(
-                "this osprey-cli's LibTorch has no NCCL in c10d (Debian's LibTorch is CPU-only); "
-                "build against pip's CUDA torch (README: CUDA build), or train on device=cpu with Gloo");
+            return fail("this osprey-cli's LibTorch has no NCCL in c10d (Debian's LibTorch is CPU-only); "
+                        "build against pip's CUDA torch (docs/cuda.md), or train on device=cpu with Gloo");
 #endif
         }
 #if defined(OSPREY_C10D_GLOO)

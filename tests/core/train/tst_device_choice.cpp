@@ -74,7 +74,7 @@ private slots:
             choice.message(),
             std::string("device=0 asks for CUDA, but this program was built against LibTorch 1.13.0 without "
                         "CUDA (the NVIDIA driver (NVML) lists 1 GPU: 0 NVIDIA H200). Build it against a "
-                        "CUDA LibTorch (README: CUDA build) or use device=cpu"));
+                        "CUDA LibTorch (docs/cuda.md) or use device=cpu"));
     }
 
     void cudaLibTorchWithoutGpus() {

@@ -1,5 +1,5 @@
 // YOLO26's training maths against Ultralytics 8.4.190, computed in this test: a Python with ultralytics
-// (OSPREY_ULTRALYTICS_PYTHON, else ~/.cache/osprey/ultralytics-venv/bin/python; README "Ultralytics weights")
+// (OSPREY_ULTRALYTICS_PYTHON, else ~/.cache/osprey/ultralytics-venv/bin/python; docs/weights.md)
 // runs reference/yolo26_train_reference.py, which applies Ultralytics' E2ELoss, its two assigners and MuSGD
 // to seeded random inputs and writes inputs and results; Osprey recomputes them here. The loss (total,
 // each branch's parts, the logged parts and the input gradients, at two epochs) must agree within 1e-4
@@ -122,7 +122,7 @@ private slots:
         const QString python = ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or make "
-                  "~/.cache/osprey/ultralytics-venv; README \"Ultralytics weights\"); skipping");
+                  "~/.cache/osprey/ultralytics-venv; docs/weights.md); skipping");
         QProcess probe;
         probe.start(python, {"-c", "import ultralytics"});
         if (!probe.waitForFinished(120000) || probe.exitCode() != 0)
