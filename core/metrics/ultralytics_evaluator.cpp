@@ -5,6 +5,7 @@
 #include "metrics/box_iou.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace osprey::metrics {
@@ -26,11 +27,16 @@ double ultralyticsIou(const BoxXyxy& a, const BoxXyxy& b) {
 }
 
 // AP of one PR curve: envelope, sampled at 101 recall points, trapezoid rule (Ultralytics' compute_ap).
+// As 8.4.190 closes the curve: precision falls to 0 at the last recall reached (a sentinel at that
+// recall), then stays 0 up to recall 1. Up to 8.4.90 it fell linearly from the last recall to recall 1,
+// which counted area for recall never reached (0.003 mAP50-95 more on the shapes fixture).
 double envelopeAp(const std::vector<double>& recall, const std::vector<double>& precision,
                   std::vector<double>* envelopeRecall, std::vector<double>* envelopePrecision) {
     std::vector<double> mrec{0.0}, mpre{1.0};
     mrec.insert(mrec.end(), recall.begin(), recall.end());
     mpre.insert(mpre.end(), precision.begin(), precision.end());
+    mrec.push_back(recall.empty() ? 1.0 : recall.back());
+    mpre.push_back(0.0);
     mrec.push_back(1.0);
     mpre.push_back(0.0);
     for (size_t i = mpre.size() - 1; i > 0; --i)
@@ -67,6 +73,50 @@ double interpolate(double x, const std::vector<double>& xs, const std::vector<do
     return slope * (x - xs[j]) + ys[j];
 }
 
+namespace {
+
+/// The index where `f1` peaks after Ultralytics' smooth(f1, 0.1): a box filter of round(0.2 n) // 2 + 1
+/// points (101 of 1000), edges padded with the end values; the first index on a tie.
+size_t bestF1Index(const std::vector<double>& f1) {
+    const long n = static_cast<long>(f1.size());
+    if (n == 0)
+        return 0;
+    const long half = (std::lround(0.2 * static_cast<double>(n)) / 2 + 1) / 2;
+    size_t best = 0;
+    double bestValue = -1;
+    for (long i = 0; i < n; ++i) {
+        double sum = 0;
+        for (long j = i - half; j <= i + half; ++j)
+            sum += f1[static_cast<size_t>(std::clamp(j, 0L, n - 1))];
+        const double value = sum / static_cast<double>(2 * half + 1);
+        if (value > bestValue) {
+            bestValue = value;
+            best = static_cast<size_t>(i);
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+double bestF1Confidence(const std::vector<double>& confidence, const std::vector<double>& f1) {
+    return confidence.empty() || confidence.size() != f1.size() ? 0.0 : confidence[bestF1Index(f1)];
+}
+
+std::vector<double> resampleCurve(const std::vector<double>& xs, const std::vector<double>& ys, int count) {
+    std::vector<double> out;
+    if (xs.empty() || xs.size() != ys.size() || count <= 0)
+        return out;
+    out.reserve(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        const double x = count == 1
+                             ? xs.front()
+                             : xs.front() + (xs.back() - xs.front()) * i / static_cast<double>(count - 1);
+        out.push_back(interpolate(x, xs, ys, ys.front(), ys.back()));
+    }
+    return out;
+}
+
 UltralyticsParams::UltralyticsParams() : iouThresholds(linspace(0.5, 0.95, 10)) {}
 
 double ClassDetectionMetrics::ap50to95() const {
@@ -87,8 +137,16 @@ void UltralyticsEvaluator::reset() {
     m_imageCount = 0;
 }
 
+double ImageTally::f1() const {
+    if (detections == 0 && truths == 0)
+        return 1.0;
+    const double precision = detections ? static_cast<double>(truePositives) / detections : 0.0;
+    const double recall = truths ? static_cast<double>(truePositives) / truths : 0.0;
+    return precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0.0;
+}
+
 Status UltralyticsEvaluator::addImage(std::span<const GroundTruthBox> truths,
-                                      std::span<const DetectionBox> detections) {
+                                      std::span<const DetectionBox> detections, ImageTally* tally) {
     for (const auto& truth : truths)
         if (truth.classId < 0 || truth.classId >= m_classCount)
             return fail("ground truth class id " + std::to_string(truth.classId) + " is outside 0.." +
@@ -149,6 +207,12 @@ Status UltralyticsEvaluator::addImage(std::span<const GroundTruthBox> truths,
     for (size_t d = 0; d < order.size(); ++d) {
         const auto& detection = detections[static_cast<size_t>(order[d])];
         m_records.push_back({detection.score, detection.classId, correct[d]});
+    }
+    if (tally) {
+        tally->detections = static_cast<int>(order.size());
+        tally->truths = static_cast<int>(truthCount);
+        tally->truePositives = static_cast<int>(
+            std::count_if(correct.begin(), correct.end(), [](std::uint32_t bits) { return bits & 1u; }));
     }
     return {};
 }
@@ -231,19 +295,7 @@ DetectionMetrics UltralyticsEvaluator::compute() const {
             meanF1[i] += row[i];
     for (auto& value : meanF1)
         value /= static_cast<double>(classes);
-    const long half = 50;
-    size_t best = 0;
-    double bestValue = -1;
-    for (long i = 0; i < static_cast<long>(points); ++i) {
-        double sum = 0;
-        for (long j = i - half; j <= i + half; ++j)
-            sum += meanF1[static_cast<size_t>(std::clamp(j, 0L, static_cast<long>(points) - 1))];
-        const double value = sum / (2 * half + 1);
-        if (value > bestValue) {
-            bestValue = value;
-            best = static_cast<size_t>(i);
-        }
-    }
+    const size_t best = bestF1Index(meanF1);
     metrics.bestConfidence = curves.confidence[best];
     for (size_t c = 0; c < classes; ++c) {
         auto& out = metrics.perClass[c];

@@ -1,8 +1,8 @@
 #pragma once
 // Ultralytics-style detection metrics (what `yolo val` prints and what results.csv records): mAP50,
-// mAP50-95, per-class AP from the precision envelope sampled at 101 recall points and integrated with
-// the trapezoid rule, and P, R, F1 at the confidence that maximises the (smoothed) mean F1. Also the
-// curves the GUI plots.
+// mAP50-95, per-class AP from the precision envelope (closed at the last recall reached, as Ultralytics
+// 8.4.190 does) sampled at 101 recall points and integrated with the trapezoid rule, and P, R, F1 at the
+// confidence that maximises the (smoothed) mean F1. Also the curves the GUI plots.
 //
 // The trainer feeds it image by image with in-memory boxes; nothing here touches files.
 
@@ -57,6 +57,19 @@ struct DetectionMetrics {
     DetectionCurves curves;
 };
 
+/// One image as Ultralytics' validator counts it for its per-image metrics (update_image_metrics): true
+/// positives at IoU 0.5 among all its detections, the detections, the labelled boxes (crowd and ignored
+/// left out).
+struct ImageTally {
+    int truePositives = 0;
+    int detections = 0;
+    int truths = 0;
+    int falsePositives() const { return detections - truePositives; }
+    int missed() const { return truths - truePositives; }
+    /// Ultralytics' per-image F1 (1 for an image with neither boxes nor detections).
+    double f1() const;
+};
+
 /// Accumulates images and computes DetectionMetrics. Matching follows Ultralytics' validator: per IoU
 /// threshold, each detection picks its highest-IoU box of the same class, and each box keeps the most
 /// confident detection that picked it. Crowd and ignored boxes are left out, as Ultralytics' dataset
@@ -65,8 +78,10 @@ class UltralyticsEvaluator {
 public:
     explicit UltralyticsEvaluator(int classCount, UltralyticsParams params = {});
 
-    /// Adds one image. Boxes with a class id outside 0..classCount-1 are an error.
-    Status addImage(std::span<const GroundTruthBox> truths, std::span<const DetectionBox> detections);
+    /// Adds one image. Boxes with a class id outside 0..classCount-1 are an error. `tally`, when given,
+    /// receives the image's counts.
+    Status addImage(std::span<const GroundTruthBox> truths, std::span<const DetectionBox> detections,
+                    ImageTally* tally = nullptr);
     DetectionMetrics compute() const;
     void reset();
 
@@ -86,6 +101,14 @@ private:
 
 /// Evaluates a whole set in the Ultralytics style.
 Expected<DetectionMetrics> evaluateUltralytics(const EvalSet& set, const UltralyticsParams& params = {});
+
+/// The confidence where `f1` (sampled at `confidence`) peaks after Ultralytics' smoothing (a box filter
+/// over a tenth of the points, edges padded with the end values), as it picks the reported P and R.
+double bestF1Confidence(const std::vector<double>& confidence, const std::vector<double>& f1);
+
+/// `ys` sampled at `xs` (increasing), linearly interpolated to `count` evenly spaced points from the first
+/// to the last x: how the platform receives a curve (101 points: 0, 0.01, ..., 1).
+std::vector<double> resampleCurve(const std::vector<double>& xs, const std::vector<double>& ys, int count);
 
 /// numpy.interp: linear interpolation in increasing `xs` (ties allowed), `left`/`right` outside.
 double interpolate(double x, const std::vector<double>& xs, const std::vector<double>& ys, double left,

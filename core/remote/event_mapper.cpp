@@ -1,11 +1,13 @@
 #include "remote/event_mapper.h"
 
 #include "common/version.h"
+#include "run/run_curves.h"
 #include "run/run_files.h"
 #include "run/train_events.h"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
@@ -93,6 +95,7 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
             args[key] = text;
         m_modelInfo = {{"parameters", e.parameters}, {"gflops", value(e.gflops)}, {"speedMs", nullptr}};
         m_classNames = e.classNames;
+        m_runDir = e.runDir;
         json epochs = e.epochs > 0 ? json(e.epochs) : json(nullptr);
         if (epochs.is_null() && e.config.count("epochs"))
             epochs = std::atoi(e.config.at("epochs").c_str());
@@ -138,6 +141,11 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
             m_bestEpoch = epoch;
             m_bestFitness = *fitness;
             m_haveBest = true;
+            m_bestMetrics = json::object();
+            for (const char* key :
+                 {"metrics/precision(B)", "metrics/recall(B)", "metrics/mAP50(B)", "metrics/mAP50-95(B)"})
+                if (out.contains(key))
+                    m_bestMetrics[key] = out[key];
         }
         m_lastEpoch = epoch;
         m_lastFitness = fitness ? json(*fitness) : json(nullptr);
@@ -184,18 +192,83 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
     return {};
 }
 
-json EventMapper::completeData() const {
-    json results = m_lastMetrics;
-    results["fitness"] = m_lastFitness;
-    results["bestEpoch"] = m_bestEpoch >= 0 ? json(m_bestEpoch) : json(nullptr);
-    results["bestFitness"] = m_haveBest ? json(m_bestFitness) : json(nullptr);
-    results["epochs"] = m_lastEpoch + 1;
-    results["status"] = m_finishStatus.empty() ? "finished" : m_finishStatus;
+json EventMapper::completeData(const run::RunCurves* curves) const {
+    // Ultralytics validates best.pt at the end and sends those metrics with the last epoch's fitness; an
+    // Osprey best.pt holds the best epoch's weights, so its metrics are that epoch's. Without a best epoch
+    // (no validation), the last epoch's metrics, as Ultralytics sends when it has no best.pt.
+    json metrics = m_bestMetrics.is_object() ? m_bestMetrics : m_lastMetrics;
+    metrics["fitness"] = m_lastFitness;
+    json results = {{"metrics", metrics},
+                    {"bestEpoch", m_bestEpoch >= 0 ? json(m_bestEpoch) : json(nullptr)},
+                    {"bestFitness", m_haveBest ? json(m_bestFitness) : json(nullptr)},
+                    {"epochs", m_lastEpoch + 1},
+                    {"status", m_finishStatus.empty() ? "finished" : m_finishStatus}};
+    if (curves)
+        if (json validation = validationPayload(*curves); !validation.is_null())
+            results["validation"] = std::move(validation);
     return finiteOrNull({{"results", results},
-                         {"modelPath", nullptr},
-                         {"modelSize", nullptr},
                          {"classNames", m_classNames},
+                         {"plots", curves ? platformPlots(*curves) : json::array()},
                          {"runId", nullptr}});
+}
+
+json platformPlots(const run::RunCurves& curves) {
+    const size_t side = curves.classNames.size() + 1;
+    json matrix = json::array();
+    for (size_t row = 0; row < side && curves.confusionMatrix.size() == side * side; ++row)
+        matrix.push_back(
+            std::vector<double>(curves.confusionMatrix.begin() + static_cast<long>(row * side),
+                                curves.confusionMatrix.begin() + static_cast<long>((row + 1) * side)));
+    json plots = json::array();
+    plots.push_back({{"type", "confusion_matrix"}, {"matrix", matrix}});
+    plots.push_back({{"type", "r_curve"}, {"x", curves.x}, {"y", curves.recall}});
+    plots.push_back({{"type", "p_curve"}, {"x", curves.x}, {"y", curves.precision}});
+    plots.push_back({{"type", "f1_curve"}, {"x", curves.x}, {"y", curves.f1}});
+    json pr = {{"type", "pr_curve"}, {"x", curves.x}, {"y", curves.precisionAtRecall}, {"ap", curves.ap}};
+    // The rows cover the classes with validation labels; the platform needs their indices when some lack.
+    if (curves.classes.size() < curves.classNames.size())
+        pr["classes"] = curves.classes;
+    plots.push_back(std::move(pr));
+    return finiteOrNull(std::move(plots));
+}
+
+json validationPayload(const run::RunCurves& curves, size_t sampleLimit, size_t extremesLimit) {
+    if (curves.images.empty())
+        return nullptr;
+    std::vector<const run::ImageCounts*> ranked;
+    for (const auto& image : curves.images)
+        ranked.push_back(&image);
+    std::stable_sort(ranked.begin(), ranked.end(), [](const run::ImageCounts* a, const run::ImageCounts* b) {
+        const double fa = a->f1(), fb = b->f1();
+        return fa != fb ? fa < fb : a->name < b->name;
+    });
+    const auto row = [](const run::ImageCounts* image) {
+        // The id is the file's stem up to its first underscore.
+        const std::string stem = std::filesystem::path(image->name).stem().string();
+        return json::array(
+            {stem.substr(0, stem.find('_')), image->truePositives, image->falsePositives, image->missed});
+    };
+    const size_t n = ranked.size();
+    json rows = json::array();
+    if (n > sampleLimit && sampleLimit > 1) {
+        // Python's round (half to even) of i (n - 1) / (limit - 1), as the reference samples.
+        for (size_t i = 0; i < sampleLimit; ++i)
+            rows.push_back(row(ranked[static_cast<size_t>(
+                std::nearbyint(static_cast<double>(i) * static_cast<double>(n - 1) /
+                               static_cast<double>(sampleLimit - 1)))]));
+    } else {
+        for (const auto* image : ranked)
+            rows.push_back(row(image));
+    }
+    json worst = json::array(), best = json::array();
+    for (size_t i = 0; i < std::min(extremesLimit, n); ++i) {
+        worst.push_back(row(ranked[i]));
+        best.push_back(row(ranked[n - 1 - i]));
+    }
+    return {{"population", n},
+            {"sampling", "f1_rank"},
+            {"rows", std::move(rows)},
+            {"extremes", {{"worst", std::move(worst)}, {"best", std::move(best)}}}};
 }
 
 } // namespace osprey::remote

@@ -15,7 +15,8 @@
 
 namespace osprey::run {
 struct TrainEvent;
-}
+struct RunCurves;
+} // namespace osprey::run
 
 namespace osprey::remote {
 
@@ -33,8 +34,15 @@ public:
     /// Maps one trainer event; most produce zero or one platform event.
     std::vector<PlatformEvent> map(const run::TrainEvent& trainerEvent);
 
-    /// training_complete's data, from what the events said. `modelPath`/`runId` are filled at send time.
-    nlohmann::json completeData() const;
+    /// training_complete's data as Ultralytics 8.4.190 sends it (specs/remote-platform.md): `results`
+    /// {metrics (the best epoch's, as validating best.pt gives them, plus the last fitness), bestEpoch,
+    /// bestFitness, validation}, classNames, plots, runId; Osprey adds results.status and results.epochs.
+    /// `curves` (the run's curves.json) gives the plots and the validation rows; without it both are left
+    /// out. The sender fills runId, and results.modelPath/modelSize once the final upload succeeded.
+    nlohmann::json completeData(const run::RunCurves* curves = nullptr) const;
+
+    /// The run folder the trainer announced (empty before run_started).
+    const std::string& runDir() const { return m_runDir; }
 
     const std::string& bestCheckpoint() const { return m_bestPath; }
     const std::string& lastCheckpoint() const { return m_lastPath; }
@@ -48,18 +56,29 @@ private:
     nlohmann::json m_modelInfo = nullptr;
     nlohmann::json m_system = nlohmann::json::object();
     nlohmann::json m_lastMetrics = nlohmann::json::object();
+    nlohmann::json m_bestMetrics = nullptr; ///< the best epoch's precision, recall and mAPs
     nlohmann::json m_classNames = nlohmann::json::array();
     double m_bestFitness = 0;
     nlohmann::json m_lastFitness = nullptr;
     bool m_haveBest = false;
     int m_bestEpoch = -1; ///< 0-based
     int m_lastEpoch = -1; ///< 0-based
-    std::string m_bestPath, m_lastPath, m_finishStatus;
+    std::string m_bestPath, m_lastPath, m_finishStatus, m_runDir;
     bool m_finished = false, m_failed = false;
 };
 
 /// Replaces NaN and infinities by null, recursively (the platform rejects them).
 nlohmann::json finiteOrNull(nlohmann::json value);
+
+/// training_complete's `plots` from a run's curves: confusion_matrix, r_curve, p_curve, f1_curve and
+/// pr_curve (with `classes` when some classes have no validation labels), each with its `type` key.
+nlohmann::json platformPlots(const run::RunCurves& curves);
+
+/// training_complete's results.validation: every image ranked by its F1 (ties by file name), all of them
+/// or an even sample of `sampleLimit`, and the `extremesLimit` worst and best. Null when there are no
+/// images.
+nlohmann::json validationPayload(const run::RunCurves& curves, size_t sampleLimit = 5000,
+                                 size_t extremesLimit = 100);
 
 /// environment {appVersion, hostname, os, cpu, cpuCount, totalRamGb, totalDiskGb, gpuCount, gpuType,
 /// command}.

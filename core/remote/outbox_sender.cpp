@@ -177,8 +177,11 @@ Step OutboxSender::deliverEvent(const RemoteRun& run, FlushConsole flush) {
         if (*pendingUpload)
             return {StepResult::Blocked, milliseconds(200), "waiting for the final upload"};
         const json result = *row ? parseObject((*row)->resultJson) : json::object();
-        data["modelPath"] = result.contains("gcsPath") ? result["gcsPath"] : json(nullptr);
-        data["modelSize"] = result.contains("size") ? result["size"] : json(nullptr);
+        // As Ultralytics 8.4.190: the stored model's path and size go in results, only when it was stored.
+        if (result.contains("gcsPath") && result["gcsPath"].is_string() && data["results"].is_object()) {
+            data["results"]["modelPath"] = result["gcsPath"];
+            data["results"]["modelSize"] = result.contains("size") ? result["size"] : json(nullptr);
+        }
         data.erase("_finalUpload");
     }
     if (data.contains("runId") && data["runId"].is_null() && !run.remoteRunId.empty())

@@ -3,13 +3,16 @@
 #include "common/log.h"
 #include "remote/event_mapper.h"
 #include "remote/outbox.h"
+#include "run/run_curves.h"
 #include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace osprey::remote {
@@ -297,7 +300,20 @@ Status RunReporter::finish() {
         waitUntil([&] { return !impl.rowPending(finalUpload); });
     if (!failedRun) {
         std::lock_guard lock(impl.producerMutex);
-        json data = impl.mapper.completeData();
+        // The best model's curves (<run>/curves.json, written by the trainer) give the plots and the
+        // per-image rows; a run without them (no validation) still completes, without plots.
+        std::optional<run::RunCurves> curves;
+        if (!impl.mapper.runDir().empty()) {
+            const auto file = std::filesystem::path(impl.mapper.runDir()) / run::kCurvesFileName;
+            std::error_code ec;
+            if (std::filesystem::exists(file, ec)) {
+                if (auto read = run::readRunCurves(file))
+                    curves = std::move(read.value());
+                else
+                    log::warn("remote: training_complete without plots: " + read.message());
+            }
+        }
+        json data = impl.mapper.completeData(curves ? &*curves : nullptr);
         if (finalUpload > 0)
             data["_finalUpload"] = finalUpload;
         impl.enqueue(Lane::Event, "training_complete", data);

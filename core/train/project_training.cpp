@@ -8,6 +8,7 @@
 #include "run/run_files.h"
 #include "system/gpu_monitor.h"
 #include "train/auto_batch.h"
+#include "train/curves_recorder.h"
 #include "train/data_loader.h"
 #include "train/distributed_job_impl.h"
 #include "train/train_dataset.h"
@@ -298,6 +299,13 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     ValidationRecorder validationRecorder(*scorer, recordedImagesOf(data->val.samples), data->classNames,
                                           config.imgsz, runDir.value() / run::kValidationFileName);
     sink.add(&validationRecorder);
+    // The curves of the best model so far, in <run>/curves.json (the platform's training_complete plots).
+    std::vector<std::string> valNames;
+    for (const auto& sample : data->val.samples)
+        valNames.push_back(sample.path.filename().string());
+    CurvesRecorder curvesRecorder(*scorer, validationRecorder, std::move(valNames), data->classNames,
+                                  runDir.value() / run::kCurvesFileName);
+    sink.add(&curvesRecorder);
     // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
     planner::EstimateRecorder estimateRecorder({}, firstGpuName(config.device));
     sink.add(&estimateRecorder);

@@ -145,8 +145,18 @@ private slots:
         QCOMPARE(epochs, (std::vector<int>{0, 1}));
         const auto& complete = events.back()["data"];
         QCOMPARE(complete["results"]["status"].get<std::string>(), std::string("finished"));
-        QCOMPARE(complete["modelSize"].get<qint64>(), qint64(best.size()));
-        QVERIFY(complete["modelPath"].is_string());
+        QCOMPARE(complete["results"]["modelSize"].get<qint64>(), qint64(best.size()));
+        QVERIFY(complete["results"]["modelPath"].is_string());
+        // A real run's curves.json: the five plots at 101 points and a row per val image.
+        QCOMPARE(complete["plots"].size(), size_t(5));
+        for (const auto& plot : complete["plots"])
+            if (plot["type"] != "confusion_matrix") {
+                QCOMPARE(plot["x"].size(), size_t(101));
+                QCOMPARE(plot["y"].size(), complete["plots"][4]["ap"].size());
+            }
+        QCOMPARE(complete["results"]["validation"]["population"].get<int>(),
+                 static_cast<int>(complete["results"]["validation"]["rows"].size()));
+        QVERIFY(complete["results"]["validation"]["population"].get<int>() > 0);
         QCOMPARE(received["duplicates"].get<int>(), 0);
 
         // The weights: one upload, byte-identical to best.pt, checksum verified by the server.

@@ -6,6 +6,7 @@
 #include "remote/checksum.h"
 #include "remote/outbox_sync.h"
 #include "remote/run_reporter.h"
+#include "run/run_curves.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -88,6 +89,18 @@ private slots:
         QVERIFY(server.ok());
         RunFixture f;
         SyntheticRun run{f.runDir};
+        // The best model's curves, as the trainer leaves them in the run folder.
+        run::RunCurves curves;
+        curves.epoch = 5;
+        curves.classNames = {"circle", "square"};
+        curves.classes = {0, 1};
+        curves.x = {0.0, 1.0};
+        curves.precisionAtRecall = curves.f1 = curves.precision = curves.recall = {{1.0, 0.5}, {0.75, 0.25}};
+        curves.ap = {std::vector<double>(10, 0.5), std::vector<double>(10, 0.25)};
+        curves.classBestConfidence = {0.3, 0.4};
+        curves.confusionMatrix = {5, 0, 1, 0, 4, 0, 0, 3, 0};
+        curves.images = {{"a_01.jpg", 4, 0, 0}, {"b_02.jpg", 0, 2, 1}};
+        QVERIFY(run::writeRunCurves(f.runDir / run::kCurvesFileName, curves).hasValue());
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY2(reporter, reporter ? "" : reporter.message().c_str());
         feed(**reporter, run.runStarted());
@@ -127,11 +140,19 @@ private slots:
         auto saved = server.events("checkpoint_saved");
         QCOMPARE(saved.size(), size_t(1));
         auto complete = server.events("training_complete").at(0)["data"];
-        QCOMPARE(complete["modelPath"], saved[0]["data"]["modelPath"]);
-        QCOMPARE(complete["modelSize"].get<size_t>(), best.size());
+        // As 8.4.190: the stored model in results; the plots and rows from the run's curves.json.
+        QCOMPARE(complete["results"]["modelPath"], saved[0]["data"]["modelPath"]);
+        QCOMPARE(complete["results"]["modelSize"].get<size_t>(), best.size());
+        QVERIFY(!complete.contains("modelPath"));
         QCOMPARE(complete["runId"].get<std::string>(), std::string("run-1"));
         QCOMPARE(complete["results"]["bestEpoch"].get<int>(), 4);
+        QCOMPARE(complete["results"]["metrics"]["metrics/mAP50-95(B)"].get<double>(), run.fitnessOf(5));
         QCOMPARE(complete["classNames"], json({"circle", "square"}));
+        QCOMPARE(complete["plots"].size(), size_t(5));
+        QCOMPARE(complete["plots"][4]["type"].get<std::string>(), std::string("pr_curve"));
+        QCOMPARE(complete["plots"][4]["y"][1][1].get<double>(), 0.25);
+        QCOMPARE(complete["plots"][0]["matrix"][2][1].get<double>(), 3.0);
+        QCOMPARE(complete["results"]["validation"]["rows"], (json{{"b", 0, 2, 1}, {"a", 4, 0, 0}}));
     }
 
     void outageMidRunLosesNothing() {

@@ -4,6 +4,7 @@
 #include "model/detector.h"
 #include "model/weights.h"
 #include "project/project.h"
+#include "run/run_curves.h"
 #include "run/run_files.h"
 #include "train/project_training.h"
 #include "train_test_util.h"
@@ -136,6 +137,23 @@ private slots:
             previous = line["t"].get<double>();
             previousEpoch = line["epoch"].get<int>();
         }
+
+        // curves.json: the best epoch's curves at 101 points, one count row per val image, read back whole.
+        const auto curves = run::readRunCurves(runDir / run::kCurvesFileName);
+        QVERIFY2(curves, curves ? "" : curves.message().c_str());
+        const int bestEpochs = static_cast<int>(std::count_if(lines.begin(), lines.end(), [](const auto& j) {
+            return j["type"] == "epoch" && j.value("best", false);
+        }));
+        QVERIFY(bestEpochs >= 1); // so the file was written
+        QVERIFY(curves->epoch >= 1 && curves->epoch <= 2);
+        QCOMPARE(curves->classNames.size(), size_t(4));
+        QCOMPARE(curves->x.size(), size_t(101));
+        QVERIFY(!curves->classes.empty());
+        QCOMPARE(curves->f1.size(), curves->classes.size());
+        QCOMPARE(curves->ap.front().size(), size_t(10));
+        QCOMPARE(curves->confusionMatrix.size(), size_t(25));
+        QCOMPARE(static_cast<int>(curves->images.size()), started["dataset"]["val_images"].get<int>());
+        QVERIFY(curves->bestConfidence >= 0 && curves->bestConfidence <= 1);
 
         // The runs table.
         auto project = project::Project::open(m_project);
