@@ -47,6 +47,7 @@ void AnnotationSession::setDocument(ProjectDocument* document) {
     m_document = document;
     m_image = {};
     m_boxes.clear();
+    m_previewStored.clear();
     m_clipboard.clear();
     m_previousImageId = 0;
     m_classId = 0;
@@ -71,6 +72,7 @@ void AnnotationSession::setImage(std::int64_t imageId) {
         m_previousImageId = m_image.id;
     m_image = {};
     m_boxes.clear();
+    m_previewStored.clear();
     if (m_document && imageId != 0) {
         if (auto record = m_document->project().image(imageId))
             m_image = record.value();
@@ -87,6 +89,7 @@ void AnnotationSession::reload() {
         m_image = record.value();
     auto boxes = m_document->project().boxes(m_image.id);
     m_boxes = boxes ? std::move(boxes.value()) : std::vector<project::BoxRecord>{};
+    m_previewStored.clear();
     emit boxesChanged();
 }
 
@@ -153,24 +156,68 @@ void AnnotationSession::deleteBoxes(const std::vector<std::int64_t>& boxIds) {
         });
 }
 
+std::optional<project::BoxRecord> AnnotationSession::clampedGeometry(const project::BoxRecord& stored,
+                                                                     const project::BoxRecord& box) const {
+    const QRectF r = clampToImage(QRectF(QPointF(box.x1, box.y1), QPointF(box.x2, box.y2)));
+    if (r.width() <= 0 || r.height() <= 0)
+        return std::nullopt;
+    project::BoxRecord next = stored;
+    next.x1 = r.left();
+    next.y1 = r.top();
+    next.x2 = r.right();
+    next.y2 = r.bottom();
+    return next;
+}
+
+void AnnotationSession::previewBoxGeometry(const std::vector<project::BoxRecord>& boxes) {
+    for (const auto& box : boxes) {
+        auto it = std::find_if(m_boxes.begin(), m_boxes.end(),
+                               [&](const project::BoxRecord& b) { return b.id == box.id; });
+        if (it == m_boxes.end())
+            continue;
+        const auto next = clampedGeometry(*it, box);
+        if (!next)
+            continue;
+        if (std::none_of(m_previewStored.begin(), m_previewStored.end(),
+                         [&](const project::BoxRecord& b) { return b.id == box.id; }))
+            m_previewStored.push_back(*it);
+        *it = *next;
+    }
+    emit boxesChanged();
+}
+
+void AnnotationSession::restorePreviewed() {
+    for (const auto& stored : m_previewStored)
+        for (auto& box : m_boxes)
+            if (box.id == stored.id)
+                box = stored;
+    m_previewStored.clear();
+}
+
+void AnnotationSession::endPreview() {
+    if (m_previewStored.empty())
+        return;
+    restorePreviewed();
+    emit boxesChanged();
+}
+
 void AnnotationSession::setBoxGeometry(const std::vector<project::BoxRecord>& after, GeometryEdit kind,
                                        int dragSerial) {
+    // A drag's preview ends here: the step goes from the stored geometry to `after`.
+    const bool previewed = !m_previewStored.empty();
+    restorePreviewed();
     std::vector<project::BoxRecord> before;
     std::vector<project::BoxRecord> clamped;
     for (const auto& box : after) {
         const auto* stored = findBox(box.id);
-        if (!stored)
+        const auto next = stored ? clampedGeometry(*stored, box) : std::nullopt;
+        if (!next) {
+            if (previewed)
+                emit boxesChanged();
             return;
+        }
         before.push_back(*stored);
-        project::BoxRecord next = *stored;
-        const QRectF r = clampToImage(QRectF(QPointF(box.x1, box.y1), QPointF(box.x2, box.y2)));
-        if (r.width() <= 0 || r.height() <= 0)
-            return;
-        next.x1 = r.left();
-        next.y1 = r.top();
-        next.x2 = r.right();
-        next.y2 = r.bottom();
-        clamped.push_back(next);
+        clamped.push_back(*next);
     }
     if (before.empty())
         return;

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -70,6 +71,12 @@ public:
     bool setStatus(project::ImageStatus status);
     /// A fresh serial for one drag (see setBoxGeometry).
     int newDragSerial() { return ++m_dragSerial; }
+    /// A mouse drag in progress: `boxes` (clamped to the image) stand in for their stored geometry in
+    /// boxes() until the release, which stores the end state with one setBoxGeometry (one edit, one
+    /// write), or endPreview(), which puts the stored geometry back. Nothing is written; emits boxesChanged.
+    void previewBoxGeometry(const std::vector<project::BoxRecord>& boxes);
+    void endPreview();
+    bool previewing() const { return !m_previewStored.empty(); }
 
     // ---- edits the database refused ------------------------------------------------------------
     /// Edits not stored yet, kept in order: the database refused them (disk full, another program writing
@@ -154,12 +161,19 @@ private:
     void stopWaitingIfNothingKept();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;
+    /// `stored` with the geometry of `box` clamped to the image; nullopt when nothing of it is left.
+    std::optional<project::BoxRecord> clampedGeometry(const project::BoxRecord& stored,
+                                                      const project::BoxRecord& box) const;
+    /// Puts back the stored geometry of previewed boxes without a signal.
+    void restorePreviewed();
 
     ProjectDocument* m_document = nullptr;
     QUndoStack* m_undoStack;
     EditIds m_ids;
     project::ImageRecord m_image;
     std::vector<project::BoxRecord> m_boxes;
+    /// The stored geometry of the boxes a drag previews (previewBoxGeometry), in the order first previewed.
+    std::vector<project::BoxRecord> m_previewStored;
     std::int64_t m_previousImageId = 0;
     std::int64_t m_classId = 0;
     std::vector<project::BoxRecord> m_clipboard;

@@ -240,8 +240,8 @@ void BoxCanvas::keyPressEvent(QKeyEvent* event) {
         return;
     }
     if (event->key() == Qt::Key_Escape) {
-        if (m_drag.kind() == BoxDrag::Kind::Draw || m_drag.kind() == BoxDrag::Kind::RubberBand)
-            m_drag.cancelOutline();
+        if (m_drag.kind() != BoxDrag::Kind::None && m_drag.kind() != BoxDrag::Kind::Pan)
+            m_drag.cancel();
         else if (m_drawArmed)
             m_drawArmed = false;
         else

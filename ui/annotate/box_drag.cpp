@@ -89,8 +89,13 @@ std::pair<std::int64_t, int> BoxDrag::handleAt(QPointF widgetPoint) const {
     return {0, -1};
 }
 
-void BoxDrag::cancelOutline() {
-    if (m_kind == Kind::Draw || m_kind == Kind::RubberBand)
+void BoxDrag::cancel() {
+    if (m_kind == Kind::Move || m_kind == Kind::Resize) {
+        m_canvas.m_session->endPreview();
+        m_start.clear();
+        m_pending.clear();
+    }
+    if (m_kind != Kind::Pan)
         m_kind = Kind::None;
 }
 
@@ -183,7 +188,8 @@ void BoxDrag::moveTo(QPointF pos) {
         const auto* now = c.m_session->findBox(after.front().id);
         if (now && now->x1 == after.front().x1 && now->y1 == after.front().y1)
             return;
-        c.m_session->setBoxGeometry(after, AnnotationSession::GeometryEdit::Move, m_serial);
+        m_pending = after;
+        c.m_session->previewBoxGeometry(after);
         break;
     }
     case Kind::Resize: {
@@ -193,7 +199,8 @@ void BoxDrag::moveTo(QPointF pos) {
         const auto* now = c.m_session->findBox(box->id);
         if (now && now->x1 == box->x1 && now->y1 == box->y1 && now->x2 == box->x2 && now->y2 == box->y2)
             return;
-        c.m_session->setBoxGeometry({*box}, AnnotationSession::GeometryEdit::Resize, m_serial);
+        m_pending = {*box};
+        c.m_session->previewBoxGeometry(m_pending);
         break;
     }
     case Kind::None:
@@ -221,17 +228,25 @@ void BoxDrag::finish(QPointF pos, Qt::KeyboardModifiers modifiers) {
         break;
     }
     case Kind::Move:
-        finishMove();
+    case Kind::Resize:
+        // The drag was shown from memory; its end state is stored now, as one edit.
+        if (!m_pending.empty())
+            c.m_session->setBoxGeometry(m_pending,
+                                        kind == Kind::Move ? AnnotationSession::GeometryEdit::Move
+                                                           : AnnotationSession::GeometryEdit::Resize,
+                                        m_serial);
+        if (kind == Kind::Move)
+            finishMove();
         break;
     case Kind::RubberBand:
         finishBand(modifiers);
         break;
     case Kind::Pan:
-    case Kind::Resize:
     case Kind::None:
         break;
     }
     m_start.clear();
+    m_pending.clear();
     updateCursor(pos);
     c.update();
 }

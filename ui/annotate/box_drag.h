@@ -1,9 +1,10 @@
 #pragma once
 // BoxDrag: the canvas's mouse gestures. Hit testing (boxes under the pointer, smallest first; the
 // handles of the selection), the gesture a left press starts (draw, move, resize by one of 8 handles,
-// Shift rubber band, Ctrl toggle, Space or middle-button pan), its progress while the mouse moves (live
-// geometry edits through the session, merged into one undo step by a drag serial), what the release
-// decides (a new box, cycling through overlapping boxes, the band's selection) and the cursor shape.
+// Shift rubber band, Ctrl toggle, Space or middle-button pan), its progress while the mouse moves (shown
+// from memory through the session's preview; nothing is written), what the release stores or decides (a
+// move or resize as one edit and one write, a new box, cycling through overlapping boxes, the band's
+// selection) and the cursor shape.
 // Belongs to one BoxCanvas; GUI thread only.
 
 #include "project/types.h"
@@ -38,12 +39,13 @@ public:
     Kind kind() const { return m_kind; }
     /// The box being drawn or the rubber band, in image pixels (Draw and RubberBand).
     QRectF rectImage() const { return m_rectImage; }
-    /// Ends a Draw or RubberBand without effect (Escape).
-    void cancelOutline();
+    /// Ends a draw, rubber band, move or resize without effect (Escape): the boxes stay as stored.
+    void cancel();
     /// Forgets any gesture (another image was opened).
     void reset() {
         m_kind = Kind::None;
         m_start.clear();
+        m_pending.clear();
     }
 
     /// Boxes under a widget point, smallest first (so a small box inside a big one wins).
@@ -70,8 +72,9 @@ private:
     QPointF m_pressWidget;
     QPointF m_pressImage;
     QPointF m_lastPanWidget;
-    std::vector<project::BoxRecord> m_start; ///< the dragged boxes as they were at the press
-    std::vector<std::int64_t> m_candidates;  ///< the boxes under the press, smallest first
+    std::vector<project::BoxRecord> m_start;   ///< the dragged boxes as they were at the press
+    std::vector<project::BoxRecord> m_pending; ///< where the drag has them now, stored on release
+    std::vector<std::int64_t> m_candidates;    ///< the boxes under the press, smallest first
     bool m_pressOnSelected = false;
     bool m_moved = false;
     int m_handle = -1;

@@ -1,5 +1,6 @@
 // The canvas gestures beyond drawing, driven with real mouse and key events in the main window
-// (offscreen): rubber-band selection (Shift+drag, Ctrl+Shift+drag adds), pan (Space+drag and the middle
+// (offscreen): a move or resize held in memory and stored once on release (Escape puts it back),
+// rubber-band selection (Shift+drag, Ctrl+Shift+drag adds), pan (Space+drag and the middle
 // button move the view, never a box), copy and paste (Ctrl+C / Ctrl+V, same class and coordinates on
 // another image, offset on the same one, one undo step), arrow-key nudge with and without Shift (clamped
 // to the image), and cycling through overlapping boxes to pick the one to edit. After each step the
@@ -18,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 using namespace osprey;
@@ -339,6 +341,77 @@ private slots:
         e.key(Qt::Key_Right);
         checkBox(box(), {10, 0, 70, 40});
         checkBox(storedBox(e.stored(), other), {210, 200, 250, 260});
+    }
+
+    void dragIsHeldInMemoryAndStoredOnRelease() {
+        Editor e;
+        QVERIFY(e.open());
+        const std::int64_t id = e.draw({20, 20, 100, 100});
+        QVERIFY(id);
+        const int steps = e.undoSteps();
+        // Where a widget point lands in the image, and a box moved by the whole pixels between two points.
+        const auto image = [&](QPoint widget) { return e.canvas->toImage(QPointF(widget)); };
+        const auto moved = [&](Rect r, QPoint from, QPoint to) {
+            const QPointF d = image(to) - image(from);
+            const double dx = std::round(d.x()), dy = std::round(d.y());
+            return Rect{r.x1 + dx, r.y1 + dy, r.x2 + dx, r.y2 + dy};
+        };
+        // A move: every mouse move shows the box where the hand has it; the database keeps the stored
+        // geometry until the release, which stores the end as one undo step.
+        const Rect drawn{20, 20, 100, 100};
+        const QPoint start = editor_test::at(e.canvas, 60, 60);
+        QTest::mouseMove(e.canvas, start);
+        QTest::mousePress(e.canvas, Qt::LeftButton, {}, start);
+        for (int step = 1; step <= 5; ++step) {
+            const QPoint now = editor_test::at(e.canvas, 60 + 6 * step, 60 + 2 * step);
+            QTest::mouseMove(e.canvas, now);
+            checkBox(*e.session->findBox(id), moved(drawn, start, now));
+            checkBox(storedBox(e.stored(), id), drawn);
+        }
+        QCOMPARE(e.undoSteps(), steps);
+        const QPoint end = editor_test::at(e.canvas, 90, 70);
+        QTest::mouseMove(e.canvas, end);
+        QTest::mouseRelease(e.canvas, Qt::LeftButton, {}, end);
+        const Rect afterMove = moved(drawn, start, end);
+        QVERIFY(afterMove.x1 > 40 && afterMove.y1 > 25); // it did move, about (30, 10)
+        checkBox(storedBox(e.stored(), id), afterMove);
+        checkBox(*e.session->findBox(id), afterMove);
+        QCOMPARE(e.undoSteps(), steps + 1);
+
+        // A resize by the bottom-right handle, the same way: the corner goes to the pixel under the pointer.
+        const QPoint corner = e.canvas->toWidget({afterMove.x2, afterMove.y2}).toPoint();
+        QTest::mouseMove(e.canvas, corner);
+        QTest::mousePress(e.canvas, Qt::LeftButton, {}, corner);
+        QTest::mouseMove(e.canvas, corner + QPoint(20, 20));
+        const QPoint far = corner + QPoint(40, 60);
+        QTest::mouseMove(e.canvas, far);
+        const Rect resized{afterMove.x1, afterMove.y1, std::round(image(far).x()),
+                           std::round(image(far).y())};
+        checkBox(*e.session->findBox(id), resized);
+        checkBox(storedBox(e.stored(), id), afterMove);
+        QTest::mouseRelease(e.canvas, Qt::LeftButton, {}, far);
+        checkBox(storedBox(e.stored(), id), resized);
+        QCOMPARE(e.undoSteps(), steps + 2);
+
+        // Escape during a move puts the box back: nothing stored, no step.
+        const QPoint inside =
+            e.canvas->toWidget({(resized.x1 + resized.x2) / 2, (resized.y1 + resized.y2) / 2}).toPoint();
+        QTest::mouseMove(e.canvas, inside);
+        QTest::mousePress(e.canvas, Qt::LeftButton, {}, inside);
+        QTest::mouseMove(e.canvas, inside + QPoint(10, 5));
+        QTest::mouseMove(e.canvas, inside + QPoint(30, 15));
+        checkBox(*e.session->findBox(id), moved(resized, inside, inside + QPoint(30, 15)));
+        e.key(Qt::Key_Escape);
+        checkBox(*e.session->findBox(id), resized);
+        QTest::mouseRelease(e.canvas, Qt::LeftButton, {}, inside + QPoint(30, 15));
+        checkBox(storedBox(e.stored(), id), resized);
+        checkBox(*e.session->findBox(id), resized);
+        QCOMPARE(e.undoSteps(), steps + 2);
+        // Undo takes the resize back, then the move.
+        e.session->undo();
+        checkBox(storedBox(e.stored(), id), afterMove);
+        e.session->undo();
+        checkBox(storedBox(e.stored(), id), drawn);
     }
 
     void cyclingPicksTheOverlappingBoxToEdit() {
