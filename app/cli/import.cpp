@@ -81,8 +81,8 @@ OSPREY_REGISTER_VERB(Verb{
      {"crowd", KeyType::String, "keep", "COCO iscrowd boxes: keep (flagged) or skip"},
      {"hash", KeyType::Bool, "true", "hash image files (duplicate detection, split grouping)"},
      {"outside", KeyType::Bool, "false",
-      "let annotations name image files outside source and images (COCO file_name with ../ or an "
-      "absolute path)"}},
+      "follow paths outside source and images: a COCO file_name with ../ or an absolute path, a data.yaml "
+      "path: (a relative one to a dataset folder with images/ and labels/ is followed without it)"}},
     runImport});
 
 } // namespace

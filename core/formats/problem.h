@@ -19,6 +19,7 @@ enum class ProblemKind {
     ImageWithoutLabel, ///< an image with no label file (imported as unlabeled)
     SizeMismatch,      ///< the size in the annotations differs from the file
     Unsupported,       ///< something the format allows that Osprey does not import
+    RootNotFollowed,   ///< a dataset root named by the source (data.yaml's path:) that was not followed
     Other,
 };
 

@@ -140,6 +140,12 @@ std::string emptyImportProblem(const ReadResult& read, const std::string& format
         notFound = notFound || !image.found;
     for (const auto& problem : read.problems)
         notFound = notFound || problem.kind == ProblemKind::MissingImage;
+    // A data.yaml whose path: was not followed: say so first, with the flag that follows it.
+    const auto notFollowed = std::find_if(read.problems.begin(), read.problems.end(), [](const Problem& p) {
+        return p.kind == ProblemKind::RootNotFollowed;
+    });
+    if (notFollowed != read.problems.end())
+        pass.push_back("outside=true (to follow the path: of " + notFollowed->file + ")");
     if (scan && scan->labelFiles() == 0 && scan->descriptors.empty() && !scan->images.empty() &&
         format != "images")
         pass.push_back("format=images (the folder has no label files)");
@@ -153,8 +159,9 @@ std::string emptyImportProblem(const ReadResult& read, const std::string& format
         hint += (i ? " or " : "") + pass[i];
     const auto firstError = std::find_if(read.problems.begin(), read.problems.end(),
                                          [](const Problem& p) { return p.severity == Severity::Error; });
-    const std::string first =
-        firstError != read.problems.end() ? "; first problem: " + firstError->text() : "";
+    std::string first = firstError != read.problems.end() ? "; first problem: " + firstError->text() : "";
+    if (notFollowed != read.problems.end())
+        first = "; " + notFollowed->text() + first;
     if (read.dataset.images.empty())
         return source + ": 0 images to import with format=" + format + " (" + found + ")" + first + hint;
     const std::size_t boxes = read.dataset.boxCount();

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include <unistd.h>
+
 namespace osprey::formats::yolo {
 
 Status YoloReader::readNames(const fs::path& file) {
@@ -23,6 +25,76 @@ Status YoloReader::readNames(const fs::path& file) {
     m_namesKnown = true;
     m_namesFile = show(file);
     return {};
+}
+
+namespace {
+
+/// The operating system's own trees, where no dataset lives: a data.yaml's path: that leads there is refused.
+bool isSystemFolder(const fs::path& canonical) {
+    if (canonical == canonical.root_path())
+        return true;
+    static constexpr const char* kSystem[] = {"/bin",    "/boot", "/dev", "/etc",  "/lib", "/lib32", "/lib64",
+                                              "/libx32", "/proc", "/run", "/sbin", "/sys", "/usr",   "/var"};
+    const std::string text = canonical.string();
+    return std::any_of(std::begin(kSystem), std::end(kSystem), [&](const std::string& folder) {
+        return text == folder || startsWith(text, folder + "/");
+    });
+}
+
+/// Ultralytics' dataset layout: images/ and labels/ side by side.
+bool isDatasetLayout(const fs::path& root) {
+    std::error_code ec;
+    return fs::is_directory(root / "images", ec) && fs::is_directory(root / "labels", ec);
+}
+
+bool canRead(const fs::path& folder) {
+    return ::access(folder.c_str(), R_OK | X_OK) == 0;
+}
+
+} // namespace
+
+void YoloReader::followRootPath(const std::string& yamlName, const fs::path& yamlDir,
+                                const std::string& value) {
+    const fs::path path = value;
+    const fs::path root = (path.is_absolute() ? path : yamlDir / path).lexically_normal();
+    if (!pathExists(root)) {
+        m_problems.warning(ProblemKind::Other, yamlName, "path",
+                           "folder " + value + " not found; using the folder of " + yamlName);
+        return;
+    }
+    const fs::path rel =
+        fs::absolute(root).lexically_normal().lexically_relative(fs::absolute(yamlDir).lexically_normal());
+    const bool outside = rel.empty() || *rel.begin() == "..";
+    if (!outside || m_options.allowOutsideRoots) {
+        m_root = root;
+        return;
+    }
+    // A relative path: beside or above the config folder, as Ultralytics' docs lay out
+    // "path: ../datasets/coco8". It is followed when it leads to a dataset the user can read.
+    std::error_code ec;
+    const fs::path real = fs::canonical(root, ec);
+    const std::string shown = value + (ec ? std::string() : " (" + real.string() + ")");
+    std::string why;
+    if (path.is_absolute())
+        why = "is outside the folder of " + yamlName;
+    else if (ec)
+        why = "cannot be resolved (" + ec.message() + ")";
+    else if (isSystemFolder(real))
+        why = "is a system folder";
+    else if (!canRead(real))
+        why = "cannot be read with your permissions";
+    else if (!isDatasetLayout(real))
+        why = "is outside the folder of " + yamlName + " and holds no images/ and labels/ folders";
+    if (why.empty()) {
+        m_root = root;
+        m_notes.push_back(yamlName + ": path: followed " + shown +
+                          ", a dataset folder (images/ and labels/) outside the yaml's folder");
+        return;
+    }
+    m_problems.warning(ProblemKind::RootNotFollowed, yamlName, "path",
+                       "folder " + shown + " " + why +
+                           "; not followed (pass outside=true to follow it); using " + "the folder of " +
+                           yamlName);
 }
 
 // ---- Ultralytics data.yaml ----------------------------------------------------------------------
@@ -39,23 +111,8 @@ Status YoloReader::readUltralytics(const fs::path& yamlPath, std::vector<Entry>&
     try {
         const fs::path yamlDir = yamlPath.parent_path();
         m_root = yamlDir;
-        if (doc["path"] && doc["path"].IsScalar()) {
-            const fs::path path = doc["path"].as<std::string>();
-            const fs::path root = (path.is_absolute() ? path : yamlDir / path).lexically_normal();
-            const fs::path rel = fs::absolute(root).lexically_normal().lexically_relative(
-                fs::absolute(yamlDir).lexically_normal());
-            const bool outside = rel.empty() || *rel.begin() == "..";
-            if (outside && !m_options.allowOutsideRoots && pathExists(root))
-                m_problems.warning(
-                    ProblemKind::Other, yamlName, "path",
-                    "folder " + path.string() + " is outside the folder of " + yamlName +
-                        "; not followed (pass outside=true to follow it); using the folder of " + yamlName);
-            else if (pathExists(root))
-                m_root = root;
-            else
-                m_problems.warning(ProblemKind::Other, yamlName, "path",
-                                   "folder " + path.string() + " not found; using the folder of " + yamlName);
-        }
+        if (doc["path"] && doc["path"].IsScalar())
+            followRootPath(yamlName, yamlDir, doc["path"].as<std::string>());
         const YAML::Node names = doc["names"];
         if (names && names.IsSequence()) {
             for (const auto& n : names)

@@ -100,7 +100,9 @@ Expected<ReadResult> YoloReader::run() {
         result.dataset.classes.push_back({name, {}});
     result.dataset.images = std::move(m_images);
     result.problems = m_problems.take();
-    result.notes = m_locator.notes();
+    result.notes = std::move(m_notes);
+    for (auto& note : m_locator.notes())
+        result.notes.push_back(std::move(note));
     if (m_clamped > 0)
         result.notes.push_back(std::to_string(m_clamped) +
                                " boxes reaching outside their image clamped to it");

@@ -44,6 +44,9 @@ private:
     Status readNames(const fs::path& file);
     // ---- Ultralytics data.yaml ----------------------------------------------------------------------
     Status readUltralytics(const fs::path& yamlPath, std::vector<Entry>& entries);
+    /// data.yaml's path: becomes the root when it is inside the yaml's folder, when outside=true, or when it
+    /// is a relative path to a readable dataset folder (images/ and labels/) that is not a system folder.
+    void followRootPath(const std::string& yamlName, const fs::path& yamlDir, const std::string& value);
     void addSplitSource(const std::string& yamlName, const std::string& key, const std::string& item,
                         project::Split split, std::vector<Entry>& entries);
     Status addListFile(const fs::path& listFile, const fs::path& base, project::Split split,
@@ -70,6 +73,7 @@ private:
     std::set<fs::path> m_usedLabels;
     std::set<fs::path> m_labelDirs;
     std::int64_t m_clamped = 0;
+    std::vector<std::string> m_notes;
 };
 
 } // namespace osprey::formats::yolo

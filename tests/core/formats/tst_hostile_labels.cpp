@@ -453,13 +453,76 @@ private slots:
                         "path: ../elsewhere\ntrain: images/train\nnames: [person, bike, car]\n");
         result = read(data / "out.yaml", "yolo");
         QVERIFY(result.hasValue());
+        // ../elsewhere has images/ but no labels/: not a dataset folder, so not followed.
+        EXPECT_PROBLEM(*result, Severity::Warning, "out.yaml: path: folder ../elsewhere (");
         EXPECT_PROBLEM(*result, Severity::Warning,
-                       "out.yaml: path: folder ../elsewhere is outside the folder of out.yaml; not followed");
+                       ") is outside the folder of out.yaml and holds no images/ and labels/ folders; not "
+                       "followed (pass outside=true to follow it); using the folder of out.yaml");
         QCOMPARE(result->dataset.images.size(), std::size_t(1));
         QCOMPARE(result->dataset.images[0].name, std::string("a.jpg"));
         result = read(data / "out.yaml", "yolo", true);
         QVERIFY(result.hasValue());
         QCOMPARE(result->dataset.images[0].name, std::string("z.jpg"));
+    }
+
+    void yoloPathBesideTheConfigFolder() {
+        // Ultralytics' docs layout: the yaml in a config folder, "path: ../datasets/x" beside it.
+        QTemporaryDir dir;
+        const fs::path base(dir.path().toStdString());
+        const fs::path dataset = base / "datasets" / "x";
+        test::writeImage(dataset / "images" / "train" / "a.jpg", 40, 30);
+        test::writeImage(dataset / "images" / "val" / "b.jpg", 40, 30);
+        test::writeText(dataset / "labels" / "train" / "a.txt", "1 0.5 0.5 0.5 0.5\n");
+        test::writeText(dataset / "labels" / "val" / "b.txt", "0 0.25 0.25 0.5 0.5\n");
+        test::writeText(base / "cfg" / "x.yaml",
+                        "path: ../datasets/x\ntrain: images/train\nval: images/val\nnames: [cat, dog]\n");
+        auto result = read(base / "cfg" / "x.yaml", "yolo");
+        QVERIFY2(result.hasValue(), result ? "" : result.message().c_str());
+        QVERIFY2(result->problems.empty(), all(*result).c_str());
+        QCOMPARE(result->dataset.images.size(), std::size_t(2));
+        QCOMPARE(result->dataset.boxCount(), std::size_t(2));
+        QCOMPARE(result->dataset.images[0].name, std::string("a.jpg"));
+        QCOMPARE(result->dataset.images[0].boxes[0].classIndex, 1);
+        QCOMPARE(result->dataset.images[0].boxes[0].x1, 10.0);
+        const std::string real = fs::canonical(dataset).string();
+        QVERIFY2(std::find(result->notes.begin(), result->notes.end(),
+                           "x.yaml: path: followed ../datasets/x (" + real +
+                               "), a dataset folder (images/ and labels/) outside the yaml's folder") !=
+                     result->notes.end(),
+                 result->notes.empty() ? "no notes" : result->notes.front().c_str());
+
+        // A relative path into a system folder is refused, named with the flag, even though it exists.
+        test::writeText(base / "cfg" / "sys.yaml",
+                        "path: ../../../../../../../../../../../../etc\ntrain: images/train\nnames: [a]\n");
+        result = read(base / "cfg" / "sys.yaml", "yolo");
+        QVERIFY(result.hasValue());
+        EXPECT_PROBLEM(
+            *result, Severity::Warning,
+            "sys.yaml: path: folder ../../../../../../../../../../../../etc (/etc) is a system folder; "
+            "not followed (pass outside=true to follow it); using the folder of sys.yaml");
+        QCOMPARE(result->dataset.images.size(), std::size_t(0));
+        // The import then fails with that reason and the flag, not only "pass images=DIR".
+        ReadOptions options;
+        options.source = base / "cfg" / "sys.yaml";
+        const std::string problem = emptyImportProblem(*result, "yolo", options);
+        QVERIFY2(problem.find(": 0 images to import with format=yolo") != std::string::npos, problem.c_str());
+        QVERIFY2(
+            problem.find("sys.yaml: path: folder ../../../../../../../../../../../../etc (/etc) is a system "
+                         "folder; not followed") != std::string::npos,
+            problem.c_str());
+        QVERIFY2(problem.find("; pass outside=true (to follow the path: of sys.yaml)") != std::string::npos,
+                 problem.c_str());
+
+        // An absolute path outside still needs the flag; with it, it is followed.
+        test::writeText(base / "cfg" / "abs.yaml",
+                        "path: " + dataset.string() + "\ntrain: images/train\nnames: [cat, dog]\n");
+        result = read(base / "cfg" / "abs.yaml", "yolo");
+        QVERIFY(result.hasValue());
+        EXPECT_PROBLEM(*result, Severity::Warning, "is outside the folder of abs.yaml; not followed");
+        QCOMPARE(result->dataset.images.size(), std::size_t(0));
+        result = read(base / "cfg" / "abs.yaml", "yolo", true);
+        QVERIFY(result.hasValue());
+        QCOMPARE(result->dataset.images.size(), std::size_t(1));
     }
 };
 
