@@ -680,6 +680,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Following run %1: using its best.pt saved at %2</source>
         <translation>正在跟随运行 %1：使用其保存于 %2 的 best.pt</translation>
     </message>
+    <message>
+        <source>Confidence %1: where this model&apos;s run found the best F1</source>
+        <translation>置信度 %1：此模型的训练运行在该处取得最佳 F1</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AutoLabelDialog</name>
@@ -2000,6 +2004,14 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>By default valid items are imported and every skipped item is listed. In strict mode any problem aborts and the project stays exactly as it was.</source>
         <translation>默认导入有效的条目，并列出每个被跳过的条目。严格模式下任何问题都会中止导入，项目保持原样。</translation>
+    </message>
+    <message>
+        <source>Follow paths that lead outside the source folder (outside=true)</source>
+        <translation>跟随指向来源文件夹之外的路径（outside=true）</translation>
+    </message>
+    <message>
+        <source>A data.yaml&apos;s path: or a COCO file_name may point outside the source folder. By default only a relative data.yaml path: to a dataset folder (images/ and labels/) is followed; tick this to follow any such path.</source>
+        <translation>data.yaml 的 path: 或 COCO 的 file_name 可能指向来源文件夹之外。默认只跟随 data.yaml 中指向数据集文件夹（含图像 images/ 与标注 labels/）的相对 path:；勾选后跟随所有这类路径。</translation>
     </message>
     <message>
         <source>Source:</source>

@@ -117,6 +117,9 @@ AssistBar::AssistBar(AssistController* assist, QWidget* parent)
         m_confValue->setText(twoDecimals(value));
         m_assist->setConfidence(float(value) / 100.0f);
     });
+    connect(assist, &AssistController::runConfidenceFound, this, [this](float confidence) {
+        m_conf->setValue(std::clamp(qRound(confidence * 100), m_conf->minimum(), m_conf->maximum()));
+    });
     connect(m_iou, &QSlider::valueChanged, this, [this](int value) {
         m_iouValue->setText(twoDecimals(value));
         m_assist->setIou(float(value) / 100.0f);

@@ -1,5 +1,6 @@
 #include "ui/assist/assist_controller.h"
 
+#include "run/run_curves.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/commands/accept_proposals_command.h"
 #include "ui/assist/model_file_chooser.h"
@@ -53,6 +54,15 @@ void AssistController::setModel(const assist::ModelSource& source) {
             emit message(tr("Could not remember the model: %1").arg(QString::fromStdString(saved.message())));
     }
     emit modelChanged();
+    offerRunConfidence();
+}
+
+void AssistController::offerRunConfidence() {
+    // A model from an Osprey run: its best-F1 confidence (the run's curves.json) becomes the default.
+    if (const auto best = run::runBestConfidence(m_source.model)) {
+        emit runConfidenceFound(static_cast<float>(*best));
+        emit message(tr("Confidence %1: where this model's run found the best F1").arg(*best, 0, 'f', 2));
+    }
 }
 
 QString AssistController::modelName() const {
@@ -120,6 +130,8 @@ void AssistController::onFollowedCheckpoint(const QString& path, const QString& 
     emit modelChanged();
     emit message(tr("Following run %1: using its best.pt saved at %2")
                      .arg(runName, QFileInfo(path).lastModified().toString(QStringLiteral("HH:mm:ss"))));
+    if (const auto best = run::runBestConfidence(m_source.model))
+        emit runConfidenceFound(static_cast<float>(*best));
     // Proposals on screen came from the old checkpoint: ask the new one.
     if ((showing || m_autoSuggest) && m_session->imageId() != 0) {
         if (m_running)

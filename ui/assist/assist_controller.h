@@ -90,9 +90,13 @@ signals:
     void modelChanged();
     void autoSuggestChanged(bool on);
     void followRunChanged(bool on);
+    /// The active model comes from an Osprey run whose curves.json names its best-F1 confidence: the
+    /// default for the confidence slider (the bar moves to it; the user can move it on).
+    void runConfidenceFound(float confidence);
     void message(const QString& text);
 
 private:
+    void offerRunConfidence();
     struct Result {
         std::int64_t imageId = 0;
         std::int64_t generation = 0;

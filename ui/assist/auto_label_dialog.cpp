@@ -1,6 +1,7 @@
 #include "ui/assist/auto_label_dialog.h"
 
 #include "assist/inference_threads.h"
+#include "run/run_curves.h"
 #include "ui/assist/class_mapping_dialog.h"
 #include "ui/assist/model_file_chooser.h"
 #include "ui/common/background_task.h"
@@ -185,6 +186,9 @@ AutoLabelDialog::~AutoLabelDialog() {
 
 void AutoLabelDialog::setModel(const assist::ModelSource& model) {
     m_model = model;
+    // A model from an Osprey run brings its best-F1 confidence (the run's curves.json) as the default.
+    if (const auto best = run::runBestConfidence(m_model.model))
+        m_conf->setValue(*best);
     updateModelLabel();
     updateCount();
 }

@@ -34,7 +34,16 @@ namespace osprey::ui {
 
 namespace {
 constexpr int kMaxRecent = 8;
+
+/// A folder as a user reads it: under the home folder as ~/..., in the platform's separators.
+QString shownPath(const QString& folder) {
+    const QString home = QDir::homePath();
+    const QString clean = QDir::cleanPath(folder);
+    if (home != QLatin1String("/") && (clean == home || clean.startsWith(home + QLatin1Char('/'))))
+        return QDir::toNativeSeparators(QLatin1Char('~') + clean.mid(home.size()));
+    return QDir::toNativeSeparators(clean);
 }
+} // namespace
 
 void applyTheme() {
     QApplication::setStyle(QStyleFactory::create("Fusion"));
@@ -207,7 +216,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
     updateTitle();
     const auto total = m_document->project().countImages();
     statusBar()->showMessage(tr("%1 — %2 images, %3 classes")
-                                 .arg(QDir::toNativeSeparators(m_document->folder()))
+                                 .arg(shownPath(m_document->folder()))
                                  .arg(total ? *total : 0)
                                  .arg(m_document->classes().size()));
     return true;

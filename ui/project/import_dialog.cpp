@@ -68,12 +68,20 @@ ImportDialog::ImportDialog(ProjectDocument* document, QWidget* parent)
         tr("By default valid items are imported and every skipped item is listed. In strict mode "
            "any problem aborts and the project stays exactly as it was."));
 
+    // Named as the CLI flag, so the import's messages ("pass outside=true to follow it") read the same here.
+    m_outside = new QCheckBox(tr("Follow paths that lead outside the source folder (outside=true)"), this);
+    m_outside->setToolTip(
+        tr("A data.yaml's path: or a COCO file_name may point outside the source folder. By default only "
+           "a relative data.yaml path: to a dataset folder (images/ and labels/) is followed; tick this to "
+           "follow any such path."));
+
     auto* form = new QFormLayout;
     form->addRow(tr("Source:"), sourceRow);
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Images folder:"), m_imagesDir);
     form->addRow(tr("COCO crowd boxes:"), m_crowd);
     form->addRow(QString(), m_strict);
+    form->addRow(QString(), m_outside);
 
     m_status = new QLabel(tr("Choose a source, then Preview."), this);
     m_status->setWordWrap(true);
@@ -162,6 +170,7 @@ void ImportDialog::preview() {
     options.imagesDir = m_imagesDir->text().trimmed().toStdString();
     options.crowd =
         m_crowd->currentData().toInt() == 1 ? formats::CrowdPolicy::Skip : formats::CrowdPolicy::Keep;
+    options.allowOutsideRoots = m_outside->isChecked();
     options.probe = formats::ImageProbe::None; // counts only: no image is opened
     const std::string format = m_format->currentData().toString().toStdString();
     m_importing = false;
@@ -205,6 +214,7 @@ void ImportDialog::runImport() {
     options.read.imagesDir = m_imagesDir->text().trimmed().toStdString();
     options.read.crowd =
         m_crowd->currentData().toInt() == 1 ? formats::CrowdPolicy::Skip : formats::CrowdPolicy::Keep;
+    options.read.allowOutsideRoots = m_outside->isChecked();
     options.format = m_format->currentData().toString().toStdString();
     options.mode = m_strict->isChecked() ? formats::ImportMode::Strict : formats::ImportMode::Lenient;
     const std::string folder = m_document->folder().toStdString();

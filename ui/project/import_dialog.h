@@ -53,6 +53,7 @@ private:
     QComboBox* m_format;
     QComboBox* m_crowd;
     QCheckBox* m_strict;
+    QCheckBox* m_outside;
     QLabel* m_status;
     QProgressBar* m_progress;
     QPlainTextEdit* m_summary;

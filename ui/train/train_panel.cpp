@@ -70,7 +70,8 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     m_checkProgress->setTextVisible(false);
     m_checkProgress->hide();
     m_runs = new RunsTable(document, this);
-    // The planner beside the form: its figures follow the form's model, epochs, imgsz and batch.
+    // The planner in the wide right-hand view, beside the form it follows (model, epochs, imgsz, batch): its
+    // table of GPUs needs the room (every column in view at 1280 x 800), the 420-px form column has not.
     m_planner = new PlannerPanel(this);
     m_planner->setObjectName(QStringLiteral("plannerPanel"));
     QList<QWidget*> watched;
@@ -81,7 +82,6 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("trainTabs"));
     tabs->addTab(scroll, tr("Settings"));
-    tabs->addTab(m_planner, tr("Planner"));
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -100,6 +100,7 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     });
     connect(m_view->charts(), &TrainingCharts::confusionMatrixRequested, this,
             [this](int epoch) { showConfusionMatrix(epoch); });
+    m_view->tabs()->addTab(m_planner, tr("Planner"));
     m_diff = new RunDiffPanel(m_document, this);
     m_view->tabs()->setTabVisible(m_view->tabs()->addTab(m_diff, tr("Differences")), false);
     connect(m_diff, &RunDiffPanel::changedImagesRequested, this, &TrainPanel::changedImagesRequested);

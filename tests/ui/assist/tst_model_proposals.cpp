@@ -6,6 +6,7 @@
 #include "fixtures.h"
 #include "persons_photo.h"
 #include "project_printers.h"
+#include "run/run_curves.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_canvas.h"
@@ -14,15 +15,19 @@
 #include "ui/annotate/shortcut_registry.h"
 #include "ui/assist/assist_bar.h"
 #include "ui/assist/assist_controller.h"
+#include "ui/assist/auto_label_dialog.h"
 #include "ui/main/main_window.h"
 #include "ui/project/image_list_model.h"
 #include "ui/project/project_document.h"
 
+#include <QDoubleSpinBox>
 #include <QProgressBar>
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
+
+#include <fstream>
 
 using namespace osprey;
 using editor_test::storedBoxes;
@@ -245,6 +250,39 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!m_assist->busy() && shown() > 0, 60000);
         QCOMPARE(m_assist->predictionCount(), 5);
         QCOMPARE(shown(), atDefault);
+    }
+
+    void aRunsModelBringsItsBestF1Confidence() {
+        // A best.pt in a run folder whose curves.json found the best F1 at 0.43: choosing it moves the
+        // confidence slider there, and the auto-label dialog starts from it. A model outside a run leaves
+        // the slider where the user put it.
+        QTemporaryDir dir;
+        const QString folder = editor_test::makeDemo(dir, 2, 160);
+        QVERIFY(!folder.isEmpty());
+        const std::filesystem::path runDir = folder.toStdString() + "/runs/r1";
+        std::filesystem::create_directories(runDir / "weights");
+        std::ofstream(runDir / "weights" / "best.pt") << "weights";
+        run::RunCurves curves;
+        curves.classNames = {"circle"};
+        curves.confusionMatrix.assign(4, 0.0);
+        curves.bestConfidence = 0.43;
+        QVERIFY(run::writeRunCurves(runDir / run::kCurvesFileName, curves).hasValue());
+
+        ui::MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openProject(folder, true));
+        auto* assist = window.editor()->assist();
+        QSlider* conf = window.editor()->assistBar()->confidenceSlider();
+        conf->setValue(30);
+        assist->setModel({folder.toStdString() + "/elsewhere.pt", {}, {}, "cpu"});
+        QCOMPARE(conf->value(), 30);
+        assist->setModel({runDir / "weights" / "best.pt", {}, {}, "cpu"});
+        QCOMPARE(conf->value(), 43);
+        QCOMPARE(assist->confidence(), 0.43f);
+        ui::AutoLabelDialog dialog(window.document(), assist->source(), &window);
+        QCOMPARE(dialog.findChild<QDoubleSpinBox*>(QStringLiteral("confidence"))->value(), 0.43);
     }
 
     void projectWithoutClassesTakesTheModelClasses() {

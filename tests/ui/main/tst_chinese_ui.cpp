@@ -12,6 +12,7 @@
 
 #include <QAbstractButton>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFontDatabase>
 #include <QGroupBox>
@@ -19,6 +20,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -261,10 +263,15 @@ private slots:
         if (qEnvironmentVariable("OSPREY_SCREENSHOT_DIR").isEmpty())
             QSKIP("screenshots only with OSPREY_SCREENSHOT_DIR");
         ui::applyTheme();
-        const QString folder = m_dir.filePath("shots");
+        // A project where a user keeps one: the status bar shows it as ~/Projects/shapes.
+        const QByteArray home = qgetenv("HOME");
+        qputenv("HOME", m_dir.filePath("home").toUtf8());
+        const auto restoreHome = qScopeGuard([&] { qputenv("HOME", home); });
+        const QString folder = m_dir.filePath("home/Projects/shapes");
         demo::DemoOptions options;
         options.images = 24;
         options.imageSizePx = 480;
+        QVERIFY(QDir().mkpath(m_dir.filePath("home/Projects")));
         QVERIFY(demo::createDemoProject(folder.toStdString(), options).hasValue());
         for (const QString language : {"zh", "en"}) {
             if (language == QLatin1String("en"))
@@ -275,6 +282,8 @@ private slots:
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             QVERIFY(window.openProject(folder, true));
+            QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("~/Projects/shapes ")),
+                     qPrintable(window.statusBar()->currentMessage()));
             window.imageList()->selectRow(1); // five boxes
             QTest::qWait(500);
             saveShot(&window, language + "_main_window");

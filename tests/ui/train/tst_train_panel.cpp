@@ -1,5 +1,6 @@
 // TrainPanel without a real trainer: the form built from the field table and the command line it makes,
-// a trainer that dies without a final event (a clear crash message), and the actions in the main menu.
+// a trainer that dies without a final event (a clear crash message), the actions in the main menu, and
+// the planner's table with every column in view at 1280 x 800.
 
 #include "run/train_options.h"
 #include "ui/project/project_document.h"
@@ -11,6 +12,8 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -25,6 +28,7 @@ private slots:
     void formComesFromTheFieldTable();
     void crashedTrainerGivesAClearMessage();
     void followsARunTrainingInAnotherProcess();
+    void plannerTableFitsAt1280x800();
 };
 
 void TestTrainPanel::formComesFromTheFieldTable() {
@@ -179,6 +183,40 @@ void TestTrainPanel::followsARunTrainingInAnotherProcess() {
     QTRY_COMPARE_WITH_TIMEOUT(panel.replayModel()->status(), TrainingRunModel::Status::Finished, 5000);
     QCOMPARE(panel.replayModel()->epochs(), (QVector<double>{1, 2, 3}));
     QCOMPARE(panel.replayModel()->series("train/box_loss"), (QVector<double>{1.0, 0.5, 1.0 / 3}));
+}
+
+void TestTrainPanel::plannerTableFitsAt1280x800() {
+    // The planner's GPU table with every column in view, price and cost included, in the panel of a
+    // 1280 x 800 window (the menu bar and status bar take about 60 px of it).
+    QTemporaryDir dir;
+    QString error;
+    auto document = ProjectDocument::create(dir.filePath("p"), &error);
+    QVERIFY(document);
+    TrainPanel panel(document.get());
+    panel.resize(1280, 740);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto* view = panel.findChild<TrainingView*>();
+    auto* planner = panel.findChild<QWidget*>(QStringLiteral("plannerPanel"));
+    QVERIFY(view && planner);
+    view->tabs()->setCurrentWidget(planner);
+    auto* table = planner->findChild<QTableWidget*>(QStringLiteral("plannerTable"));
+    QVERIFY(table);
+    QTRY_VERIFY(table->rowCount() > 0);
+    QTest::qWait(50);
+    if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty())
+        panel.grab().save(shots + "/train-panel-planner.png");
+    QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+             qPrintable(QString("columns %1 px, table %2 px")
+                            .arg(table->horizontalHeader()->length())
+                            .arg(table->viewport()->width())));
+    for (int column = 0; column < table->columnCount(); ++column)
+        QVERIFY2(table->columnViewportPosition(column) + table->columnWidth(column) <=
+                     table->viewport()->width(),
+                 qPrintable(table->horizontalHeaderItem(column)->text()));
+    // Nor does the planner's own scroll area scroll sideways.
+    for (auto* area : planner->findChildren<QAbstractScrollArea*>())
+        QVERIFY2(!area->horizontalScrollBar()->isVisible(), area->metaObject()->className());
 }
 
 QTEST_MAIN(TestTrainPanel)
