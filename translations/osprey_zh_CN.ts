@@ -2690,6 +2690,61 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::RunCurvesView</name>
+    <message>
+        <source>Precision-Recall (IoU 0.5)</source>
+        <translation>精确率-召回率（IoU 0.5）</translation>
+    </message>
+    <message>
+        <source>recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>F1 over confidence</source>
+        <translation>F1 随置信度的变化</translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>A confidence threshold: the mean precision, recall and F1 over the classes there</source>
+        <translation>置信度阈值：该处各类别的平均精确率、召回率和 F1</translation>
+    </message>
+    <message>
+        <source>Confidence:</source>
+        <translation>置信度：</translation>
+    </message>
+    <message>
+        <source>Best model, epoch %1: mean F1 %2 at confidence %3 over %4 classes with labels (curves.json)</source>
+        <translation>最佳模型，第 %1 轮：置信度 %3 处平均 F1 为 %2（%4 个有标注的类别，curves.json）</translation>
+    </message>
+    <message>
+        <source>No curves yet: a run writes them (curves.json) when an epoch becomes the best.</source>
+        <translation>尚无曲线：运行在某一轮成为最佳时写入曲线（curves.json）。</translation>
+    </message>
+    <message>
+        <source>all classes %1 mAP50</source>
+        <translation>全部类别 %1 mAP50</translation>
+    </message>
+    <message>
+        <source>all classes %1 at %2</source>
+        <translation>全部类别 %1，置信度 %2</translation>
+    </message>
+    <message>
+        <source>confidence %1: P %2, R %3, F1 %4</source>
+        <translation>置信度 %1：P %2，R %3，F1 %4</translation>
+    </message>
+    <message>
+        <source>recall %1: precision %2 (all classes)</source>
+        <translation>召回率 %1：精确率 %2（全部类别）</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::RunDiffPanel</name>
     <message>
         <source>Compare two runs to see what differs.</source>
@@ -3481,6 +3536,10 @@ The charts appear after the first validation.</source>
     <message>
         <source>Charts</source>
         <translation>图表</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>曲线</translation>
     </message>
     <message>
         <source>System</source>

@@ -5,6 +5,7 @@
 #include "assist/inference_threads.h"
 #include "cli/progress.h"
 #include "cli/verb.h"
+#include "run/run_curves.h"
 
 #include <atomic>
 #include <csignal>
@@ -44,6 +45,11 @@ int runAutolabel(const Args& args) {
         return 2;
     }
     options.suggest.confThreshold = static_cast<float>(args.number("conf"));
+    if (const auto best = args.given("conf") ? std::nullopt : run::runBestConfidence(args.str("model"))) {
+        options.suggest.confThreshold = static_cast<float>(*best);
+        std::cerr << "note: conf=" << *best
+                  << ", the best-F1 confidence of the model's run (its curves.json)\n";
+    }
     options.suggest.iouThreshold = static_cast<float>(args.number("iou"));
     options.suggest.imgsz = static_cast<int>(args.integer("imgsz"));
     options.batchSize = std::max(1, static_cast<int>(args.integer("batch")));
@@ -106,7 +112,8 @@ OSPREY_REGISTER_VERB(Verb{
      {"weights", KeyType::Path, "", "Darknet .weights (default: beside the .cfg)"},
      {"names", KeyType::Path, "", "class names file, one per line (Darknet; ONNX without metadata)"},
      {"images", KeyType::String, "unlabeled", "unlabeled, all, or split:train|val|test"},
-     {"conf", KeyType::Double, "0.25", "confidence threshold"},
+     {"conf", KeyType::Double, "0.25",
+      "confidence threshold; a run's best.pt without conf= takes the run's best-F1 confidence (curves.json)"},
      {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
      {"imgsz", KeyType::Int, "0", "inference size (0: the model's own)"},
      {"mode", KeyType::String, "add", "add: keep existing boxes; replace: replace earlier model boxes"},

@@ -9,6 +9,7 @@
 #include "imaging/image.h"
 #include "imaging/video.h"
 #include "model/predictor.h"
+#include "run/run_curves.h"
 
 #include <algorithm>
 #include <chrono>
@@ -189,6 +190,11 @@ int runPredict(const Args& args) {
     }
     model::NmsOptions nms;
     nms.confThreshold = static_cast<float>(args.number("conf"));
+    if (const auto best = args.given("conf") ? std::nullopt : run::runBestConfidence(args.str("model"))) {
+        nms.confThreshold = static_cast<float>(*best);
+        std::cerr << "note: conf=" << *best
+                  << ", the best-F1 confidence of the model's run (its curves.json)\n";
+    }
     nms.iouThreshold = static_cast<float>(args.number("iou"));
     nms.maxDetections = static_cast<int>(args.integer("max_det"));
     const fs::path out = args.str("out");
@@ -294,7 +300,8 @@ OSPREY_REGISTER_VERB(Verb{
     "Run a trained detector on an image, a video, or a folder of them",
     {{"model", KeyType::Path, "", "weights file (.pt) or an ONNX export (.onnx, run in OpenCV DNN)", true},
      {"source", KeyType::Path, "", "an image, a video (.mp4, .avi, ...) or a folder of them", true},
-     {"conf", KeyType::Double, "0.25", "confidence threshold"},
+     {"conf", KeyType::Double, "0.25",
+      "confidence threshold; a run's best.pt without conf= takes the run's best-F1 confidence (curves.json)"},
      {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
      {"imgsz", KeyType::Int, "640", "inference size (0: the size the model was trained at)"},
      {"max_det", KeyType::Int, "300", "maximum detections per image"},

@@ -1,6 +1,7 @@
 #pragma once
 // TrainingView: the live view of one run: a status line and progress bar (epoch, batch, images per
-// second, ETA) above tabs for the charts, the system panel (GPU, CPU, RAM) and the log console.
+// second, ETA) above tabs for the charts, the best model's curves, the system panel (GPU, CPU, RAM) and the
+// log console.
 // Like the charts, it refreshes at most 10 times a second however fast events arrive. GUI thread only.
 
 #include <QStringList>
@@ -16,6 +17,7 @@ class QTimer;
 namespace osprey::ui {
 
 class RemoteStatusWidget;
+class RunCurvesView;
 class TrainingCharts;
 class TrainingRunModel;
 struct ChartRun;
@@ -36,6 +38,7 @@ public:
     void refresh();
 
     TrainingCharts* charts() const { return m_charts; }
+    RunCurvesView* curves() const { return m_curves; }
     QProgressBar* progressBar() const { return m_progress; }
     RemoteStatusWidget* remoteStatus() const { return m_remote; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -64,6 +67,7 @@ private:
     QLabel* m_progressLabel;
     QTabWidget* m_tabs;
     TrainingCharts* m_charts;
+    RunCurvesView* m_curves;
     QLabel* m_system;
     QPlainTextEdit* m_console;
     QTimer* m_timer;

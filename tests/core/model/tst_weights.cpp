@@ -386,6 +386,65 @@ private slots:
         QCOMPARE(lines, 5);
     }
 
+    // A run's best.pt without conf= predicts at the run's best-F1 confidence (its curves.json), and says
+    // so; conf= given, or a model outside a run, keeps the threshold asked for.
+    void predictTakesTheRunsBestConfidence() {
+        QTemporaryDir dir;
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        const auto runDir = tempPath(dir, "runs") / "r1";
+        std::filesystem::create_directories(runDir / "weights");
+        CheckpointMeta meta;
+        meta.names = {"cat", "dog"};
+        QVERIFY(saveWeights(*detector, meta, runDir / "weights" / "best.pt"));
+        writeBytes(
+            runDir / "curves.json",
+            R"({"version":1,"epoch":1,"classNames":["cat","dog"],"classes":[],"x":[],"precisionAtRecall":[],)"
+            R"("f1":[],"precision":[],"recall":[],"ap":[],"bestConfidence":0.001,"bestF1":0.5,)"
+            R"("classBestConfidence":[],"confusionMatrix":[0,0,0,0,0,0,0,0,0],"matrixConfidence":0.25,)"
+            R"("matrixIou":0.45,"images":[]})");
+        osprey::imaging::Image frame;
+        frame.width = 64;
+        frame.height = 64;
+        frame.pixels.resize(64 * 64 * 3);
+        for (size_t i = 0; i < frame.pixels.size(); ++i)
+            frame.pixels[i] = static_cast<std::uint8_t>((i * 37) % 256);
+        const auto image = tempPath(dir, "frame.png");
+        QVERIFY(osprey::imaging::encodeImage(frame, image));
+        const auto predict = [&](const QStringList& extra, const std::filesystem::path& out) {
+            QProcess cli;
+            cli.start(OSPREY_CLI_PATH,
+                      QStringList{"predict",
+                                  QString("model=%1").arg((runDir / "weights" / "best.pt").c_str()),
+                                  QString("source=%1").arg(image.c_str()), "max_det=300", "imgsz=64",
+                                  QString("out=%1").arg(out.c_str())} +
+                          extra);
+            cli.waitForFinished(120000);
+            return QString(cli.readAllStandardOutput() + cli.readAllStandardError());
+        };
+        const auto countAbove = [](const std::filesystem::path& labels, double threshold) {
+            std::ifstream in(labels);
+            int lines = 0, below = 0;
+            for (std::string line; std::getline(in, line); ++lines) {
+                std::istringstream fields(line);
+                double cls, cx, cy, w, h, conf = -1;
+                fields >> cls >> cx >> cy >> w >> h >> conf;
+                below += conf < threshold ? 1 : 0;
+            }
+            return std::make_pair(lines, below);
+        };
+        QString output = predict({}, tempPath(dir, "run-conf"));
+        QVERIFY2(output.contains("note: conf=0.001, the best-F1 confidence of the model's run"),
+                 qPrintable(output));
+        const auto [atRun, belowRun] = countAbove(tempPath(dir, "run-conf") / "labels" / "frame.txt", 0.001);
+        QCOMPARE(belowRun, 0);
+        output = predict({"conf=0.25"}, tempPath(dir, "asked"));
+        QVERIFY2(!output.contains("note: conf="), qPrintable(output));
+        const auto [atAsked, belowAsked] = countAbove(tempPath(dir, "asked") / "labels" / "frame.txt", 0.25);
+        QCOMPARE(belowAsked, 0);
+        // The untrained detector's scores sit low: the run's threshold keeps far more boxes than 0.25.
+        QVERIFY2(atRun > atAsked, qPrintable(QString("%1 vs %2").arg(atRun).arg(atAsked)));
+    }
+
     // A video source: every frame is detected, labels are written per frame (<stem>_<k>.txt) and the
     // annotated video has the source's frame count and size.
     void predictVerbOnVideo() {
