@@ -133,6 +133,12 @@ int DetectionModel::addBlock(std::vector<int> from, int repeats, std::string typ
     return addNode(Node{Kind::Block, std::move(from), block}, std::move(info), block);
 }
 
+void DetectionModel::setYamlRow(int index, int repeats, std::string arguments) {
+    LayerInfo& info = m_layers.at(static_cast<size_t>(index));
+    info.yamlRepeats = repeats;
+    info.yamlArgs = std::move(arguments);
+}
+
 int DetectionModel::addUpsample() {
     // A parameterless placeholder keeps the layer indices (and thus the names) aligned with Ultralytics.
     return addNode(Node{Kind::Upsample, {-1}, nullptr},

@@ -22,6 +22,10 @@ struct LayerInfo {
     std::int64_t params = 0; ///< parameters of this layer
     std::string type;        ///< "Conv", "C2f", "C3k2", "SPPF", "C2PSA", "Upsample", "Concat", "Detect"
     std::string arguments;   ///< constructor arguments, e.g. "[16, 32, 3, 2]"
+    /// The row as the family's Ultralytics YAML writes it, before the scale's rules: repeats and
+    /// arguments as a Python literal (e.g. 1 and "[64, 3, 2]", or 1 and "[None, 2, 'nearest']").
+    int yamlRepeats = 1;
+    std::string yamlArgs;
 };
 
 /// One state_dict entry: name and shape (empty shape for a scalar such as num_batches_tracked).

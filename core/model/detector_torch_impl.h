@@ -115,6 +115,8 @@ public:
     int addUpsample();
     int addConcat(std::vector<int> from);
     int addDetect(std::vector<int> from, std::shared_ptr<Detect> detect);
+    /// Records layer `index`'s YAML row (LayerInfo::yamlRepeats, yamlArgs).
+    void setYamlRow(int index, int repeats, std::string arguments);
 
 private:
     enum class Kind { Block, Upsample, Concat, Detect };

@@ -21,8 +21,9 @@ public:
     /// Conv(c, k, s) on the previous layer.
     int conv(int channels, int kernel, int stride) {
         const int c1 = last(), c2 = width(channels);
-        return block(1, c2, "Conv", args({c1, c2, kernel, stride}),
-                     std::make_shared<Conv>(c1, c2, kernel, stride));
+        return row(block(1, c2, "Conv", args({c1, c2, kernel, stride}),
+                         std::make_shared<Conv>(c1, c2, kernel, stride)),
+                   1, args({channels, kernel, stride}));
     }
     /// C2f(c, shortcut) repeated n (before the depth multiplier) times.
     int c2f(int channels, int repeats, bool shortcut) {
@@ -30,8 +31,9 @@ public:
         std::string text = args({c1, c2, n});
         if (shortcut)
             text.insert(text.size() - 1, ", True");
-        return block(n, c2, "C2f", text,
-                     std::make_shared<C2f>(c1, c2, n, shortcut, 0.5, C2fInner::Bottleneck));
+        return row(
+            block(n, c2, "C2f", text, std::make_shared<C2f>(c1, c2, n, shortcut, 0.5, C2fInner::Bottleneck)),
+            repeats, shortcut ? yamlRow(channels, ", True]") : yamlRow(channels, "]"));
     }
     /// C3k2(c, c3k, e); c3k is forced on at scales m, l and x.
     int c3k2(int channels, int repeats, bool c3k, double expansion) {
@@ -42,9 +44,12 @@ public:
         tail << ", " << (useC3k ? "True" : "False") << ", " << expansion << "]";
         std::string text = args({c1, c2, n});
         text.pop_back();
-        return block(n, c2, "C3k2", text + tail.str(),
-                     std::make_shared<C2f>(c1, c2, n, true, expansion,
-                                           useC3k ? C2fInner::C3k : C2fInner::HalfBottleneck));
+        std::ostringstream yaml;
+        yaml << "[" << channels << ", " << (c3k ? "True" : "False") << ", " << expansion << "]";
+        return row(block(n, c2, "C3k2", text + tail.str(),
+                         std::make_shared<C2f>(c1, c2, n, true, expansion,
+                                               useC3k ? C2fInner::C3k : C2fInner::HalfBottleneck)),
+                   repeats, yaml.str());
     }
     int sppf(int channels, int kernel) {
         const int c1 = last(), c2 = width(channels);
@@ -52,23 +57,27 @@ public:
         std::string text = args({c1, c2, kernel});
         if (!act)
             text.insert(text.size() - 1, ", cv1 act=None");
-        return block(1, c2, "SPPF", text,
-                     std::make_shared<Sppf>(c1, c2, kernel, act ? Activation::SiLU : Activation::None));
+        return row(block(1, c2, "SPPF", text,
+                         std::make_shared<Sppf>(c1, c2, kernel, act ? Activation::SiLU : Activation::None)),
+                   // Ultralytics 8.4.190 gives a row of <= 3 arguments SiLU and builds a longer one (n=3
+                   // pools) without: the row says which this network is.
+                   1, act ? args({channels, kernel}) : args({channels, kernel, 3}));
     }
     int c2psa(int channels, int repeats) {
         const int c1 = last(), c2 = width(channels), n = depth(repeats);
-        return block(n, c2, "C2PSA", args({c1, c2, n}), std::make_shared<C2Psa>(c1, c2, n, 0.5));
+        return row(block(n, c2, "C2PSA", args({c1, c2, n}), std::make_shared<C2Psa>(c1, c2, n, 0.5)), repeats,
+                   args({channels}));
     }
     int upsample() {
         m_channels.push_back(last());
-        return m_model.addUpsample();
+        return row(m_model.addUpsample(), 1, "['None', 2, 'nearest']");
     }
     int concat(std::vector<int> from) {
         int sum = 0;
         for (const int index : from)
             sum += index < 0 ? last() : m_channels[static_cast<size_t>(index)];
         m_channels.push_back(sum);
-        return m_model.addConcat(std::move(from));
+        return row(m_model.addConcat(std::move(from)), 1, "[1]");
     }
     int detect(std::vector<int> from, HeadStyle style) {
         std::vector<int> channels;
@@ -77,7 +86,7 @@ public:
         m_channels.push_back(0);
         auto head =
             std::make_shared<Detect>(m_model.spec().numClasses, channels, std::vector<int>{8, 16, 32}, style);
-        return m_model.addDetect(std::move(from), head);
+        return row(m_model.addDetect(std::move(from), head), 1, "['nc']");
     }
 
 private:
@@ -89,6 +98,16 @@ private:
         for (const int value : values)
             text += (text.size() > 1 ? ", " : "") + std::to_string(value);
         return text + "]";
+    }
+    static std::string yamlRow(int channels, const char* tail) {
+        std::string text = "[";
+        text += std::to_string(channels);
+        text += tail;
+        return text;
+    }
+    int row(int index, int repeats, std::string yamlArgs) {
+        m_model.setYamlRow(index, repeats, std::move(yamlArgs));
+        return index;
     }
     int block(int repeats, int outChannels, std::string type, std::string arguments,
               std::shared_ptr<UnaryModule> module) {

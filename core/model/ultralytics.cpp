@@ -295,6 +295,63 @@ bool isTorchSaveArchive(const ZipArchive& archive) {
     return true;
 }
 
+/// Osprey's own part of a format-2 file (weights.h): the metadata JSON, tensor groups and blobs.
+Status readOspreyPart(UltralyticsCheckpoint& out, const Value* part, const std::string& file) {
+    if (part == nullptr)
+        return {};
+    const auto corrupt = [&](const std::string& what) {
+        return fail(file + ": its 'osprey' entry " + what, "corrupt");
+    };
+    if (!part->is(Kind::Dict))
+        return corrupt("is not a dict");
+    const Value* metaText = pickle::get(part, "meta");
+    if (metaText == nullptr || !metaText->is(Kind::String))
+        return corrupt("has no 'meta' text");
+    auto meta = metaFromJson(metaText->text);
+    if (!meta)
+        return fail(file + ": " + meta.message(), meta.error().code);
+    if (meta->spec.family != out.meta.spec.family || meta->spec.scale != out.meta.spec.scale ||
+        meta->spec.numClasses != out.meta.spec.numClasses)
+        return corrupt("describes a " + meta->spec.name() + " with " + std::to_string(meta->spec.numClasses) +
+                       " classes, but the network is a " + out.meta.spec.name() + " with " +
+                       std::to_string(out.meta.spec.numClasses));
+    meta->spec.sppfActivation = out.meta.spec.sppfActivation;
+    out.osprey = true;
+    out.meta = std::move(*meta);
+    const auto tensorsOf = [&](const Value* dict, const std::string& what,
+                               std::vector<UltralyticsTensor>& into) -> Status {
+        for (const auto& [key, value] : dict->entries) {
+            if (!key || !key->is(Kind::String) || !value || !value->is(Kind::Tensor))
+                return corrupt("holds a " + what + " entry that is not a named tensor");
+            into.push_back({key->text, value->tensor});
+        }
+        return {};
+    };
+    if (const Value* groups = pickle::get(part, "groups"); groups != nullptr) {
+        if (!groups->is(Kind::Dict))
+            return corrupt("has 'groups' that are not a dict");
+        for (const auto& [key, value] : groups->entries) {
+            if (!key || !key->is(Kind::String) || !value || !value->is(Kind::Dict))
+                return corrupt("has a tensor group that is not a named dict");
+            if (Status ok = tensorsOf(value.get(), "group '" + key->text + "'", out.groups[key->text]); !ok)
+                return ok;
+        }
+    }
+    if (const Value* blobs = pickle::get(part, "blobs"); blobs != nullptr) {
+        if (!blobs->is(Kind::Dict))
+            return corrupt("has 'blobs' that are not a dict");
+        std::vector<UltralyticsTensor> list;
+        if (Status ok = tensorsOf(blobs, "blob", list); !ok)
+            return ok;
+        for (auto& blob : list) {
+            if (blob.ref.storageClass != "ByteStorage" || blob.ref.sizes.size() != 1)
+                return corrupt("has blob '" + blob.name + "' that is not a byte string");
+            out.blobs[blob.name] = {blob};
+        }
+    }
+    return {};
+}
+
 Expected<UltralyticsCheckpoint> describeUltralytics(std::string_view pickleBytes, const std::string& file,
                                                     const ZipArchive* archive) {
     auto parsed = pickle::read(pickleBytes, file + ": data.pkl");
@@ -362,8 +419,15 @@ Expected<UltralyticsCheckpoint> describeUltralytics(std::string_view pickleBytes
             if (key && key->is(Kind::String) && value && (value->is(Kind::Float) || value->is(Kind::Int)))
                 out.meta.metrics[key->text] =
                     value->is(Kind::Float) ? value->real : static_cast<double>(value->integer);
+    if (Status ok = readOspreyPart(out, pickle::get(top, "osprey"), file); !ok)
+        return fail(ok.error());
+    std::vector<const std::vector<UltralyticsTensor>*> lists{&out.model, &out.ema, &out.extras};
+    for (const auto& entry : out.groups)
+        lists.push_back(&entry.second);
+    for (const auto& entry : out.blobs)
+        lists.push_back(&entry.second);
     if (archive != nullptr)
-        for (const auto* list : {&out.model, &out.ema, &out.extras})
+        for (const auto* list : lists)
             for (const auto& tensor : *list) {
                 const std::string record = out.archivePrefix + "/data/" + tensor.ref.storageKey;
                 if (archive->find(record) == nullptr)

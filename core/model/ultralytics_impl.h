@@ -11,6 +11,7 @@
 #include "model/zip_records_impl.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,10 @@ struct UltralyticsCheckpoint {
     /// "(Detect.anchors)", "(Detect.strides)". The strides are checked against [8, 16, 32]; the anchors are
     /// recomputed by the network.
     std::vector<UltralyticsTensor> extras;
+    /// Written by Osprey (weights format 2): `meta` is Osprey's own, and the training state follows.
+    bool osprey = false;
+    std::map<std::string, std::vector<UltralyticsTensor>> groups; ///< tensor groups, by name
+    std::map<std::string, std::vector<UltralyticsTensor>> blobs;  ///< one uint8 tensor per blob
 };
 
 /// Bytes per element of a storage class ("HalfStorage" 2, "FloatStorage" 4, ...); 0 when unknown.

@@ -22,8 +22,9 @@ Expected<torch::ScalarType> scalarType(const std::string& storageClass) {
     return it->second;
 }
 
+/// One tensor; floating tensors become float32 when `widen`, else keep their stored type.
 Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::string& prefix,
-                                   const ZipArchive& archive) {
+                                   const ZipArchive& archive, bool widen) {
     const pickle::TensorRef& ref = entry.ref;
     const std::string where = archive.name() + ": tensor '" + entry.name + "'";
     auto type = scalarType(ref.storageClass);
@@ -55,8 +56,8 @@ Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::st
     const std::string_view bytes = archive.bytes(*record);
     // Copied element by element into a new tensor in plain C++: no torch kernels (and no OpenMP pool
     // spinning up) for a few hundred small tensors, and float16 widened on the way.
-    const bool floating = *type == torch::kHalf || *type == torch::kBFloat16 || *type == torch::kFloat ||
-                          *type == torch::kDouble;
+    const bool floating = widen && (*type == torch::kHalf || *type == torch::kBFloat16 ||
+                                    *type == torch::kFloat || *type == torch::kDouble);
     torch::Tensor tensor =
         torch::empty(ref.sizes, torch::TensorOptions().dtype(floating ? torch::kFloat : *type));
     if (empty)
@@ -66,17 +67,28 @@ Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::st
     const auto count = static_cast<std::size_t>(tensor.numel());
     auto* out = static_cast<char*>(tensor.data_ptr());
     const char* in = bytes.data();
+    // A row-major view kept in its stored type (what Osprey writes) is one block.
+    bool rowMajor = true;
+    for (std::int64_t i = static_cast<std::int64_t>(dims) - 1, step = 1; i >= 0; --i) {
+        rowMajor = rowMajor &&
+                   (ref.sizes[static_cast<size_t>(i)] == 1 || ref.strides[static_cast<size_t>(i)] == step);
+        step *= ref.sizes[static_cast<size_t>(i)];
+    }
+    if (!floating && rowMajor) {
+        std::memcpy(out, in + static_cast<std::size_t>(ref.offset) * elementSize, count * elementSize);
+        return tensor;
+    }
     std::int64_t at = ref.offset;
     for (std::size_t i = 0; i < count; ++i) {
         const char* source = in + static_cast<std::size_t>(at) * elementSize;
-        if (*type == torch::kHalf || *type == torch::kBFloat16) {
+        if (floating && (*type == torch::kHalf || *type == torch::kBFloat16)) {
             std::uint16_t bits = 0;
             std::memcpy(&bits, source, 2);
             const float value = *type == torch::kHalf
                                     ? halfToFloat(bits)
                                     : std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
             std::memcpy(out + i * 4, &value, 4);
-        } else if (*type == torch::kDouble) {
+        } else if (floating && *type == torch::kDouble) {
             double value = 0;
             std::memcpy(&value, source, 8);
             const auto narrowed = static_cast<float>(value);
@@ -97,11 +109,11 @@ Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::st
 }
 
 Expected<TensorList> readTensors(const std::vector<UltralyticsTensor>& entries, const std::string& prefix,
-                                 const ZipArchive& archive) {
+                                 const ZipArchive& archive, bool widen) {
     TensorList list;
     list.reserve(entries.size());
     for (const auto& entry : entries) {
-        auto tensor = readTensor(entry, prefix, archive);
+        auto tensor = readTensor(entry, prefix, archive, widen);
         if (!tensor)
             return fail(tensor.error());
         list.emplace_back(entry.name, std::move(*tensor));
@@ -116,20 +128,39 @@ Expected<Checkpoint> ultralyticsCheckpoint(const UltralyticsCheckpoint& describe
     try {
         Checkpoint checkpoint;
         checkpoint.meta = described.meta;
+        // Files Osprey wrote come back with the types it stored (bit for bit); others as float32.
         // Osprey keeps the weights to use in `model` and, for training checkpoints, the EMA in `ema`;
         // a stripped Ultralytics file has only `model` (its EMA), which is read as is.
         auto primary = readTensors(described.model.empty() ? described.ema : described.model,
-                                   described.archivePrefix, archive);
+                                   described.archivePrefix, archive, !described.osprey);
         if (!primary)
             return fail(primary.error());
         checkpoint.model = std::move(*primary);
         if (!described.model.empty() && !described.ema.empty()) {
-            auto ema = readTensors(described.ema, described.archivePrefix, archive);
+            auto ema = readTensors(described.ema, described.archivePrefix, archive, !described.osprey);
             if (!ema)
                 return fail(ema.error());
             checkpoint.ema = std::move(*ema);
         }
         checkpoint.meta.hasEma = !checkpoint.ema.empty();
+        checkpoint.meta.groups.clear();
+        checkpoint.meta.blobs.clear();
+        for (const auto& [name, tensors] : described.groups) {
+            auto group = readTensors(tensors, described.archivePrefix, archive, !described.osprey);
+            if (!group)
+                return fail(group.error());
+            checkpoint.groups[name] = std::move(*group);
+            checkpoint.meta.groups.push_back(name);
+        }
+        for (const auto& [name, tensors] : described.blobs) {
+            auto bytes = readTensors(tensors, described.archivePrefix, archive, !described.osprey);
+            if (!bytes)
+                return fail(bytes.error());
+            const torch::Tensor& blob = bytes->front().second;
+            checkpoint.blobs[name] =
+                std::string(static_cast<const char*>(blob.data_ptr()), static_cast<size_t>(blob.numel()));
+            checkpoint.meta.blobs.push_back(name);
+        }
         return checkpoint;
     } catch (const std::exception& e) {
         return fail(archive.name() + ": could not read its tensors (" + std::string(e.what()).substr(0, 200) +

@@ -3,6 +3,7 @@
 #include "common/strings.h"
 #include "common/version.h"
 #include "model/ultralytics_load_impl.h"
+#include "model/ultralytics_write_impl.h"
 
 #include <nlohmann/json.hpp>
 
@@ -152,6 +153,8 @@ std::string metaToJson(const CheckpointMeta& meta) {
     json["imgsz"] = meta.imgsz;
     json["stride"] = meta.strides;
     json["train_args"] = meta.trainArgs;
+    if (!meta.ospreyArgs.empty())
+        json["osprey_args"] = meta.ospreyArgs;
     json["epoch"] = meta.epoch;
     json["metrics"] = meta.metrics;
     json["app_version"] = meta.appVersion;
@@ -192,6 +195,7 @@ Expected<CheckpointMeta> metaFromJson(const std::string& text) {
         meta.imgsz = json.value("imgsz", 640);
         meta.strides = json.value("stride", std::vector<int>{8, 16, 32});
         meta.trainArgs = json.value("train_args", std::map<std::string, std::string>());
+        meta.ospreyArgs = json.value("osprey_args", std::vector<std::string>());
         meta.epoch = json.value("epoch", -1);
         meta.metrics = json.value("metrics", std::map<std::string, double>());
         meta.appVersion = json.value("app_version", std::string());
@@ -227,7 +231,6 @@ Status saveCheckpoint(const Checkpoint& checkpoint, const std::filesystem::path&
         if (!validName(name))
             return fail("blob name '" + name + "' must use letters, digits and '_' only", "invalid");
     CheckpointMeta meta = checkpoint.meta;
-    meta.formatVersion = kWeightsFormatVersion;
     meta.hasEma = !checkpoint.ema.empty();
     meta.groups.clear();
     meta.blobs.clear();
@@ -243,63 +246,75 @@ Status saveCheckpoint(const Checkpoint& checkpoint, const std::filesystem::path&
         for (int i = 0; i < meta.spec.numClasses; ++i)
             meta.names.push_back("class" + std::to_string(i));
 
+    // Format 2 (an Ultralytics checkpoint) unless the network is fused, which Ultralytics cannot pickle.
+    meta.formatVersion = meta.fused ? 1 : kWeightsFormatVersion;
+
     std::error_code error;
     if (path.has_parent_path())
         std::filesystem::create_directories(path.parent_path(), error);
     const auto temporary = std::filesystem::path(path.string() + ".tmp");
-    try {
-        torch::serialize::OutputArchive archive;
-        archive.write("meta", bytesToTensor(metaToJson(meta)));
-        writeGroup(archive, "model", checkpoint.model);
-        if (!checkpoint.ema.empty())
-            writeGroup(archive, "ema", checkpoint.ema);
-        if (!checkpoint.groups.empty()) {
-            torch::serialize::OutputArchive groups(archive.compilation_unit());
-            for (const auto& [name, tensors] : checkpoint.groups)
-                writeGroup(groups, name, tensors);
-            archive.write("groups", groups);
+    // Written through our own file, never through a LibTorch file writer: when a write fails there (a full
+    // disk), LibTorch throws, and its stream writer's destructor writes again and throws during the
+    // unwinding, which aborts the process. Here the writer is told every write succeeded, the first failure
+    // is kept, and the temporary is refused below.
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(path.string() + ": could not write weights: " + std::strerror(errno), "io");
+    std::string writeError;
+    const ByteSink sink = [&](const void* data, size_t size) -> size_t {
+        const char* bytes = static_cast<const char*>(data);
+        for (size_t done = 0; writeError.empty() && done < size;) {
+            const ssize_t n = ::write(fd, bytes + done, size - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                writeError = std::strerror(n < 0 ? errno : EIO);
+            else
+                done += static_cast<size_t>(n);
         }
-        if (!checkpoint.blobs.empty()) {
-            torch::serialize::OutputArchive blobs(archive.compilation_unit());
-            for (const auto& [name, bytes] : checkpoint.blobs)
-                blobs.write(name, bytesToTensor(bytes));
-            archive.write("blobs", blobs);
-        }
-        // Written through our own file, never through save_to(filename): when a write fails there (a full
-        // disk), LibTorch throws, and its stream writer's destructor writes again and throws during the
-        // unwinding, which aborts the process. Here the writer is told every write succeeded, the first
-        // failure is kept, and the temporary is refused below.
-        const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd < 0)
-            return fail(path.string() + ": could not write weights: " + std::strerror(errno), "io");
-        std::string writeError;
-        archive.save_to([&](const void* data, size_t size) -> size_t {
-            const char* bytes = static_cast<const char*>(data);
-            for (size_t done = 0; writeError.empty() && done < size;) {
-                const ssize_t n = ::write(fd, bytes + done, size - done);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0)
-                    writeError = std::strerror(n < 0 ? errno : EIO);
-                else
-                    done += static_cast<size_t>(n);
+        return size;
+    };
+    Status written;
+    if (meta.formatVersion >= 2) {
+        Checkpoint final = checkpoint;
+        final.meta = meta;
+        written = writeUltralyticsCheckpoint(final, sink);
+    } else {
+        try {
+            torch::serialize::OutputArchive archive;
+            archive.write("meta", bytesToTensor(metaToJson(meta)));
+            writeGroup(archive, "model", checkpoint.model);
+            if (!checkpoint.ema.empty())
+                writeGroup(archive, "ema", checkpoint.ema);
+            if (!checkpoint.groups.empty()) {
+                torch::serialize::OutputArchive groups(archive.compilation_unit());
+                for (const auto& [name, tensors] : checkpoint.groups)
+                    writeGroup(groups, name, tensors);
+                archive.write("groups", groups);
             }
-            return size;
-        });
-        // fsync before the rename, so that a crash cannot leave the name pointing at an empty file.
-        if (writeError.empty() && ::fsync(fd) != 0)
-            writeError = std::strerror(errno);
-        if (::close(fd) != 0 && writeError.empty())
-            writeError = std::strerror(errno);
-        if (!writeError.empty()) {
-            std::filesystem::remove(temporary, error);
-            return fail(path.string() + ": could not write weights: " + writeError +
-                            " (the previous file, if any, is unchanged)",
-                        "io");
+            if (!checkpoint.blobs.empty()) {
+                torch::serialize::OutputArchive blobs(archive.compilation_unit());
+                for (const auto& [name, bytes] : checkpoint.blobs)
+                    blobs.write(name, bytesToTensor(bytes));
+                archive.write("blobs", blobs);
+            }
+            archive.save_to(sink);
+        } catch (const std::exception& e) {
+            written = fail(path.string() + ": could not write weights: " + e.what(), "io");
         }
-    } catch (const std::exception& e) {
+    }
+    // fsync before the rename, so that a crash cannot leave the name pointing at an empty file.
+    if (writeError.empty() && written && ::fsync(fd) != 0)
+        writeError = std::strerror(errno);
+    if (::close(fd) != 0 && writeError.empty())
+        writeError = std::strerror(errno);
+    if (!written || !writeError.empty()) {
         std::filesystem::remove(temporary, error);
-        return fail(path.string() + ": could not write weights: " + e.what(), "io");
+        if (!written)
+            return fail(path.string() + ": " + written.message(), written.error().code);
+        return fail(path.string() + ": could not write weights: " + writeError +
+                        " (the previous file, if any, is unchanged)",
+                    "io");
     }
     std::filesystem::rename(temporary, path, error);
     if (error) {
@@ -548,6 +563,23 @@ Expected<StripReport> stripWeights(const std::filesystem::path& source,
         return fail(saved.message(), saved.error().code);
     report.bytesAfter = std::filesystem::file_size(destination, error);
     return report;
+}
+
+Expected<StripReport> exportUltralytics(const std::filesystem::path& source,
+                                        const std::filesystem::path& destination) {
+    auto meta = readCheckpointMeta(source);
+    if (!meta)
+        return fail(meta.error());
+    if (meta->fused)
+        return fail(source.string() +
+                        ": holds a fused network (BatchNorm folded into the convolutions), which Ultralytics "
+                        "cannot load; export the weights the training wrote (best.pt or last.pt)",
+                    "unsupported");
+    return stripWeights(source, destination, true);
+}
+
+std::filesystem::path defaultUltralyticsPath(const std::filesystem::path& weights) {
+    return weights.parent_path() / (weights.stem().string() + "-ultralytics.pt");
 }
 
 Expected<ImportReport> importWeights(const std::filesystem::path& source,

@@ -1,9 +1,31 @@
 #pragma once
-// Osprey's weights file (.pt): a LibTorch archive, written atomically. Public side: the metadata, which
-// the GUI can read without torch types. Tensors are handled in weights_torch_impl.h. Free functions;
-// thread-safe for distinct files.
+// Osprey's weights file (.pt), written atomically. Public side: the metadata, which the GUI can read
+// without torch types. Tensors are handled in weights_torch_impl.h. Free functions; thread-safe for
+// distinct files.
 //
-// ## Format (version 1)
+// ## Format 2 (what Osprey writes): an Ultralytics checkpoint
+//
+// A `torch.save` zip (`archive/data.pkl`, `archive/data/<n>` storage records, `archive/byteorder`,
+// `archive/version`) whose pickle Ultralytics 8.4 loads as it loads its own files (`YOLO("best.pt")`,
+// `yolo val|predict|export|train model=best.pt`). The outer dict:
+//
+// | key | content |
+// |-----|---------|
+// | `model` | the network as Ultralytics' `DetectionModel`: its module tree with Ultralytics' classes and the
+// attributes its code reads, the model YAML, `names`, `stride`; the tensors with their dtype (float16 in a
+// stripped file, as Ultralytics stores a final checkpoint; float32 in a training checkpoint) |
+// | `ema` | training checkpoints: the EMA network, the same way (Ultralytics loads `ema` when present); else
+// None | | `epoch` | Ultralytics' count: the last completed epoch from 0, -1 in a stripped (final) file | |
+// `best_fitness`, `updates`, `optimizer` (None), `train_args`, `train_metrics`, `date`, `version` (Osprey's)
+// | as Ultralytics names them | | `osprey` | Osprey's own part, which Ultralytics ignores: `meta` (the JSON
+// metadata below), `groups` (name -> ordered dict of tensors, e.g. `rng`) and `blobs` (name -> uint8 tensor,
+// e.g. `optimizer`) |
+//
+// The pickle holds only what any Ultralytics checkpoint holds (the module classes, `collections.OrderedDict`,
+// `builtins.set`, torch's tensor rebuild functions and storage classes). A fused network is written in
+// format 1, since Ultralytics cannot pickle a fused Conv.
+//
+// ## Format 1 (read, and written for fused networks)
 //
 // A file is one `torch::serialize::OutputArchive` (the zip container LibTorch writes with
 // `save_to`; open it with `torch::serialize::InputArchive::load_from`). Its top-level keys:
@@ -21,9 +43,12 @@
 // tensor: the tensor names joined by '\n', in state_dict order) and the tensors as `t0`, `t1`, ... in
 // that order, so names may contain any character. Tensors are stored on the CPU with their dtype.
 //
-// `meta` JSON fields: `format` ("osprey-weights"), `format_version` (1), `family` ("yolov8" |
+// ## Metadata (both formats)
+//
+// `meta` JSON fields: `format` ("osprey-weights"), `format_version` (2, or 1), `family` ("yolov8" |
 // "yolo11"), `scale` ("n" .. "x"), `nc`, `names` (class names, length nc), `imgsz`, `stride` ([8, 16,
-// 32]), `train_args` (object of strings), `epoch` (last completed epoch, -1 when not from training),
+// 32]), `train_args` (object of strings), `osprey_args` (optional: which train_args are Osprey's own),
+// `epoch` (epochs completed, -1 when not from training),
 // `metrics` (object of numbers), `app_version`, `created` (UTC ISO 8601), `fused` (whether BatchNorm was
 // folded into the convolutions), `has_ema`, `groups` and `blobs` (their names); optional `sppf_activation`
 // (false: SPPF.cv1 has no SiLU, as in Ultralytics >= 8.4.0 networks; absent means true) and `origin`
@@ -39,7 +64,7 @@
 
 namespace osprey::model {
 
-inline constexpr int kWeightsFormatVersion = 1;
+inline constexpr int kWeightsFormatVersion = 2;
 
 /// The JSON metadata of a weights file.
 struct CheckpointMeta {
@@ -49,6 +74,9 @@ struct CheckpointMeta {
     int imgsz = 640;
     std::vector<int> strides{8, 16, 32};
     std::map<std::string, std::string> trainArgs;
+    /// Keys of trainArgs that are Osprey's own: format 2 leaves them out of the `train_args` Ultralytics
+    /// reads.
+    std::vector<std::string> ospreyArgs;
     int epoch = -1;
     std::map<std::string, double> metrics;
     std::string appVersion;
@@ -89,6 +117,17 @@ struct StripReport {
 /// be `source`; the write is atomic either way.
 Expected<StripReport> stripWeights(const std::filesystem::path& source,
                                    const std::filesystem::path& destination, bool half = true);
+
+/// Writes `source` (any weights Osprey reads: its own files of either format, an Ultralytics checkpoint) as
+/// a final Ultralytics checkpoint, as stripWeights(source, destination, true) does: format 2 with the EMA
+/// weights (when present) in float16 and no training state, which Ultralytics 8.4 loads as its own
+/// (`YOLO(file)`, `yolo val|predict|export|train model=file`). A fused network is refused (Ultralytics
+/// cannot take one); nothing is written on error. Atomic.
+Expected<StripReport> exportUltralytics(const std::filesystem::path& source,
+                                        const std::filesystem::path& destination);
+
+/// The default output of exportUltralytics: `<stem>-ultralytics.pt` beside `weights`.
+std::filesystem::path defaultUltralyticsPath(const std::filesystem::path& weights);
 
 /// What importWeights did.
 struct ImportReport {

@@ -51,6 +51,9 @@ struct OptionSpec {
     bool openChoices = false;         ///< Choice: other values pass (device=0 besides cpu)
     std::string unit;                 ///< "px", "epochs", ... ("" = none); marked for translation
     std::string placeholder;          ///< Text/Path: GUI hint while empty ("" = the form's default)
+    /// Whether Ultralytics has this key. Osprey's own keys are kept out of the `train_args` a checkpoint
+    /// gives Ultralytics, whose resume refuses keys it does not know.
+    bool ultralyticsKey = true;
 };
 
 /// Checks `value` against the spec and returns it in canonical form (a choice in its declared

@@ -117,7 +117,8 @@ void addFormOptions(Table& t) {
                "Start from this checkpoint: an Osprey or Ultralytics .pt such as yolov8n.pt; class outputs "
                "reset when nc differs. Empty trains from scratch."),
            .shownIn = F::Both,
-           .placeholder = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "none")},
+           .placeholder = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "none"),
+           .ultralyticsKey = false},
           field(&TrainConfig::weights));
     t.add({.key = "epochs",
            .type = T::Integer,
@@ -358,7 +359,8 @@ void addCommandLineOptions(Table& t) {
            .defaultValue = "0",
            .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Torch CPU threads; 0 = all cores."),
            .minimum = 0,
-           .maximum = 1024},
+           .maximum = 1024,
+           .ultralyticsKey = false},
           field(&TrainConfig::threads));
     t.add({.key = "workers_per_node",
            .type = T::Integer,
@@ -368,7 +370,8 @@ void addCommandLineOptions(Table& t) {
                "Data-parallel training processes on this machine: 0 = one per GPU listed in device (one "
                "process on the CPU); 2 or more with device=cpu train together over Gloo."),
            .minimum = 0,
-           .maximum = 256},
+           .maximum = 256,
+           .ultralyticsKey = false},
           field(&TrainConfig::workersPerNode));
     t.add({.key = "sync_bn",
            .type = T::Flag,
@@ -376,7 +379,8 @@ void addCommandLineOptions(Table& t) {
            .help = OSPREY_TRANSLATE_NOOP(
                "osprey::run::Options",
                "Data-parallel training: BatchNorm normalises with the statistics of all ranks' images "
-               "(SyncBN) instead of each rank's own; no effect with one process.")},
+               "(SyncBN) instead of each rank's own; no effect with one process."),
+           .ultralyticsKey = false},
           field(&TrainConfig::syncBn));
     t.add({.key = "amp",
            .type = T::Flag,

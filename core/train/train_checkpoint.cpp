@@ -1,6 +1,7 @@
 #include "train/trainer_impl.h"
 
 #include "model/weights_torch_impl.h"
+#include "run/train_options.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -30,6 +31,10 @@ Status saveTrainingCheckpoint(const TrainingState& state, const run::TrainConfig
         meta.imgsz = config.imgsz;
         meta.trainArgs = config.toMap();
         meta.trainArgs["optimizer_used"] = toString(state.choice.kind);
+        meta.ospreyArgs = {"optimizer_used"};
+        for (const run::OptionSpec& option : run::trainOptions())
+            if (!option.ultralyticsKey)
+                meta.ospreyArgs.push_back(option.key);
         meta.epoch = state.nextEpoch;
         meta.metrics = {{"metrics/precision(B)", metrics.precision},
                         {"metrics/recall(B)", metrics.recall},

@@ -1,15 +1,21 @@
 // The weights format: exact round trip (inference and training checkpoints with EMA, tensor groups and
 // blobs), clear errors for broken files, pretrained start across nc, and the Predictor end to end.
 #include "imaging/video.h"
+#include "model/pickle_impl.h"
 #include "model/predictor.h"
+#include "model/ultralytics_impl.h"
 #include "model/weights_torch_impl.h"
+
+#include <caffe2/serialize/inline_container.h>
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
+#include <functional>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace osprey::model;
@@ -238,6 +244,133 @@ private slots:
         const auto notOurs = loadCheckpoint(foreignPath);
         QVERIFY(!notOurs);
         QVERIFY(notOurs.message().find("no 'meta' entry") != std::string::npos);
+    }
+
+    void writesAnUltralyticsCheckpoint() {
+        // Format 2 is a torch.save zip whose pickle names only what an Ultralytics checkpoint names.
+        QTemporaryDir dir;
+        torch::manual_seed(7);
+        auto model = std::make_shared<DetectionModel>(parseModelName("yolo11n", 3).value());
+        CheckpointMeta meta;
+        meta.names = {"bolt", "nut", "washer"};
+        meta.trainArgs = {{"epochs", "3"}, {"imgsz", "320"}, {"threads", "2"}, {"cos_lr", "false"}};
+        meta.ospreyArgs = {"threads"};
+        auto checkpoint = makeCheckpoint(*model, meta);
+        const auto path = tempPath(dir, "best.pt");
+        QVERIFY(saveCheckpoint(checkpoint, path));
+        auto zip = ZipArchive::open(path);
+        QVERIFY(zip);
+        QVERIFY(isTorchSaveArchive(*zip));
+        for (const char* record :
+             {"archive/data.pkl", "archive/byteorder", "archive/version", "archive/data/0"})
+            QVERIFY2(zip->find(record) != nullptr, record);
+        const ZipRecord* pkl = zip->find("archive/data.pkl");
+        QVERIFY(zip->verify(*pkl));
+        auto tree = pickle::read(zip->bytes(*pkl), "best.pt");
+        QVERIFY2(tree, tree ? "" : tree.message().c_str());
+        std::set<std::string> classes;
+        std::function<void(const pickle::Value&)> visit = [&](const pickle::Value& v) {
+            if (v.is(pickle::Kind::Object) || v.is(pickle::Kind::Global) || v.is(pickle::Kind::Call))
+                classes.insert(v.qualifiedName());
+            for (const auto& item : v.items)
+                if (item)
+                    visit(*item);
+            for (const auto& [key, value] : v.entries)
+                if (value)
+                    visit(*value);
+            if (v.state)
+                visit(*v.state);
+        };
+        visit(**tree);
+        const std::set<std::string> expected = {"ultralytics.nn.tasks.DetectionModel",
+                                                "torch.nn.modules.container.Sequential",
+                                                "torch.nn.modules.container.ModuleList",
+                                                "ultralytics.nn.modules.conv.Conv",
+                                                "ultralytics.nn.modules.conv.DWConv",
+                                                "ultralytics.nn.modules.conv.Concat",
+                                                "torch.nn.modules.conv.Conv2d",
+                                                "torch.nn.modules.batchnorm.BatchNorm2d",
+                                                "torch.nn.modules.activation.SiLU",
+                                                "torch.nn.modules.linear.Identity",
+                                                "torch.nn.modules.pooling.MaxPool2d",
+                                                "torch.nn.modules.upsampling.Upsample",
+                                                "ultralytics.nn.modules.block.C3k2",
+                                                "ultralytics.nn.modules.block.C3k",
+                                                "ultralytics.nn.modules.block.Bottleneck",
+                                                "ultralytics.nn.modules.block.SPPF",
+                                                "ultralytics.nn.modules.block.C2PSA",
+                                                "ultralytics.nn.modules.block.PSABlock",
+                                                "ultralytics.nn.modules.block.Attention",
+                                                "ultralytics.nn.modules.block.DFL",
+                                                "ultralytics.nn.modules.head.Detect"};
+        std::string listed;
+        for (const auto& name : classes)
+            listed += name + (expected.count(name) ? " " : " (unexpected) ");
+        QVERIFY2(classes == expected, listed.c_str());
+        // Ultralytics' view: its train_args hold Ultralytics' keys with Python types, not Osprey's own.
+        const pickle::Value* args = pickle::get(tree->get(), "train_args");
+        QVERIFY(args != nullptr);
+        QCOMPARE(pickle::get(args, "epochs")->kind, pickle::Kind::Int);
+        QCOMPARE(pickle::get(args, "cos_lr")->kind, pickle::Kind::Bool);
+        QVERIFY(pickle::get(args, "threads") == nullptr);
+        QCOMPARE(pickle::get(tree->get(), "epoch")->integer, std::int64_t{-1});
+        // The network as core/model reads any Ultralytics file: family, scale, classes, every tensor.
+        auto described = readUltralytics(*zip);
+        QVERIFY2(described, described ? "" : described.message().c_str());
+        QVERIFY(described->osprey);
+        QCOMPARE(described->meta.spec.name(), std::string("yolo11n"));
+        QCOMPARE(described->meta.names, meta.names);
+        QCOMPARE(described->model.size(), checkpoint.model.size());
+        // A fused network has no Ultralytics form: it is written as format 1, and export refuses it.
+        auto fused = Detector::create(parseModelName("yolov8n", 2).value());
+        fused->fuse();
+        const auto fusedPath = tempPath(dir, "fused.pt");
+        QVERIFY(saveWeights(*fused, CheckpointMeta{}, fusedPath));
+        QVERIFY(!isTorchSaveArchive(*ZipArchive::open(fusedPath)));
+        QCOMPARE(loadCheckpoint(fusedPath)->meta.formatVersion, 1);
+        const auto refused = exportUltralytics(fusedPath, tempPath(dir, "fused-ultralytics.pt"));
+        QVERIFY(!refused);
+        QVERIFY2(refused.message().find("fused") != std::string::npos, refused.message().c_str());
+        QVERIFY(!std::filesystem::exists(tempPath(dir, "fused-ultralytics.pt")));
+    }
+
+    void refusesAForbiddenGlobalInAFileOspreyWrote() {
+        // A file exactly as Osprey writes it, but its pickle calls posix.system where it builds a set().
+        QTemporaryDir dir;
+        auto detector = Detector::create(parseModelName("yolov8n", 2).value());
+        const auto good = tempPath(dir, "good.pt");
+        QVERIFY(saveWeights(*detector, CheckpointMeta{}, good));
+        auto zip = ZipArchive::open(good);
+        QVERIFY(zip);
+        const auto hostile = tempPath(dir, "hostile.pt");
+        {
+            std::ofstream out(hostile, std::ios::binary);
+            caffe2::serialize::PyTorchStreamWriter writer([&](const void* data, size_t size) {
+                out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+                return size;
+            });
+            for (const ZipRecord& record : zip->records()) {
+                const std::string name = record.name.substr(record.name.find('/') + 1);
+                if (name == "version" || name.rfind(".data/", 0) == 0)
+                    continue; // the writer adds its own
+                std::string bytes(zip->bytes(record));
+                if (name == "data.pkl") {
+                    const std::string from("builtins\nset\n"), to("posix\nsystem\n");
+                    QCOMPARE(from.size(), to.size());
+                    const size_t at = bytes.rfind(from);
+                    QVERIFY(at != std::string::npos);
+                    bytes.replace(at, from.size(), to);
+                }
+                writer.writeRecord(name, bytes.data(), bytes.size());
+            }
+            writer.writeEndOfFile();
+        }
+        for (const auto& result : {loadCheckpoint(hostile).error(), readCheckpointMeta(hostile).error()}) {
+            QCOMPARE(result.code, std::string("unsafe"));
+            QVERIFY2(result.message.find("posix.system") != std::string::npos, result.message.c_str());
+            QVERIFY2(result.message.find("hostile.pt") != std::string::npos, result.message.c_str());
+        }
+        QVERIFY(loadCheckpoint(good)); // the untouched file still loads
     }
 
     void pretrainedStartAcrossClassCounts() {

@@ -5,6 +5,7 @@
 // local run; a rejected key stops reporting while training goes on.
 #include "fake_platform.h"
 
+#include "model/weights.h"
 #include "project/project.h"
 
 #include <QProcess>
@@ -164,6 +165,10 @@ private slots:
         const auto& upload = received["uploads"][0];
         QVERIFY(upload["ok"].get<bool>());
         QVERIFY(readFileBytes(upload["path"].get<std::string>()) == best);
+        // ... and an Ultralytics checkpoint (weights format 2), a model the platform can deploy.
+        const auto uploaded = model::readCheckpointMeta(upload["path"].get<std::string>());
+        QVERIFY2(uploaded, uploaded ? "" : uploaded.message().c_str());
+        QCOMPARE(uploaded->formatVersion, 2);
 
         // The platform project is remembered for the GUI.
         auto project = project::Project::open(m_project);
