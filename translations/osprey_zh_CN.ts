@@ -1775,6 +1775,54 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Wrote %1 (%2 MB, opset %3, %4 classes) in %5 s.</source>
         <translation>已写入 %1（%2 MB，opset %3，%4 个类别），用时 %5 秒。</translation>
     </message>
+    <message>
+        <source>ONNX (.onnx)</source>
+        <translation>ONNX (.onnx)</translation>
+    </message>
+    <message>
+        <source>Ultralytics checkpoint (.pt)</source>
+        <translation>Ultralytics 检查点 (.pt)</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>next to the weights, as &lt;name&gt;-ultralytics.pt</source>
+        <translation>与权重文件同目录，名为 &lt;name&gt;-ultralytics.pt</translation>
+    </message>
+    <message>
+        <source>Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16), so YOLO(&quot;file.pt&quot;), yolo val, predict and Ultralytics&apos; exporters (TensorRT, OpenVINO, CoreML, TFLite, ...) take it.</source>
+        <translation>按 Ultralytics 8.4 保存训练完成模型的方式写出网络（EMA 权重，float16），YOLO(&quot;file.pt&quot;)、yolo val、predict 以及 Ultralytics 的导出器（TensorRT、OpenVINO、CoreML、TFLite 等）都可直接使用。</translation>
+    </message>
+    <message>
+        <source>Ultralytics Checkpoint</source>
+        <translation>Ultralytics 检查点</translation>
+    </message>
+    <message>
+        <source>PyTorch checkpoints (*.pt);;All files (*)</source>
+        <translation>PyTorch 检查点 (*.pt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Writing the Ultralytics checkpoint…</source>
+        <translation>正在写出 Ultralytics 检查点…</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (%2 MB, %3). Ultralytics 8.4 loads it as its own.</source>
+        <translation>已写出 %1（%2 MB，%3）。Ultralytics 8.4 可将其作为自己的文件加载。</translation>
+    </message>
+    <message>
+        <source>the EMA weights</source>
+        <translation>EMA 权重</translation>
+    </message>
+    <message>
+        <source>the model weights</source>
+        <translation>模型权重</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::GpuProbe</name>

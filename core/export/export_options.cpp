@@ -20,9 +20,10 @@ std::vector<OptionSpec> declare() {
                       OptionType::Choice,
                       "onnx",
                       OPTION_TEXT("Format"),
-                      OPTION_TEXT("export format (only onnx)"),
+                      OPTION_TEXT("export format: onnx (a graph for ONNX runtimes), or ultralytics (a .pt "
+                                  "that Ultralytics 8.4 loads, to deploy with its exporters)"),
                       FrontEnd::Both};
-    format.choices = {"onnx"};
+    format.choices = {"onnx", "ultralytics"};
     options.push_back(format);
     OptionSpec imgsz{"imgsz",
                      OptionType::Integer,

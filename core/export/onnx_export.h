@@ -48,7 +48,8 @@ struct OnnxExportOptions {
 const std::vector<run::OptionSpec>& exportOptions();
 
 /// Checks and parses option values given as text (keys of exportOptions(); missing keys keep their
-/// defaults, unknown keys are an error naming the key). `format` must be "onnx".
+/// defaults, unknown keys are an error naming the key). `format` is checked against its choices; the front
+/// ends send format=ultralytics to model::exportUltralytics instead.
 Expected<OnnxExportOptions> parseExportOptions(const std::map<std::string, std::string>& values);
 
 // ---- Export ----------------------------------------------------------------------------------------
@@ -95,5 +96,25 @@ std::filesystem::path defaultOnnxPath(const std::filesystem::path& weights);
 
 /// A short human summary of a report (file, size, opset, input and output signatures, time).
 std::string formatExportReport(const OnnxExportReport& report);
+
+// ---- format=ultralytics ----------------------------------------------------------------------------
+
+/// What exportUltralytics wrote.
+struct UltralyticsExportReport {
+    std::filesystem::path file;
+    std::uintmax_t bytes = 0;
+    int tensors = 0;
+    bool usedEma = false; ///< a training checkpoint's EMA weights were written
+};
+
+/// Writes `weights` (anything core/model reads) as a .pt that Ultralytics 8.4 loads as its own: core/model's
+/// weights format 2, stripped like a final Ultralytics checkpoint (EMA weights in float16, no training
+/// state). `out` "" = defaultUltralyticsPath(weights). A fused network is refused; nothing is written on
+/// error. Atomic.
+Expected<UltralyticsExportReport> exportUltralytics(const std::filesystem::path& weights,
+                                                    const std::filesystem::path& out = {});
+
+/// `<stem>-ultralytics.pt` beside `weights`.
+std::filesystem::path defaultUltralyticsPath(const std::filesystem::path& weights);
 
 } // namespace osprey::exporter

@@ -4,6 +4,7 @@
 #include "ui/common/background.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -45,6 +46,11 @@ QWidget* withButton(QLineEdit* edit, QPushButton* button) {
 
 ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Export Model"));
+    m_format = new QComboBox;
+    m_format->setObjectName("formatCombo");
+    m_format->addItem(tr("ONNX (.onnx)"), QStringLiteral("onnx"));
+    m_format->addItem(tr("Ultralytics checkpoint (.pt)"), QStringLiteral("ultralytics"));
+    m_format->setToolTip(optionHelp("format"));
     m_weights = new QLineEdit(weights);
     m_weights->setObjectName("weightsEdit");
     m_weights->setPlaceholderText(tr("best.pt, last.pt or an Ultralytics .pt"));
@@ -80,8 +86,10 @@ ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : 
     m_simplify->setToolTip(optionHelp("simplify"));
 
     auto* form = new QFormLayout;
+    form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Weights:"), withButton(m_weights, browseWeights));
-    form->addRow(tr("ONNX file:"), withButton(m_out, browseOut));
+    m_outLabel = new QLabel;
+    form->addRow(m_outLabel, withButton(m_out, browseOut));
     form->addRow(tr("Image size:"), m_imgsz);
     form->addRow(tr("Opset:"), m_opset);
     form->addRow(QString(), m_half);
@@ -92,10 +100,7 @@ ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : 
     m_progress->setObjectName("progressBar");
     m_progress->setRange(0, 100);
     m_progress->setValue(0);
-    m_status =
-        new QLabel(tr("Writes input \"images\" [1, 3, size, size] and output \"output0\" [1, 4 + classes, "
-                      "anchors], as Ultralytics does; the file is checked in OpenCV DNN before it is "
-                      "written."));
+    m_status = new QLabel;
     m_status->setObjectName("statusLabel");
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -112,7 +117,30 @@ ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : 
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportModelDialog::updateFormat);
+    updateFormat();
     resize(560, sizeHint().height());
+}
+
+bool ExportModelDialog::ultralytics() const {
+    return m_format->currentData().toString() == QLatin1String("ultralytics");
+}
+
+void ExportModelDialog::updateFormat() {
+    const bool pt = ultralytics();
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
+        widget->setEnabled(!pt && !m_busy);
+    m_outLabel->setText(pt ? tr("Checkpoint:") : tr("ONNX file:"));
+    m_out->setPlaceholderText(pt ? tr("next to the weights, as <name>-ultralytics.pt")
+                                 : tr("next to the weights, as .onnx"));
+    m_status->setText(
+        pt ? tr("Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16), so "
+                "YOLO(\"file.pt\"), yolo val, predict and Ultralytics' exporters (TensorRT, OpenVINO, "
+                "CoreML, "
+                "TFLite, ...) take it.")
+           : tr("Writes input \"images\" [1, 3, size, size] and output \"output0\" [1, 4 + classes, "
+                "anchors], "
+                "as Ultralytics does; the file is checked in OpenCV DNN before it is written."));
 }
 
 void ExportModelDialog::chooseWeights() {
@@ -126,8 +154,14 @@ void ExportModelDialog::chooseOutput() {
     QString start = m_out->text();
     if (start.isEmpty() && !m_weights->text().isEmpty())
         start = QString::fromStdString(exporter::defaultOnnxPath(m_weights->text().toStdString()).string());
-    const QString file =
-        QFileDialog::getSaveFileName(this, tr("ONNX File"), start, tr("ONNX models (*.onnx);;All files (*)"));
+    if (ultralytics() && m_out->text().isEmpty() && !m_weights->text().isEmpty())
+        start = QString::fromStdString(
+            exporter::defaultUltralyticsPath(m_weights->text().toStdString()).string());
+    const QString file = ultralytics()
+                             ? QFileDialog::getSaveFileName(this, tr("Ultralytics Checkpoint"), start,
+                                                            tr("PyTorch checkpoints (*.pt);;All files (*)"))
+                             : QFileDialog::getSaveFileName(this, tr("ONNX File"), start,
+                                                            tr("ONNX models (*.onnx);;All files (*)"));
     if (!file.isEmpty())
         m_out->setText(file);
 }
@@ -135,9 +169,37 @@ void ExportModelDialog::chooseOutput() {
 void ExportModelDialog::setBusy(bool busy) {
     m_busy = busy;
     m_export->setEnabled(!busy);
-    for (QWidget* widget :
-         std::initializer_list<QWidget*>{m_weights, m_out, m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_format, m_weights, m_out})
         widget->setEnabled(!busy);
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
+        widget->setEnabled(!busy && !ultralytics());
+}
+
+void ExportModelDialog::startUltralyticsExport(const QString& weights) {
+    setBusy(true);
+    m_progress->setRange(0, 0); // no stages to report: busy until written
+    m_status->setText(tr("Writing the Ultralytics checkpoint…"));
+    const std::string source = weights.toStdString();
+    const std::string out = m_out->text().trimmed().toStdString();
+    runInBackground(
+        this, [source, out] { return exporter::exportUltralytics(source, out); },
+        [this](Expected<exporter::UltralyticsExportReport> report) {
+            setBusy(false);
+            m_progress->setRange(0, 100);
+            if (!report) {
+                m_progress->setValue(0);
+                m_status->setText(tr("Export failed: %1").arg(QString::fromStdString(report.message())));
+                emit finished({}, QString::fromStdString(report.message()));
+                return;
+            }
+            m_progress->setValue(100);
+            const QString file = QString::fromStdString(report->file.string());
+            m_status->setText(tr("Wrote %1 (%2 MB, %3). Ultralytics 8.4 loads it as its own.")
+                                  .arg(QDir::toNativeSeparators(file))
+                                  .arg(static_cast<double>(report->bytes) / 1e6, 0, 'f', 1)
+                                  .arg(report->usedEma ? tr("the EMA weights") : tr("the model weights")));
+            emit finished(file, {});
+        });
 }
 
 void ExportModelDialog::startExport() {
@@ -146,6 +208,10 @@ void ExportModelDialog::startExport() {
     const QString weights = m_weights->text().trimmed();
     if (weights.isEmpty()) {
         m_status->setText(tr("Choose the weights to export."));
+        return;
+    }
+    if (ultralytics()) {
+        startUltralyticsExport(weights);
         return;
     }
     exporter::OnnxExportOptions options;

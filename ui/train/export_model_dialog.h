@@ -1,12 +1,14 @@
 #pragma once
-// ExportModelDialog (Train ▸ Export Model…): exports a weights file to ONNX in Ultralytics' layout with
-// core/export, off the GUI thread, with a progress bar and the summary or the error in the dialog.
-// Widgets are named for tests: weightsEdit, outEdit, imgszSpin, opsetSpin, halfCheck, dynamicCheck,
+// ExportModelDialog (Train ▸ Export Model…): exports a weights file with core/export, off the GUI thread,
+// with a progress bar and the summary or the error in the dialog: to ONNX in Ultralytics' layout, or to a
+// .pt that Ultralytics loads (format=ultralytics; the ONNX settings are then disabled). Widgets are named
+// for tests: formatCombo, weightsEdit, outEdit, imgszSpin, opsetSpin, halfCheck, dynamicCheck,
 // simplifyCheck, exportButton, progressBar, statusLabel. GUI thread only.
 
 #include <QDialog>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -33,7 +35,11 @@ private:
     void chooseWeights();
     void chooseOutput();
     void setBusy(bool busy);
+    bool ultralytics() const; ///< the format is Ultralytics' .pt
+    void updateFormat();
+    void startUltralyticsExport(const QString& weights);
 
+    QComboBox* m_format;
     QLineEdit* m_weights;
     QLineEdit* m_out;
     QSpinBox* m_imgsz;
@@ -43,6 +49,7 @@ private:
     QCheckBox* m_simplify;
     QProgressBar* m_progress;
     QLabel* m_status;
+    QLabel* m_outLabel;
     QPushButton* m_export;
     bool m_busy = false;
 };

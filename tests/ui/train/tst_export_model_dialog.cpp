@@ -5,6 +5,7 @@
 #include "ui/train/export_model_dialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -45,6 +46,38 @@ private slots:
         QCOMPARE(dialog.findChild<QProgressBar*>("progressBar")->value(), 100);
         QVERIFY(dialog.findChild<QLabel*>("statusLabel")->text().contains("opset 12, 2 classes"));
         QVERIFY(!dialog.busy());
+    }
+
+    void exportsAnUltralyticsCheckpoint() {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        auto detector = model::Detector::create(model::parseModelName("yolo11n", 3).value());
+        QVERIFY(detector);
+        QVERIFY(model::saveWeights(*detector, {}, folder / "best.pt"));
+
+        ui::ExportModelDialog dialog(QString::fromStdString((folder / "best.pt").string()));
+        dialog.show();
+        auto* format = dialog.findChild<QComboBox*>("formatCombo");
+        QVERIFY(dialog.findChild<QSpinBox*>("opsetSpin")->isEnabled());
+        format->setCurrentIndex(format->findData("ultralytics"));
+        // The ONNX settings do not apply to a checkpoint.
+        for (const char* name : {"imgszSpin", "opsetSpin"})
+            QVERIFY(!dialog.findChild<QSpinBox*>(name)->isEnabled());
+        QVERIFY(!dialog.findChild<QCheckBox*>("halfCheck")->isEnabled());
+        QSignalSpy finished(&dialog, &ui::ExportModelDialog::finished);
+        QTest::mouseClick(dialog.findChild<QPushButton*>("exportButton"), Qt::LeftButton);
+        QVERIFY(dialog.busy());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.at(0).at(1).toString(), QString());
+        const auto file = folder / "best-ultralytics.pt";
+        QCOMPARE(finished.at(0).at(0).toString().toStdString(), file.string());
+        const auto meta = model::readCheckpointMeta(file);
+        QVERIFY2(meta, meta ? "" : meta.message().c_str());
+        QCOMPARE(meta->formatVersion, model::kWeightsFormatVersion);
+        QCOMPARE(meta->spec.name(), std::string("yolo11n"));
+        QCOMPARE(dialog.findChild<QProgressBar*>("progressBar")->value(), 100);
+        QVERIFY(dialog.findChild<QLabel*>("statusLabel")->text().contains("best-ultralytics.pt"));
+        QVERIFY(!dialog.findChild<QSpinBox*>("opsetSpin")->isEnabled()); // still the checkpoint format
     }
 
     void showsTheErrorForBadWeights() {
