@@ -1777,7 +1777,7 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
     <message>
         <source>ONNX (.onnx)</source>
-        <translation>ONNX (.onnx)</translation>
+        <translation>ONNX 模型 (.onnx)</translation>
     </message>
     <message>
         <source>Ultralytics checkpoint (.pt)</source>
@@ -1796,8 +1796,8 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>与权重文件同目录，名为 &lt;name&gt;-ultralytics.pt</translation>
     </message>
     <message>
-        <source>Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16), so YOLO(&quot;file.pt&quot;), yolo val, predict and Ultralytics&apos; exporters (TensorRT, OpenVINO, CoreML, TFLite, ...) take it.</source>
-        <translation>按 Ultralytics 8.4 保存训练完成模型的方式写出网络（EMA 权重，float16），YOLO(&quot;file.pt&quot;)、yolo val、predict 以及 Ultralytics 的导出器（TensorRT、OpenVINO、CoreML、TFLite 等）都可直接使用。</translation>
+        <source>Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16): YOLO(&quot;file.pt&quot;) loads it, and Ultralytics&apos; validation, prediction and exporters (TensorRT, OpenVINO, CoreML, TFLite, ...) take it.</source>
+        <translation>按 Ultralytics 8.4 保存训练完成模型的方式写出网络（EMA 权重，float16）：YOLO(&quot;file.pt&quot;) 可直接加载，Ultralytics 的验证、预测和导出器（TensorRT、OpenVINO、CoreML、TFLite 等）都能使用。</translation>
     </message>
     <message>
         <source>Ultralytics Checkpoint</source>

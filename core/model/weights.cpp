@@ -590,7 +590,14 @@ Expected<ImportReport> importWeights(const std::filesystem::path& source,
     auto opened = openWeights(source);
     if (!opened)
         return fail(opened.error());
-    if (!opened->ultralytics)
+    // Format-1 archives, and format-2 files (Ultralytics checkpoints that carry Osprey's own part), are
+    // Osprey's.
+    bool ospreys = !opened->ultralytics;
+    if (!ospreys) {
+        const auto described = readUltralytics(opened->zip);
+        ospreys = described && described->osprey;
+    }
+    if (ospreys)
         return fail(source.string() + ": already an Osprey weights file; use it as it is", "invalid");
     auto loaded = loadTorchSave(opened->zip, true);
     if (!loaded)

@@ -134,10 +134,10 @@ void ExportModelDialog::updateFormat() {
     m_out->setPlaceholderText(pt ? tr("next to the weights, as <name>-ultralytics.pt")
                                  : tr("next to the weights, as .onnx"));
     m_status->setText(
-        pt ? tr("Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16), so "
-                "YOLO(\"file.pt\"), yolo val, predict and Ultralytics' exporters (TensorRT, OpenVINO, "
-                "CoreML, "
-                "TFLite, ...) take it.")
+        pt ? tr("Writes the network as Ultralytics 8.4 stores a finished model (EMA weights in float16): "
+                "YOLO(\"file.pt\") loads it, and Ultralytics' validation, prediction and exporters "
+                "(TensorRT, "
+                "OpenVINO, CoreML, TFLite, ...) take it.")
            : tr("Writes input \"images\" [1, 3, size, size] and output \"output0\" [1, 4 + classes, "
                 "anchors], "
                 "as Ultralytics does; the file is checked in OpenCV DNN before it is written."));

@@ -180,7 +180,9 @@ private slots:
             QElapsedTimer call;
             call.start();
             run.emitEpoch(**reporter, epoch);
-            QVERIFY2(call.elapsed() < 200, "feeding an event blocked on the network");
+            // A feed that waited on the network would wait out the outage (seconds); the bound leaves room
+            // for a loaded machine's scheduling (the suite runs two tests at once, some of them training).
+            QVERIFY2(call.elapsed() < 1000, "feeding an event blocked on the network");
             std::this_thread::sleep_for(std::chrono::milliseconds(seconds * 1000 / run.epochs));
         }
         QVERIFY(outage.elapsed() < seconds * 1000); // part of the run really happened offline
