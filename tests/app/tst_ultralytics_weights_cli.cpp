@@ -9,6 +9,7 @@
 // resumes last.pt or says why it cannot, as for its own files. Skipped without the Ultralytics venv
 // (packaging/setup-test-peers.sh).
 #include "../fixtures.h"
+#include "../peer_python.h"
 #include "cli_process.h"
 #include "imaging/image.h"
 #include "model/predictor.h"
@@ -29,14 +30,6 @@ namespace fs = std::filesystem;
 using namespace osprey;
 
 namespace {
-
-QString ultralyticsPython() {
-    const QString given = qEnvironmentVariable("OSPREY_ULTRALYTICS_PYTHON");
-    if (!given.isEmpty())
-        return given;
-    const QString cached = QDir::homePath() + "/.cache/osprey/ultralytics-venv/bin/python";
-    return QFile::exists(cached) ? cached : QString();
-}
 
 struct Trained {
     QString name, model, weights;
@@ -135,7 +128,7 @@ class TestUltralyticsWeightsCli : public QObject {
     Q_OBJECT
 private slots:
     void ultralyticsUsesWhatOspreyTrained() {
-        const QString python = ultralyticsPython();
+        const QString python = osprey::test::ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or run "
                   "packaging/setup-test-peers.sh); skipping");

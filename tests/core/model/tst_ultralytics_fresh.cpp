@@ -3,6 +3,7 @@
 // docs/weights.md, "Ultralytics weights") runs reference/ultralytics_fresh.py, which saves yolov8s (nc 80),
 // yolo11n (nc 3) and yolo11s (nc 5) with YOLO.save and records their raw outputs; Osprey loads each .pt and
 // must give the same output within 1e-3. Skips with a message where no such Python exists.
+#include "../../peer_python.h"
 #include "model/weights_torch_impl.h"
 
 #include <QDir>
@@ -18,14 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-QString ultralyticsPython() {
-    const QString given = qEnvironmentVariable("OSPREY_ULTRALYTICS_PYTHON");
-    if (!given.isEmpty())
-        return given;
-    const QString cached = QDir::homePath() + "/.cache/osprey/ultralytics-venv/bin/python";
-    return QFile::exists(cached) ? cached : QString();
-}
-
 std::vector<float> readFloats(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), {});
@@ -40,7 +33,7 @@ class TestUltralyticsFresh : public QObject {
     Q_OBJECT
 private slots:
     void matchesCheckpointsUltralyticsWritesNow() {
-        const QString python = ultralyticsPython();
+        const QString python = osprey::test::ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or make "
                   "~/.cache/osprey/ultralytics-venv; docs/weights.md); skipping");

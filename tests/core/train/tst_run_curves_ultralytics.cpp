@@ -4,6 +4,7 @@
 // the PR, F1, P and R curves within 1e-3 at each of the 101 points, the same per-class AP, the best-F1
 // confidence within 0.01, and the platform's validation payload (ranking, ids, counts) exactly. Skipped
 // without the Ultralytics venv (packaging/setup-test-peers.sh).
+#include "../../peer_python.h"
 #include "remote/event_mapper.h"
 #include "run/run_curves.h"
 #include "train/ultralytics_scorer.h"
@@ -21,14 +22,6 @@ using namespace osprey;
 using nlohmann::json;
 
 namespace {
-
-QString ultralyticsPython() {
-    const QString given = qEnvironmentVariable("OSPREY_ULTRALYTICS_PYTHON");
-    if (!given.isEmpty())
-        return given;
-    const QString cached = QDir::homePath() + "/.cache/osprey/ultralytics-venv/bin/python";
-    return QFile::exists(cached) ? cached : QString();
-}
 
 double maxDifference(const json& reference, const std::vector<std::vector<double>>& ours) {
     double worst = 0;
@@ -49,7 +42,7 @@ class TestRunCurvesUltralytics : public QObject {
     Q_OBJECT
 private slots:
     void curvesMatchUltralytics() {
-        const QString python = ultralyticsPython();
+        const QString python = osprey::test::ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or run "
                   "packaging/setup-test-peers.sh); skipping");

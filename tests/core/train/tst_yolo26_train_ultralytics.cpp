@@ -5,6 +5,7 @@
 // each branch's parts, the logged parts and the input gradients, at two epochs) must agree within 1e-4
 // relative, the assignments exactly (scores 1e-4), and two MuSGD steps (weights and both momentum buffers)
 // within 1e-5 relative. Skips with a message where no such Python exists.
+#include "../../peer_python.h"
 #include <torch/torch.h>
 
 #include "model/detector_torch_impl.h"
@@ -26,14 +27,6 @@ using namespace osprey::train;
 namespace fs = std::filesystem;
 
 namespace {
-
-QString ultralyticsPython() {
-    const QString given = qEnvironmentVariable("OSPREY_ULTRALYTICS_PYTHON");
-    if (!given.isEmpty())
-        return given;
-    const QString cached = QDir::homePath() + "/.cache/osprey/ultralytics-venv/bin/python";
-    return QFile::exists(cached) ? cached : QString();
-}
 
 // The tensors the script wrote: tensors.txt lists "NAME DTYPE DIM...", NAME.bin holds the raw bytes.
 std::map<std::string, torch::Tensor> readTensors(const fs::path& folder) {
@@ -119,7 +112,7 @@ private:
 
 private slots:
     void initTestCase() {
-        const QString python = ultralyticsPython();
+        const QString python = osprey::test::ultralyticsPython();
         if (python.isEmpty())
             QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or make "
                   "~/.cache/osprey/ultralytics-venv; docs/weights.md); skipping");
