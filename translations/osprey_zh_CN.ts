@@ -1788,8 +1788,8 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>格式：</translation>
     </message>
     <message>
-        <source>Checkpoint:</source>
-        <translation>检查点：</translation>
+        <source>Checkpoint file:</source>
+        <translation>检查点文件：</translation>
     </message>
     <message>
         <source>next to the weights, as &lt;name&gt;-ultralytics.pt</source>

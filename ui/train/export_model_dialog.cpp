@@ -122,6 +122,12 @@ ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : 
     resize(560, sizeHint().height());
 }
 
+void ExportModelDialog::showFailure(const std::string& message) {
+    m_progress->setValue(0);
+    m_status->setText(tr("Export failed: %1").arg(QString::fromStdString(message)));
+    emit finished({}, QString::fromStdString(message));
+}
+
 bool ExportModelDialog::ultralytics() const {
     return m_format->currentData().toString() == QLatin1String("ultralytics");
 }
@@ -130,7 +136,8 @@ void ExportModelDialog::updateFormat() {
     const bool pt = ultralytics();
     for (QWidget* widget : std::initializer_list<QWidget*>{m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
         widget->setEnabled(!pt && !m_busy);
-    m_outLabel->setText(pt ? tr("Checkpoint:") : tr("ONNX file:"));
+    m_outLabel->setText(pt ? tr("Checkpoint file:") : tr("ONNX file:"));
+    m_progress->setValue(0); // a finished export's 100 % does not carry over to the other format
     m_out->setPlaceholderText(pt ? tr("next to the weights, as <name>-ultralytics.pt")
                                  : tr("next to the weights, as .onnx"));
     m_status->setText(
@@ -187,9 +194,7 @@ void ExportModelDialog::startUltralyticsExport(const QString& weights) {
             setBusy(false);
             m_progress->setRange(0, 100);
             if (!report) {
-                m_progress->setValue(0);
-                m_status->setText(tr("Export failed: %1").arg(QString::fromStdString(report.message())));
-                emit finished({}, QString::fromStdString(report.message()));
+                showFailure(report.message());
                 return;
             }
             m_progress->setValue(100);
@@ -243,9 +248,7 @@ void ExportModelDialog::startExport() {
         [this](Expected<exporter::OnnxExportReport> report) {
             setBusy(false);
             if (!report) {
-                m_progress->setValue(0);
-                m_status->setText(tr("Export failed: %1").arg(QString::fromStdString(report.message())));
-                emit finished({}, QString::fromStdString(report.message()));
+                showFailure(report.message());
                 return;
             }
             m_progress->setValue(100);

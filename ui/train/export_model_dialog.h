@@ -7,6 +7,8 @@
 
 #include <QDialog>
 
+#include <string>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -38,6 +40,7 @@ private:
     bool ultralytics() const; ///< the format is Ultralytics' .pt
     void updateFormat();
     void startUltralyticsExport(const QString& weights);
+    void showFailure(const std::string& message); ///< the error in the dialog, and finished({}, message)
 
     QComboBox* m_format;
     QLineEdit* m_weights;
