@@ -19,4 +19,14 @@ inline QString ultralyticsPython() {
     return QFile::exists(cached) ? cached : QString();
 }
 
+/// The Python with mlflow 3.17.2 and tensorboard: $OSPREY_TRACKING_PYTHON, else
+/// ~/.cache/osprey/tracking-venv; empty when neither is there.
+inline QString trackingPython() {
+    const QString given = qEnvironmentVariable("OSPREY_TRACKING_PYTHON");
+    if (!given.isEmpty())
+        return given;
+    const QString cached = QDir::homePath() + "/.cache/osprey/tracking-venv/bin/python";
+    return QFile::exists(cached) ? cached : QString();
+}
+
 } // namespace osprey::test

@@ -213,6 +213,8 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
         m_state.nextEpoch = epoch + 1;
         if (auto status = m_results->append(metrics); !status)
             return status;
+        if (auto status = m_tensorboard->epoch(metrics); !status)
+            return status;
         run::TrainEvent event;
         event.type = run::TrainEvent::Type::Epoch;
         event.epoch = epoch + 1;

@@ -4,6 +4,7 @@
 // Thread affinity: the training thread; Emitter is also called from the system sampler's thread.
 
 #include "run/run_files.h"
+#include "run/tensorboard.h"
 #include "train/grad_scaler_impl.h"
 #include "train/trainer.h"
 #include "train/trainer_impl.h"
@@ -90,6 +91,7 @@ private:
     TrainingState m_state;
     std::unique_ptr<DetectionLoss> m_loss;
     std::unique_ptr<run::ResultsCsv> m_results;
+    std::unique_ptr<run::TensorBoardWriter> m_tensorboard; ///< <run>/tensorboard, beside results.csv
     PhaseTimes m_phases;
     int m_batchesPerEpoch = 0;
     int m_warmupIterations = 0;

@@ -187,6 +187,10 @@ Status Run::setUp() {
         if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
             return status;
     }
+    auto board = run::TensorBoardWriter::open(m_inputs.runDir / "tensorboard");
+    if (!board)
+        return fail(board.error());
+    m_tensorboard = std::move(*board);
     return {};
 }
 
