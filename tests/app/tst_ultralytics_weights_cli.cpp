@@ -213,6 +213,9 @@ private slots:
             QVERIFY2(got["load_warnings"].toArray().isEmpty(),
                      qPrintable(label + QJsonDocument(got["load_warnings"].toArray()).toJson()));
             QCOMPARE(got["safe_load"].toString(), QString("ok"));
+            // train_args holds Ultralytics' keys only (the options' ultralyticsKey flag is right).
+            QVERIFY2(got["unknown_train_args"].toArray().isEmpty(),
+                     qPrintable(label + QJsonDocument(got["unknown_train_args"].toArray()).toJson()));
             // Module by module, the classes and attributes Ultralytics' own build of the same YAML has.
             QVERIFY2(got["structure_diff"].toArray().isEmpty(),
                      qPrintable(label + QJsonDocument(got["structure_diff"].toArray()).toJson()));

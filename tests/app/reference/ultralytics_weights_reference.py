@@ -81,6 +81,7 @@ def main():
     out_path = Path(sys.argv[2])
     import torch
     from ultralytics import YOLO
+    from ultralytics.cfg import DEFAULT_CFG_DICT
     from ultralytics.nn.tasks import DetectionModel, torch_safe_load
 
     torch.set_num_threads(2)
@@ -104,8 +105,10 @@ def main():
             fresh = DetectionModel(model.model.yaml, nc=len(model.names), verbose=False)
             entry["structure_diff"] = structure_diff(model.model, fresh)
             try:
-                torch_safe_load(spec["best"], safe_only=True)
+                ckpt, _ = torch_safe_load(spec["best"], safe_only=True)
                 entry["safe_load"] = "ok"
+                # Ultralytics' resume hands train_args to get_cfg, which refuses keys it does not know.
+                entry["unknown_train_args"] = sorted(set(ckpt["train_args"]) - set(DEFAULT_CFG_DICT))
             except Exception as e:  # noqa: BLE001 - reported to the test
                 entry["safe_load"] = f"{type(e).__name__}: {e}"
             entry["predict"] = boxes_of(
