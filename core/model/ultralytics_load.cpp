@@ -9,25 +9,41 @@ namespace osprey::model {
 
 namespace {
 
-Expected<torch::ScalarType> scalarType(const std::string& storageClass) {
-    static const std::map<std::string, torch::ScalarType> types = {
+/// torch's storage classes and their element types, in both directions.
+const std::vector<std::pair<std::string, torch::ScalarType>>& storageTypes() {
+    static const std::vector<std::pair<std::string, torch::ScalarType>> types = {
         {"HalfStorage", torch::kHalf},   {"BFloat16Storage", torch::kBFloat16},
         {"FloatStorage", torch::kFloat}, {"DoubleStorage", torch::kDouble},
         {"LongStorage", torch::kLong},   {"IntStorage", torch::kInt},
         {"ShortStorage", torch::kShort}, {"CharStorage", torch::kChar},
         {"ByteStorage", torch::kByte},   {"BoolStorage", torch::kBool}};
-    const auto it = types.find(storageClass);
-    if (it == types.end())
-        return fail("unsupported storage type " + storageClass, "unsupported");
-    return it->second;
+    return types;
 }
+
+} // namespace
+
+Expected<torch::ScalarType> storageScalarType(const std::string& storageClass) {
+    for (const auto& [name, type] : storageTypes())
+        if (name == storageClass)
+            return type;
+    return fail("unsupported storage type " + storageClass, "unsupported");
+}
+
+Expected<std::string> storageClassOf(torch::ScalarType type) {
+    for (const auto& [name, known] : storageTypes())
+        if (known == type)
+            return name;
+    return fail(std::string("cannot store a tensor of type ") + c10::toString(type), "unsupported");
+}
+
+namespace {
 
 /// One tensor; floating tensors become float32 when `widen`, else keep their stored type.
 Expected<torch::Tensor> readTensor(const UltralyticsTensor& entry, const std::string& prefix,
                                    const ZipArchive& archive, bool widen) {
     const pickle::TensorRef& ref = entry.ref;
     const std::string where = archive.name() + ": tensor '" + entry.name + "'";
-    auto type = scalarType(ref.storageClass);
+    auto type = storageScalarType(ref.storageClass);
     if (!type)
         return fail(where + ": " + type.message(), "unsupported");
     const ZipRecord* record = archive.find(prefix + "/data/" + ref.storageKey);

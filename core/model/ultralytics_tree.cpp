@@ -1,5 +1,7 @@
 #include "model/ultralytics_tree_impl.h"
 
+#include "model/ultralytics_load_impl.h"
+
 #include <functional>
 #include <set>
 #include <tuple>
@@ -24,38 +26,11 @@ constexpr const char* kUltralyticsBlock = "ultralytics.nn.modules.block";
 constexpr const char* kUltralyticsHead = "ultralytics.nn.modules.head";
 constexpr const char* kUltralyticsTasks = "ultralytics.nn.tasks";
 
-Expected<std::string> storageClass(torch::ScalarType type) {
-    switch (type) {
-    case torch::kHalf:
-        return std::string("HalfStorage");
-    case torch::kBFloat16:
-        return std::string("BFloat16Storage");
-    case torch::kFloat:
-        return std::string("FloatStorage");
-    case torch::kDouble:
-        return std::string("DoubleStorage");
-    case torch::kLong:
-        return std::string("LongStorage");
-    case torch::kInt:
-        return std::string("IntStorage");
-    case torch::kShort:
-        return std::string("ShortStorage");
-    case torch::kChar:
-        return std::string("CharStorage");
-    case torch::kByte:
-        return std::string("ByteStorage");
-    case torch::kBool:
-        return std::string("BoolStorage");
-    default:
-        return fail(std::string("cannot store a tensor of type ") + c10::toString(type), "unsupported");
-    }
-}
-
 } // namespace
 
 Expected<pickle::TensorRef> StorageRecords::add(const torch::Tensor& tensor) {
     torch::Tensor data = tensor.detach().to(torch::kCPU).contiguous();
-    auto type = storageClass(data.scalar_type());
+    auto type = storageClassOf(data.scalar_type());
     if (!type)
         return fail(type.error());
     pickle::TensorRef ref;
