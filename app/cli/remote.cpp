@@ -1,7 +1,8 @@
-// osprey-cli remote login|status|sync|logout: the platform key and the project's outbox.
-// The key is never printed: only maskKey() output reaches the terminal.
+// osprey-cli remote login|status|sync|logout: the platform key and the project's outbox (platform and MLflow
+// runs). The key is never printed: only maskKey() output reaches the terminal.
 #include "cli/verb.h"
 #include "remote/credential_store.h"
+#include "remote/mlflow_sender.h"
 #include "remote/outbox.h"
 #include "remote/outbox_sync.h"
 #include "remote/platform_client.h"
@@ -106,6 +107,17 @@ int runStatus(const Args& args) {
         if (!counts)
             continue;
         queued += counts->pending;
+        if (run.service == Service::Mlflow) {
+            std::cout << "MLflow run " << run.name << " in experiment '" << run.project << "' at "
+                      << run.baseUrl << " [" << run.runUid << "]: " << toString(run.state) << "; "
+                      << counts->pending << " queued, " << counts->sent << " sent, " << counts->failed
+                      << " failed\n";
+            if (!run.remoteRunId.empty())
+                std::cout << "  " << mlflowRunUrl(run.baseUrl, run.modelId, run.remoteRunId) << "\n";
+            if (!run.lastError.empty())
+                std::cout << "  last error: " << run.lastError << "\n";
+            continue;
+        }
         std::cout << "Run " << run.project << "/" << run.name << " [" << run.runUid
                   << "]: " << toString(run.state) << (run.cancelled ? ", cancelled by the platform" : "")
                   << "; " << counts->pending << " queued, " << counts->sent << " sent, " << counts->failed
@@ -149,7 +161,7 @@ OSPREY_REGISTER_VERB(Verb{
     runStatus});
 OSPREY_REGISTER_VERB(Verb{
     "remote sync",
-    "Send a project's queued platform events and uploads; non-zero exit if any are left",
+    "Send a project's queued platform events and uploads and MLflow records; non-zero exit if any are left",
     {{"project", KeyType::Path, "", "local project folder", true},
      {"timeout", KeyType::Double, "600", "give up after this many seconds"}},
     runSync});

@@ -8,6 +8,7 @@
 #include "cli/train_launcher.h"
 #include "cli/verb.h"
 #include "planner/measurements.h"
+#include "remote/mlflow_tracker.h"
 #include "remote/platform_settings.h"
 #include "train/project_training.h"
 
@@ -115,6 +116,30 @@ private:
     int m_barEpoch = 0;
 };
 
+/// The `mlflow=URI` part: every event goes to the output first, then to the MLflow tracker.
+class MlflowSink : public run::EventSink {
+public:
+    MlflowSink(run::EventSink& output, remote::MlflowTracker& tracker)
+        : m_output(output), m_tracker(tracker) {}
+    void onEvent(const run::TrainEvent& event) override {
+        m_output.onEvent(event);
+        m_tracker.handleEvent(event);
+    }
+
+private:
+    run::EventSink& m_output;
+    remote::MlflowTracker& m_tracker;
+};
+
+/// A line for the user as a `log` event on the CLI's output (stderr, or a JSON line the GUI shows).
+void tellUser(run::EventSink& output, bool problem, const std::string& line) {
+    run::TrainEvent event;
+    event.type = run::TrainEvent::Type::Log;
+    event.level = problem ? "warning" : "info";
+    event.message = line;
+    output.onEvent(event);
+}
+
 /// The command line as the platform shows it (environment.command): the keys that were given.
 std::string commandLine(const Args& args) {
     std::string command = "osprey-cli train";
@@ -182,6 +207,28 @@ int runTrain(const Args& args) {
         stream = std::make_unique<RemoteStream>(*output, std::move(options));
         output = stream.get();
     }
+    // MLflow: mlflow=URI, else MLFLOW_TRACKING_URI (as MLflow's own clients); mlflow=none turns it off.
+    std::unique_ptr<remote::MlflowTracker> tracker;
+    std::unique_ptr<MlflowSink> tracking;
+    run::EventSink* userOutput = eventsMode == "jsonl" ? static_cast<run::EventSink*>(&jsonl) : &terminal;
+    if (const std::string uri = remote::resolveTrackingUri(args.str("mlflow")); mainRank && !uri.empty()) {
+        remote::TrackerOptions options;
+        options.projectFolder = args.str("project");
+        options.uri = uri;
+        options.experiment = args.str("mlflow_experiment");
+        options.note = [userOutput](bool problem, const std::string& line) {
+            tellUser(*userOutput, problem, line);
+        };
+        auto started = remote::MlflowTracker::start(std::move(options));
+        if (!started) {
+            tellUser(*userOutput, true,
+                     "this run is NOT logged to MLflow (" + started.message() + "); training goes on");
+        } else {
+            tracker = std::move(*started);
+            tracking = std::make_unique<MlflowSink>(*output, *tracker);
+            output = tracking.get();
+        }
+    }
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
     auto result = train::trainProject(args.str("project"), config, *output, &g_stopRequested);
@@ -196,6 +243,15 @@ int runTrain(const Args& args) {
     // The exit code is the training's: what the platform did not receive stays queued for `remote sync`.
     if (stream)
         stream->finish();
+    if (tracker) {
+        tellUser(*userOutput, false, "MLflow: sending the weights and the run's files...");
+        if (const Status finished = tracker->finish(); !finished)
+            tellUser(*userOutput, true, "MLflow: " + finished.message());
+        else if (const auto status = tracker->status(); !status.runUrl.empty())
+            tellUser(*userOutput, false,
+                     "MLflow: run logged (" + std::to_string(status.delivered) +
+                         " records): " + status.runUrl);
+    }
     return result ? 0 : 1;
 }
 
@@ -205,7 +261,12 @@ OSPREY_REGISTER_VERB(Verb{
     {{"project", KeyType::Path, "", "project folder", true},
      {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
      {"remote", KeyType::String, "",
-      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"}},
+      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"},
+     {"mlflow", KeyType::String, "",
+      "log the run to this MLflow tracking server (http://host:port; default MLFLOW_TRACKING_URI; none: "
+      "off)"},
+     {"mlflow_experiment", KeyType::String, "",
+      "the MLflow experiment (default MLFLOW_EXPERIMENT_NAME, else the project folder's name)"}},
     runTrain,
     0,
     [] { return trainOptionKeys(); }});

@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS remote_runs(
     state TEXT NOT NULL DEFAULT 'active' CHECK(state IN ('active', 'unauthorized', 'closed')),
     cancelled INTEGER NOT NULL DEFAULT 0,
     last_error TEXT NOT NULL DEFAULT '',
-    created_at REAL NOT NULL);
+    created_at REAL NOT NULL,
+    service TEXT NOT NULL DEFAULT 'platform');
 CREATE TABLE IF NOT EXISTS remote_outbox(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     run_uid TEXT NOT NULL,
@@ -75,8 +76,9 @@ OutboxRow readRow(const Stmt& s) {
     return row;
 }
 
-constexpr const char* kRunColumns = "run_uid, project, name, base_url, local_run, model_id, remote_run_id, "
-                                    "model_slug, state, cancelled, last_error, created_at FROM remote_runs";
+constexpr const char* kRunColumns =
+    "run_uid, project, name, base_url, local_run, model_id, remote_run_id, "
+    "model_slug, state, cancelled, last_error, created_at, service FROM remote_runs";
 
 RemoteRun readRun(const Stmt& s) {
     RemoteRun run;
@@ -92,10 +94,15 @@ RemoteRun readRun(const Stmt& s) {
     run.cancelled = s.integer(9) != 0;
     run.lastError = s.text(10);
     run.createdAt = s.real(11);
+    run.service = s.text(12) == "mlflow" ? Service::Mlflow : Service::Platform;
     return run;
 }
 
 } // namespace
+
+const char* toString(Service service) {
+    return service == Service::Mlflow ? "mlflow" : "platform";
+}
 
 const char* toString(RunState state) {
     switch (state) {
@@ -178,6 +185,17 @@ Expected<std::unique_ptr<Outbox>> Outbox::open(const std::filesystem::path& proj
     if (tables.integer(0) < 3)
         if (auto s = impl->write([&] { return impl->exec(kSchema); }); !s)
             return fail(s.error());
+    // Databases from before MLflow tracking have no `service` column: every run there is a platform run.
+    Stmt service(impl->db, "SELECT COUNT(*) FROM pragma_table_info('remote_runs') WHERE name = 'service'");
+    if (!service.step())
+        return impl->error(service, "cannot read the schema");
+    if (service.integer(0) == 0)
+        if (auto s = impl->write([&] {
+                return impl->exec(
+                    "ALTER TABLE remote_runs ADD COLUMN service TEXT NOT NULL DEFAULT 'platform'");
+            });
+            !s)
+            return fail(s.error());
     impl->insert = std::make_unique<Stmt>(
         impl->db, "INSERT INTO remote_outbox(run_uid, lane, event, data, created_at) VALUES (?, ?, ?, ?, ?)");
     if (!impl->insert->ok())
@@ -186,20 +204,22 @@ Expected<std::unique_ptr<Outbox>> Outbox::open(const std::filesystem::path& proj
 }
 
 Expected<std::string> Outbox::createRun(const std::string& project, const std::string& name,
-                                        const std::string& baseUrl, const std::string& localRun) {
+                                        const std::string& baseUrl, const std::string& localRun,
+                                        Service service) {
     std::random_device device;
     std::mt19937_64 random((std::uint64_t(device()) << 32) ^ device() ^
                            std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
     char uid[17];
     std::snprintf(uid, sizeof uid, "%016llx", static_cast<unsigned long long>(random()));
-    Stmt s(m_impl->db, "INSERT INTO remote_runs(run_uid, project, name, base_url, local_run, created_at) "
-                       "VALUES (?, ?, ?, ?, ?, ?)");
+    Stmt s(m_impl->db, "INSERT INTO remote_runs(run_uid, project, name, base_url, local_run, created_at, "
+                       "service) VALUES (?, ?, ?, ?, ?, ?, ?)");
     s.bind(1, std::string(uid))
         .bind(2, project)
         .bind(3, name)
         .bind(4, baseUrl)
         .bind(5, localRun)
-        .bind(6, nowS());
+        .bind(6, nowS())
+        .bind(7, std::string(toString(service)));
     if (auto r = m_impl->write([&] { return m_impl->run(s, "cannot register the run"); }); !r)
         return fail(r.error());
     return std::string(uid);

@@ -9,7 +9,11 @@
 //
 // Tables (created on open when missing):
 //   remote_runs(run_uid TEXT PK, project, name, base_url, local_run, model_id, remote_run_id, model_slug,
-//               state 'active'|'unauthorized'|'closed', cancelled 0|1, last_error, created_at REAL)
+//               state 'active'|'unauthorized'|'closed', cancelled 0|1, last_error, created_at REAL,
+//               service 'platform'|'mlflow')
+// An MLflow run (service 'mlflow') keeps the experiment name in `project`, the tracking URI in `base_url`,
+// the experiment id in `model_id` and the MLflow run id in `remote_run_id`; its rows are REST calls
+// (remote/mlflow_sender.h).
 //   remote_outbox(id INTEGER PK AUTOINCREMENT, run_uid, lane 'event'|'upload', event, data (JSON text),
 //                 state 'pending'|'sent'|'failed', attempts, http_status, error, result (JSON text of
 //                 the answer), created_at REAL, sent_at REAL)
@@ -34,6 +38,12 @@ namespace osprey::remote {
 /// holds back the metrics.
 enum class Lane { Event, Upload };
 
+/// Who a run's rows go to.
+enum class Service { Platform, Mlflow };
+const char* toString(Service service);
+
+/// Unauthorized: the server refused the credentials (or, for MLflow, is not an MLflow server); the rows
+/// stay queued for a later sync or push.
 enum class RunState { Active, Unauthorized, Closed };
 const char* toString(RunState state);
 
@@ -48,6 +58,7 @@ struct RemoteRun {
     bool cancelled = false;
     std::string lastError;
     double createdAt = 0; ///< Unix seconds
+    Service service = Service::Platform;
 };
 
 struct OutboxRow {
@@ -79,7 +90,8 @@ public:
 
     /// Registers a run; returns its new random uid (16 hex digits).
     Expected<std::string> createRun(const std::string& project, const std::string& name,
-                                    const std::string& baseUrl, const std::string& localRun);
+                                    const std::string& baseUrl, const std::string& localRun,
+                                    Service service = Service::Platform);
     Expected<std::optional<RemoteRun>> run(const std::string& runUid);
     /// All runs, oldest first.
     Expected<std::vector<RemoteRun>> runs();

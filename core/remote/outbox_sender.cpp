@@ -62,17 +62,17 @@ const char* toString(StepResult result) {
     return "idle";
 }
 
-OutboxSender::OutboxSender(Outbox& outbox, PlatformClient& client, RetryPolicy policy, SenderHooks hooks)
-    : m_outbox(outbox), m_client(client), m_policy(policy), m_hooks(std::move(hooks)),
-      m_random(std::random_device{}()) {}
+Backoff::Backoff(RetryPolicy policy) : m_policy(policy), m_random(std::random_device{}()) {}
 
-milliseconds OutboxSender::backoff(int failures) {
+milliseconds Backoff::delay(int failures) {
     const double base = double(m_policy.initialBackoff.count()) * std::pow(2.0, std::max(0, failures - 1));
     const double capped = std::min(base, double(m_policy.maxBackoff.count()));
-    // "Equal jitter": at least half the delay, so retries never bunch up at zero.
     std::uniform_real_distribution<double> jitter(0.5, 1.0);
     return milliseconds(static_cast<long long>(capped * jitter(m_random)));
 }
+
+OutboxSender::OutboxSender(Outbox& outbox, PlatformClient& client, RetryPolicy policy, SenderHooks hooks)
+    : m_outbox(outbox), m_client(client), m_backoff(policy), m_hooks(std::move(hooks)) {}
 
 Step OutboxSender::deliverNext(const std::string& runUid, Lane lane, FlushConsole flush) {
     auto run = m_outbox.run(runUid);
@@ -92,7 +92,7 @@ Step OutboxSender::retry(Lane lane, std::int64_t rowId, const std::string& runUi
     milliseconds wait = backoff(failures);
     if (response.retryAfterS) {
         const auto asked = milliseconds(static_cast<long long>(*response.retryAfterS * 1000.0));
-        wait = std::min(asked, m_policy.retryAfterCap);
+        wait = std::min(asked, m_backoff.policy().retryAfterCap);
     }
     const std::string message = describe(response) + " (attempt " + std::to_string(failures) +
                                 ", retrying in " + std::to_string(wait.count()) + " ms)";

@@ -55,17 +55,42 @@ struct Step {
     std::string message;
 };
 
-class OutboxSender {
+/// The retry delays: exponential from initialBackoff to maxBackoff with "equal jitter" (at least half
+/// the delay, so retries never bunch up at zero).
+class Backoff {
+public:
+    explicit Backoff(RetryPolicy policy);
+    /// The delay after the n-th consecutive failure (n >= 1).
+    std::chrono::milliseconds delay(int failures);
+    const RetryPolicy& policy() const { return m_policy; }
+
+private:
+    RetryPolicy m_policy;
+    std::mt19937 m_random;
+};
+
+/// Delivers one queued row at a time: the platform's OutboxSender and the MLflow sender.
+class RowSender {
+public:
+    virtual ~RowSender() = default;
+    /// With FlushConsole::Now, pending console lines are sent at once instead of waiting to fill a batch.
+    enum class FlushConsole { WhenDue, Now };
+    /// Delivers the next pending row of `runUid` on `lane`.
+    virtual Step deliverNext(const std::string& runUid, Lane lane,
+                             FlushConsole flush = FlushConsole::WhenDue) = 0;
+};
+
+class OutboxSender : public RowSender {
 public:
     OutboxSender(Outbox& outbox, PlatformClient& client, RetryPolicy policy = {}, SenderHooks hooks = {});
 
     /// Delivers the next pending row of `runUid` on `lane`. With FlushConsole::Now, pending console
     /// lines are sent at once instead of waiting to fill a batch of 5 lines or 5 s.
-    enum class FlushConsole { WhenDue, Now };
-    Step deliverNext(const std::string& runUid, Lane lane, FlushConsole flush = FlushConsole::WhenDue);
+    Step deliverNext(const std::string& runUid, Lane lane,
+                     FlushConsole flush = FlushConsole::WhenDue) override;
 
     /// The backoff for the n-th consecutive failure (n >= 1), with jitter; exposed for tests.
-    std::chrono::milliseconds backoff(int failures);
+    std::chrono::milliseconds backoff(int failures) { return m_backoff.delay(failures); }
 
 private:
     Step deliverEvent(const RemoteRun& run, FlushConsole flush);
@@ -77,10 +102,9 @@ private:
 
     Outbox& m_outbox;
     PlatformClient& m_client;
-    RetryPolicy m_policy;
+    Backoff m_backoff;
     SenderHooks m_hooks;
     int m_failures[2] = {0, 0}; ///< consecutive failures per lane
-    std::mt19937 m_random;
 };
 
 } // namespace osprey::remote

@@ -1,5 +1,6 @@
 #include "remote/outbox_sync.h"
 
+#include "remote/mlflow_sender.h"
 #include "remote/outbox.h"
 
 #include <algorithm>
@@ -10,9 +11,6 @@ namespace osprey::remote {
 Expected<SyncReport> syncOutbox(const std::filesystem::path& projectFolder, const SyncOptions& options) {
     const auto deadline = std::chrono::steady_clock::now() + options.timeout;
     const PlatformSettings resolved = options.settings ? *options.settings : resolveSettings();
-    if (resolved.apiKey.empty())
-        return fail("no platform API key: run `osprey-cli remote login key=...` or set ULTRALYTICS_API_KEY",
-                    "no-key");
     auto outbox = Outbox::open(projectFolder);
     if (!outbox)
         return fail(outbox.error());
@@ -22,17 +20,30 @@ Expected<SyncReport> syncOutbox(const std::filesystem::path& projectFolder, cons
     SyncReport report;
     std::int64_t done = 0;
     for (const auto& run : *runs) {
+        if (!options.runUid.empty() && run.runUid != options.runUid)
+            continue;
         auto counts = (*outbox)->counts(run.runUid);
         if (!counts)
             return fail(counts.error());
         if (counts->pending == 0)
             continue;
+        if (run.service == Service::Platform && resolved.apiKey.empty()) {
+            report.problems.push_back(run.project + "/" + run.name + " (" + run.runUid +
+                                      "): no platform API key: run `osprey-cli remote login key=...` or set "
+                                      "ULTRALYTICS_API_KEY");
+            continue;
+        }
         if (run.state == RunState::Unauthorized)
             (void)(*outbox)->setRunState(run.runUid, RunState::Active, {});
+        // Each run goes where it was recorded for: the platform, or an MLflow server.
         PlatformSettings settings = resolved;
         settings.baseUrl = run.baseUrl;
         PlatformClient client(settings, options.client);
-        OutboxSender sender(**outbox, client, options.retry);
+        MlflowClient mlflow(run.baseUrl, options.client);
+        OutboxSender platformSender(**outbox, client, options.retry);
+        MlflowSender mlflowSender(**outbox, mlflow, options.retry);
+        RowSender& sender = run.service == Service::Mlflow ? static_cast<RowSender&>(mlflowSender)
+                                                           : static_cast<RowSender&>(platformSender);
         std::int64_t queued = counts->pending;
         std::string problem;
         while (problem.empty()) {
@@ -82,7 +93,7 @@ Expected<SyncReport> syncOutbox(const std::filesystem::path& projectFolder, cons
         else
             (void)(*outbox)->setRunState(run.runUid, RunState::Closed, {});
     }
-    auto counts = (*outbox)->counts();
+    auto counts = (*outbox)->counts(options.runUid);
     if (!counts)
         return fail(counts.error());
     report.remaining = counts->pending;

@@ -1,7 +1,8 @@
 #pragma once
-// syncOutbox: sends whatever is queued in a project's outbox (`osprey-cli remote sync`), e.g. a run
-// trained offline or a process that was killed. Runs on the calling thread and blocks; each run goes
-// to the platform it was recorded for. A run stopped by a 401 is retried with the current key.
+// syncOutbox: sends whatever is queued in a project's outbox (`osprey-cli remote sync`, `runs push`), e.g.
+// a run trained offline or a process that was killed. Runs on the calling thread and blocks; each run goes
+// to the platform or MLflow server it was recorded for. A run stopped by a 401 is retried with the current
+// credentials. Platform runs need an API key; without one they are left queued and named in `problems`.
 //
 // Thread affinity: any thread; it opens its own connection.
 
@@ -27,6 +28,8 @@ struct SyncOptions {
     std::chrono::milliseconds timeout{std::chrono::minutes(10)};
     /// Overrides resolveSettings(); only the key is used (each run keeps its own base URL).
     std::optional<PlatformSettings> settings;
+    /// Only this outbox run (empty: every run with queued rows).
+    std::string runUid;
     /// Progress: called after each delivered or rejected row with (done so far, still queued).
     std::function<void(std::int64_t done, std::int64_t queued)> progress;
 };

@@ -7,6 +7,7 @@
 // Thread affinity: one object per thread (it owns a CURL easy handle and reuses its connections).
 // Different objects may be used on different threads at once.
 
+#include "remote/http_session.h"
 #include "remote/platform_settings.h"
 
 #include <chrono>
@@ -18,39 +19,6 @@
 #include <string>
 
 namespace osprey::remote {
-
-/// How a request ended below HTTP.
-enum class Transport { Ok, Timeout, ConnectFailed, Error };
-
-struct HttpResponse {
-    Transport transport = Transport::Ok;
-    long status = 0;                   ///< HTTP status; 0 when no answer arrived
-    std::string body;                  ///< the answer's body
-    std::string error;                 ///< transport error text (never contains the key)
-    std::optional<double> retryAfterS; ///< the Retry-After header, in seconds, when present
-};
-
-/// What the sender should do with an answer (the spec's retry table, plus 401).
-enum class Outcome { Success, Retry, Reject, Unauthorized };
-Outcome classify(const HttpResponse& response);
-/// One line for logs and status: "HTTP 500", "connection refused: ...", "timed out".
-std::string describe(const HttpResponse& response);
-
-struct ClientOptions {
-    std::chrono::milliseconds timeout{30000};        ///< API calls
-    std::chrono::milliseconds uploadTimeout{600000}; ///< the weights PUT
-    std::chrono::milliseconds connectTimeout{10000};
-};
-
-/// Result of a PUT: the answer plus what was sent.
-struct UploadResult {
-    HttpResponse response;
-    std::uint64_t sizeBytes = 0;
-    std::string sha256; ///< hex SHA-256 of the bytes sent (also sent as X-Checksum-SHA256)
-};
-
-/// Called during uploads with bytes sent so far and the total; return false to abort.
-using UploadProgress = std::function<bool(std::uint64_t sentBytes, std::uint64_t totalBytes)>;
 
 class PlatformClient {
 public:
@@ -74,6 +42,8 @@ public:
                          const UploadProgress& progress = {});
 
 private:
+    HttpResponse post(const std::string& path, const std::string& body, const std::string& eventId);
+
     struct Impl;
     PlatformSettings m_settings;
     ClientOptions m_options;

@@ -106,16 +106,36 @@ Status ResultsCsv::loadExisting(int lastEpoch) {
     return {};
 }
 
-Status ResultsCsv::append(const EpochMetrics& m) {
-    std::ostringstream row;
-    row << m.epoch << ',' << std::fixed << std::setprecision(3) << m.timeS << std::setprecision(5);
+std::vector<std::string> resultsCsvCells(const EpochMetrics& m) {
+    std::vector<std::string> cells;
+    std::ostringstream cell;
+    const auto take = [&] {
+        cells.push_back(cell.str());
+        cell.str({});
+    };
+    cell << m.epoch;
+    take();
+    cell << std::fixed << std::setprecision(3) << m.timeS;
+    take();
+    cell << std::setprecision(5);
     for (const double value : {m.boxLoss, m.clsLoss, m.dflLoss, m.precision, m.recall, m.map50, m.map50to95,
-                               m.valBoxLoss, m.valClsLoss, m.valDflLoss})
-        row << ',' << value;
-    row << std::defaultfloat << std::setprecision(6);
-    for (const double value : {m.lrPg0, m.lrPg1, m.lrPg2})
-        row << ',' << value;
-    m_rows.push_back(row.str());
+                               m.valBoxLoss, m.valClsLoss, m.valDflLoss}) {
+        cell << value;
+        take();
+    }
+    cell << std::defaultfloat << std::setprecision(6);
+    for (const double value : {m.lrPg0, m.lrPg1, m.lrPg2}) {
+        cell << value;
+        take();
+    }
+    return cells;
+}
+
+Status ResultsCsv::append(const EpochMetrics& m) {
+    std::string row;
+    for (const auto& cell : resultsCsvCells(m))
+        row += (row.empty() ? "" : ",") + cell;
+    m_rows.push_back(row);
     std::string text = header() + "\n";
     for (const auto& line : m_rows)
         text += line + "\n";

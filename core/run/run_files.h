@@ -18,6 +18,9 @@ namespace osprey::run {
 /// The results.csv header, Ultralytics 8.4: epoch, time, train/box_loss, ..., lr/pg2.
 const std::vector<std::string>& resultsCsvColumns();
 
+/// One results.csv row as its cells, in resultsCsvColumns() order, formatted as the file holds them.
+std::vector<std::string> resultsCsvCells(const EpochMetrics& metrics);
+
 /// Claims a new run folder under `runsDir`: `base`, else `base2`, `base3`, ... (as Ultralytics
 /// increments), creating it. Creating the folder is the claim (mkdir is atomic): of several processes
 /// asking at once, each gets a different folder, so a run folder has exactly one writer. Fails when

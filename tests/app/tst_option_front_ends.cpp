@@ -59,6 +59,8 @@ private slots:
         // Data-parallel processes and SyncBN (issue 18), inserted whole: assigning these literals draws a
         // GCC 12 -Wrestrict false positive.
         train.insert({{"workers_per_node", "0"}, {"sync_bn", "false"}});
+        // MLflow tracking (issue 35).
+        train.insert({{"mlflow", ""}, {"mlflow_experiment", ""}});
         QVERIFY(helpDefaults("train") == train);
         const std::map<std::string, std::string> val{
             {"project", "required"}, {"weights", "required"}, {"imgsz", "640"}, {"batch", "16"},
