@@ -3271,6 +3271,42 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Stream to platform is on, but the platform project is missing. Enter it as user/project, or turn streaming off.</source>
         <translation>已开启推送到平台，但缺少平台项目。请按 user/project（用户/项目）格式输入，或关闭推送。</translation>
     </message>
+    <message>
+        <source>Log to MLflow</source>
+        <translation>记录日志到 MLflow</translation>
+    </message>
+    <message>
+        <source>Log the run&apos;s options, metrics, dataset and weights to your team&apos;s MLflow tracking server. Records wait in the project while the server cannot be reached; training never waits for them. Credentials come from MLFLOW_TRACKING_USERNAME/PASSWORD or MLFLOW_TRACKING_TOKEN.</source>
+        <translation>将运行的选项、指标、数据集和权重以日志形式记录到团队的 MLflow 跟踪服务器。服务器无法访问时，这些记录在项目中等待；训练从不等待它们。凭据来自 MLFLOW_TRACKING_USERNAME/PASSWORD 或 MLFLOW_TRACKING_TOKEN。</translation>
+    </message>
+    <message>
+        <source>MLflow server</source>
+        <translation>MLflow 服务器</translation>
+    </message>
+    <message>
+        <source>The tracking server&apos;s address, as http://host:port. Remembered for this project.</source>
+        <translation>跟踪服务器的地址，格式为 http://host:port。按此项目记住。</translation>
+    </message>
+    <message>
+        <source>http://host:5000</source>
+        <translation>http://主机:5000</translation>
+    </message>
+    <message>
+        <source>MLflow experiment</source>
+        <translation>MLflow 实验</translation>
+    </message>
+    <message>
+        <source>The experiment the run goes into; created when missing. Empty: the project folder&apos;s name. Remembered for this project.</source>
+        <translation>运行所属的实验；不存在时自动创建。留空：使用项目文件夹的名称。按此项目记住。</translation>
+    </message>
+    <message>
+        <source>the project&apos;s name</source>
+        <translation>项目的名称</translation>
+    </message>
+    <message>
+        <source>Log to MLflow is on, but the MLflow server is missing or is not an address like http://host:5000 (without a user name or password). Enter it, or turn logging off.</source>
+        <translation>已开启记录日志到 MLflow，但缺少 MLflow 服务器，或它不是形如 http://host:5000 的地址（不能包含用户名或密码）。请输入地址，或关闭日志记录。</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainPanel</name>
@@ -3333,6 +3369,10 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Differences</source>
         <translation>差异</translation>
+    </message>
+    <message>
+        <source>warning: could not remember the MLflow settings for this project: %1</source>
+        <translation>警告：无法为此项目记住 MLflow 设置：%1</translation>
     </message>
 </context>
 <context>

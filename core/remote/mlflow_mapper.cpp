@@ -91,6 +91,10 @@ std::vector<MlflowCall> MlflowMapper::map(const run::TrainEvent& event) {
             {"create_run",
              json{{"experiment", m_experiment}, {"runName", m_runName}, {"startTime", now}, {"tags", tags}}
                  .dump()});
+        if (m_continuing) {
+            calls.push_back({"update_run", json{{"status", "RUNNING"}}.dump()});
+            return calls;
+        }
 
         // The params are args.yaml, as the run folder keeps it; the event's config adds derived keys.
         std::map<std::string, std::string> params;

@@ -12,7 +12,8 @@
 //   finished / failed -> remembered; finish() gives the artifacts (weights/best.pt, weights/last.pt and the
 //                   run folder's .csv .yaml .json .png .jpg files) and update_run FINISHED, KILLED (a
 //                   stopped run) or FAILED.
-// A second run_started (a resumed run, or its events replayed) continues the same MLflow run. Every call
+// A second run_started (a resumed run, or its events replayed) continues the same MLflow run, and so
+// does a resumed training in a new process (setContinuing). Every call
 // carries its wall-clock timestamp from when it was mapped, so a replay sends identical values.
 // Pure: no I/O but reading args.yaml and listing the run folder. Thread affinity: one owner.
 
@@ -41,6 +42,11 @@ public:
     /// failed event was seen (FAILED for a live run that ended without one, KILLED for an older run).
     std::vector<MlflowCall> finish(const std::string& fallbackStatus);
 
+    /// The run goes on in an MLflow run logged before (a resumed training): run_started then gives only
+    /// create_run (which finds it) and update_run RUNNING, no params (args.yaml now says resume: true,
+    /// and MLflow refuses to change a param) and no second dataset input. Call before run_started.
+    void setContinuing(bool continuing) { m_continuing = continuing; }
+
     bool started() const { return m_started; }
     const std::string& runName() const { return m_runName; }
     const std::string& runDir() const { return m_runDir; }
@@ -51,7 +57,7 @@ public:
 private:
     std::string m_experiment, m_projectFolder;
     std::function<std::int64_t()> m_nowMs;
-    bool m_started = false;
+    bool m_started = false, m_continuing = false;
     std::string m_runName, m_runDir, m_status;
     bool m_haveSystem = false;
     run::TrainEvent m_system;

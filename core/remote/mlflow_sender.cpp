@@ -122,7 +122,8 @@ Step MlflowSender::deliverNext(const std::string& runUid, Lane lane, FlushConsol
         endpoint = "runs/log-inputs";
     } else if (row.event == "update_run") {
         endpoint = "runs/update";
-        body["end_time"] = body.value("endTime", json(0));
+        if (body.contains("endTime")) // none while a resumed run is RUNNING again
+            body["end_time"] = body["endTime"];
         body.erase("endTime");
     } else {
         const std::string message = "MLflow: unknown queued call '" + row.event + "'";

@@ -156,6 +156,22 @@ struct MlflowTracker::Impl {
             }
     }
 
+    /// A resumed training's earlier MLflow run: the newest outbox run of this run folder, server and
+    /// experiment (with producerMutex held).
+    std::string earlierRun(const std::string& runDir) {
+        const auto resumed = producer->runs();
+        if (!resumed)
+            return {};
+        std::error_code ec;
+        const auto folder = std::filesystem::weakly_canonical(runDir, ec);
+        std::string found;
+        for (const auto& run : *resumed)
+            if (run.service == Service::Mlflow && run.baseUrl == uri && run.project == experiment &&
+                std::filesystem::weakly_canonical(run.localRun, ec) == folder)
+                found = run.runUid;
+        return found;
+    }
+
     std::int64_t pendingCount() const {
         std::lock_guard lock(producerMutex);
         if (runUid.empty())
@@ -202,9 +218,21 @@ void MlflowTracker::handleEvent(const run::TrainEvent& event) {
         std::lock_guard lock(impl.producerMutex);
         if (impl.finishResult)
             return;
-        const bool first = !impl.mapper->started();
+        const bool first = !impl.mapper->started() && event.type == run::TrainEvent::Type::RunStarted;
+        std::string earlier;
+        // Only a resumed training continues; a new run in a reused folder name gets its own MLflow run.
+        if (const auto resume = event.config.find("resume");
+            first && resume != event.config.end() && resume->second == "true") {
+            earlier = impl.earlierRun(event.runDir);
+            impl.mapper->setContinuing(!earlier.empty());
+        }
         const auto calls = impl.mapper->map(event);
-        if (first && impl.mapper->started()) {
+        if (first && !earlier.empty()) {
+            impl.runUid = earlier;
+            (void)impl.producer->setRunState(earlier, RunState::Active, {});
+            impl.say(false, "MLflow: the resumed run goes on in its MLflow run at " + impl.uri +
+                                ", experiment '" + impl.experiment + "'");
+        } else if (first && impl.mapper->started()) {
             auto uid = impl.producer->createRun(impl.experiment, impl.mapper->runName(), impl.uri,
                                                 impl.mapper->runDir(), Service::Mlflow);
             if (!uid) {

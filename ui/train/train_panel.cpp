@@ -1,5 +1,6 @@
 #include "ui/train/train_panel.h"
 
+#include "remote/mlflow_client.h"
 #include "ui/planner/planner_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
@@ -46,6 +47,7 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     m_form = new TrainForm(this);
     if (const auto remote = m_document->project().setting("remote.project"); remote && !remote->empty())
         m_form->setValue(QStringLiteral("remote"), QString::fromStdString(*remote));
+    restoreTracking();
     m_form->setChoices(QStringLiteral("device"), GpuProbe::deviceChoices({}));
     m_form->setNote(QStringLiteral("device"), tr("looking for NVIDIA GPUs…"));
     auto* scroll = new QScrollArea(this);
@@ -236,7 +238,10 @@ void TrainPanel::onGpus(const QList<GpuDevice>& devices, const QString& note) {
 bool TrainPanel::start(QString* error) {
     if (!m_form->validate(error))
         return false;
-    const QStringList arguments = m_form->trainArguments();
+    QStringList arguments = m_form->trainArguments();
+    // The switch decides, also when MLFLOW_TRACKING_URI is set in the GUI's environment.
+    if (!m_form->value(QStringLiteral("track")).toBool())
+        arguments.append(QStringLiteral("mlflow=none"));
     if (!launch(arguments, error))
         return false;
     if (m_form->value(QStringLiteral("stream")).toBool()) {
@@ -245,7 +250,52 @@ bool TrainPanel::start(QString* error) {
             m_live->appendLog(tr("warning: could not remember the platform project for this project: %1")
                                   .arg(QString::fromStdString(saved.message())));
     }
+    rememberTracking();
     return true;
+}
+
+namespace {
+// The project settings that remember the MLflow rows of the train form.
+constexpr const char* kTrackSetting = "mlflow.enabled";
+constexpr const char* kServerSetting = "mlflow.uri";
+constexpr const char* kExperimentSetting = "mlflow.experiment";
+} // namespace
+
+void TrainPanel::restoreTracking() {
+    auto& project = m_document->project();
+    const auto read = [&](const char* key) {
+        const auto value = project.setting(key);
+        return value ? QString::fromStdString(*value) : QString();
+    };
+    if (const QString enabled = read(kTrackSetting); !enabled.isEmpty()) {
+        m_form->setValue(QStringLiteral("track"), enabled == QLatin1String("true"));
+        m_form->setValue(QStringLiteral("mlflow"), read(kServerSetting));
+        m_form->setValue(QStringLiteral("mlflow_experiment"), read(kExperimentSetting));
+        return;
+    }
+    // Never chosen for this project: MLflow's own variables say where a team logs.
+    const QString uri = qEnvironmentVariable(remote::kMlflowUriEnv);
+    if (uri.startsWith(QLatin1String("http"))) {
+        m_form->setValue(QStringLiteral("track"), true);
+        m_form->setValue(QStringLiteral("mlflow"), uri);
+        m_form->setValue(QStringLiteral("mlflow_experiment"),
+                         qEnvironmentVariable(remote::kMlflowExperimentEnv));
+    }
+}
+
+void TrainPanel::rememberTracking() {
+    const bool on = m_form->value(QStringLiteral("track")).toBool();
+    const std::vector<std::pair<const char*, std::string>> values = {
+        {kTrackSetting, on ? "true" : "false"},
+        {kServerSetting, m_form->value(QStringLiteral("mlflow")).toString().trimmed().toStdString()},
+        {kExperimentSetting,
+         m_form->value(QStringLiteral("mlflow_experiment")).toString().trimmed().toStdString()}};
+    for (const auto& [key, value] : values)
+        if (const Status saved = m_document->project().setSetting(key, value); !saved) {
+            m_live->appendLog(tr("warning: could not remember the MLflow settings for this project: %1")
+                                  .arg(QString::fromStdString(saved.message())));
+            return;
+        }
 }
 
 bool TrainPanel::resume(const QString& name, QString* error) {

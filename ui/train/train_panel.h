@@ -114,6 +114,10 @@ signals:
 
 private:
     bool launch(const QStringList& arguments, QString* error);
+    /// The MLflow rows from the project's settings (else from MLFLOW_TRACKING_URI), and back when a run
+    /// starts.
+    void restoreTracking();
+    void rememberTracking();
     void onPreflight(const PreflightResult& result);
     void onGpus(const QList<GpuDevice>& devices, const QString& note);
     void updateButtons();

@@ -86,12 +86,51 @@ std::vector<TrainForm::Field> TrainForm::platformFields() {
     return {stream, remote};
 }
 
+std::vector<TrainForm::Field> TrainForm::trackingFields() {
+    TrainForm::Field track;
+    track.spec.key = "track";
+    track.spec.type = run::OptionType::Flag;
+    track.spec.defaultValue = "false";
+    track.spec.label = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "Log to MLflow");
+    track.spec.help = QT_TRANSLATE_NOOP(
+        "osprey::ui::TrainForm",
+        "Log the run's options, metrics, dataset and weights to your team's MLflow tracking server. Records "
+        "wait "
+        "in the project while the server cannot be reached; training never waits for them. Credentials come "
+        "from MLFLOW_TRACKING_USERNAME/PASSWORD or MLFLOW_TRACKING_TOKEN.");
+    track.context = "osprey::ui::TrainForm";
+    track.isSwitch = true;
+    TrainForm::Field server;
+    server.spec.key = "mlflow";
+    server.spec.type = run::OptionType::Text;
+    server.spec.label = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "MLflow server");
+    server.spec.help = QT_TRANSLATE_NOOP(
+        "osprey::ui::TrainForm", "The tracking server's address, as http://host:port. Remembered for this "
+                                 "project.");
+    server.spec.placeholder = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "http://host:5000");
+    server.context = "osprey::ui::TrainForm";
+    server.enabledBy = QStringLiteral("track");
+    TrainForm::Field experiment;
+    experiment.spec.key = "mlflow_experiment";
+    experiment.spec.type = run::OptionType::Text;
+    experiment.spec.label = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "MLflow experiment");
+    experiment.spec.help = QT_TRANSLATE_NOOP("osprey::ui::TrainForm",
+                                             "The experiment the run goes into; created when missing. Empty: "
+                                             "the project folder's name. Remembered for this project.");
+    experiment.spec.placeholder = QT_TRANSLATE_NOOP("osprey::ui::TrainForm", "the project's name");
+    experiment.context = "osprey::ui::TrainForm";
+    experiment.enabledBy = QStringLiteral("track");
+    return {track, server, experiment};
+}
+
 TrainForm::TrainForm(QWidget* parent) : QWidget(parent), m_layout(new QFormLayout(this)) {
     m_layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const run::OptionSpec& spec : run::trainOptions())
         if (run::shows(spec.shownIn, run::FrontEnd::Gui))
             m_fields.push_back({spec});
     for (Field& field : platformFields())
+        m_fields.push_back(std::move(field));
+    for (Field& field : trackingFields())
         m_fields.push_back(std::move(field));
 
     for (Field& field : m_fields) {
@@ -261,13 +300,20 @@ bool TrainForm::setValue(const QString& key, const QVariant& value) {
 }
 
 bool TrainForm::validate(QString* error) const {
-    if (!value(QStringLiteral("stream")).toBool())
-        return true;
     static const QRegularExpression project(QStringLiteral("^[^/\\s]+/\\S.*$"));
-    if (!project.match(value(QStringLiteral("remote")).toString()).hasMatch()) {
+    if (value(QStringLiteral("stream")).toBool() &&
+        !project.match(value(QStringLiteral("remote")).toString()).hasMatch()) {
         if (error)
             *error = tr("Stream to platform is on, but the platform project is missing. Enter it as "
                         "user/project, or turn streaming off.");
+        return false;
+    }
+    static const QRegularExpression server(QStringLiteral("^https?://[^/@\\s]+(/\\S*)?$"));
+    if (value(QStringLiteral("track")).toBool() &&
+        !server.match(value(QStringLiteral("mlflow")).toString().trimmed()).hasMatch()) {
+        if (error)
+            *error = tr("Log to MLflow is on, but the MLflow server is missing or is not an address like "
+                        "http://host:5000 (without a user name or password). Enter it, or turn logging off.");
         return false;
     }
     return true;

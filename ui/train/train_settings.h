@@ -1,9 +1,9 @@
 #pragma once
 // TrainForm: the generic form that draws the training options declared in core/run (train_options.h):
 // every option the table shows in the GUI, in table order, with its label, tooltip, range and choices,
-// followed by the platform-streaming switch and project. trainArguments() turns the values into the
-// `osprey-cli train` command line. Choices known only at run time (the GPUs found) replace an option's
-// list through setChoices(). GUI thread only.
+// followed by the platform-streaming switch and project and the MLflow switch, server and experiment.
+// trainArguments() turns the values into the `osprey-cli train` command line. Choices known only at run time
+// (the GPUs found) replace an option's list through setChoices(). GUI thread only.
 
 #include <QList>
 #include <QStringList>
@@ -30,7 +30,8 @@ public:
     explicit TrainForm(QWidget* parent = nullptr);
     ~TrainForm() override;
 
-    /// The keys of the fields, in form order: the training options, then "stream" and "remote".
+    /// The keys of the fields, in form order: the training options, then "stream" and "remote", then
+    /// "track", "mlflow" and "mlflow_experiment".
     QStringList keys() const;
     /// The value of a field by key (as the widget holds it).
     QVariant value(const QString& key) const;
@@ -41,7 +42,7 @@ public:
     QStringList trainArguments() const;
 
     /// False with `error` when the values cannot start a run: streaming is on without a platform project
-    /// (user/project).
+    /// (user/project), or MLflow logging is on without an http(s) server address.
     bool validate(QString* error) const;
 
     /// Replaces a choice field's entries, keeping the current value when it is still offered (else the
@@ -58,6 +59,8 @@ private:
     struct Field;
     /// The platform-streaming rows: the GUI's view of `osprey-cli train remote=`, not training options.
     static std::vector<Field> platformFields();
+    /// The MLflow rows: the GUI's view of `osprey-cli train mlflow= mlflow_experiment=`.
+    static std::vector<Field> trackingFields();
     int indexOf(const QString& key) const;
     void updateEnabled();
 

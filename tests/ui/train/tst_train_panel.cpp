@@ -13,6 +13,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -29,7 +30,56 @@ private slots:
     void crashedTrainerGivesAClearMessage();
     void followsARunTrainingInAnotherProcess();
     void plannerTableFitsAt1280x800();
+    void mlflowRowsAreRememberedPerProject();
 };
+
+void TestTrainPanel::mlflowRowsAreRememberedPerProject() {
+    qunsetenv("MLFLOW_TRACKING_URI");
+    QTemporaryDir dir;
+    QString error;
+    auto document = ProjectDocument::create(dir.filePath("p"), &error);
+    QVERIFY2(document, qPrintable(error));
+    const QString script = dir.filePath("fake-cli");
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\nexit 0\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    {
+        TrainPanel panel(document.get());
+        panel.setTrainerPath(script);
+        auto* form = panel.findChild<TrainForm*>();
+        QVERIFY(form);
+        QVERIFY(!form->value("track").toBool());
+        QVERIFY(!form->editor("mlflow")->isEnabled());
+        // Off: the switch decides even when the environment names a server.
+        QSignalSpy ended(&panel, &TrainPanel::runEnded);
+        QVERIFY(panel.start(&error));
+        QVERIFY(panel.lastArguments().contains("mlflow=none"));
+        QVERIFY(ended.wait(10000));
+        // On without a usable address: refused before anything starts, with the reason.
+        form->setValue("track", true);
+        QVERIFY(form->editor("mlflow")->isEnabled());
+        for (const char* bad : {"", "mlflow.example:5000", "http://me:secret@mlflow.example"}) {
+            form->setValue("mlflow", QString::fromLatin1(bad));
+            QVERIFY2(!panel.start(&error), bad);
+            QVERIFY(error.contains("MLflow server"));
+        }
+        form->setValue("mlflow", "http://127.0.0.1:5000");
+        form->setValue("mlflow_experiment", "parts line 3");
+        QVERIFY2(panel.start(&error), qPrintable(error));
+        QVERIFY(panel.lastArguments().contains("mlflow=http://127.0.0.1:5000"));
+        QVERIFY(panel.lastArguments().contains("mlflow_experiment=parts line 3"));
+        QVERIFY(!panel.lastArguments().contains("mlflow=none"));
+        QVERIFY(ended.wait(10000));
+    }
+    // A new panel on the same project shows the same choice.
+    TrainPanel again(document.get());
+    auto* form = again.findChild<TrainForm*>();
+    QVERIFY(form->value("track").toBool());
+    QCOMPARE(form->value("mlflow").toString(), QString("http://127.0.0.1:5000"));
+    QCOMPARE(form->value("mlflow_experiment").toString(), QString("parts line 3"));
+}
 
 void TestTrainPanel::formComesFromTheFieldTable() {
     TrainForm form;
@@ -42,8 +92,8 @@ void TestTrainPanel::formComesFromTheFieldTable() {
         shown.append(QString::fromStdString(option.key));
         QVERIFY(!editor->toolTip().isEmpty());
     }
-    // The table's GUI options in table order, then the platform rows.
-    QCOMPARE(form.keys(), shown + QStringList({"stream", "remote"}));
+    // The table's GUI options in table order, then the platform rows, then the MLflow rows.
+    QCOMPARE(form.keys(), shown + QStringList({"stream", "remote", "track", "mlflow", "mlflow_experiment"}));
     QStringList arguments = form.trainArguments();
     QCOMPARE(arguments.first(), QString("model=yolov8n"));
     QVERIFY(arguments.contains("epochs=100"));
@@ -55,6 +105,7 @@ void TestTrainPanel::formComesFromTheFieldTable() {
     // An empty name is left to the trainer; the platform project only goes out when streaming.
     QVERIFY(!arguments.join(' ').contains("name="));
     QVERIFY(!arguments.join(' ').contains("remote="));
+    QVERIFY(!arguments.join(' ').contains("mlflow"));
     QCOMPARE(form.findChild<QSpinBox*>("epochs")->minimum(), 1);
     QCOMPARE(form.findChild<QSpinBox*>("imgsz")->maximum(), 4096);
     // Numbers read as written: batch 16 (not 16.00), lr0 0.01 (not 0.01000), typing precision kept.
@@ -77,6 +128,15 @@ void TestTrainPanel::formComesFromTheFieldTable() {
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QTest::qWait(100);
         panel.grab().save(shots + "/train-panel.png");
+        // The platform and MLflow rows at the end of the form.
+        auto* panelForm = panel.findChild<TrainForm*>();
+        panelForm->setValue("track", true);
+        panelForm->setValue("mlflow", "http://mlflow.example:5000");
+        for (auto* scroll : panel.findChildren<QScrollArea*>())
+            if (scroll->widget() == panelForm)
+                scroll->ensureWidgetVisible(panelForm->editor("mlflow_experiment"));
+        QTest::qWait(100);
+        panel.grab().save(shots + "/train-panel-tracking.png");
     }
     arguments = form.trainArguments();
     QCOMPARE(arguments.first(), QString("model=yolo11s"));
