@@ -244,10 +244,19 @@ int runTrain(const Args& args) {
     if (stream)
         stream->finish();
     if (tracker) {
-        tellUser(*userOutput, false, "MLflow: sending the weights and the run's files...");
-        if (const Status finished = tracker->finish(); !finished)
+        // A refusal was said when it happened, with where the records wait; it is not repeated here.
+        if (!tracker->status().refused)
+            tellUser(*userOutput, false, "MLflow: sending the weights and the run's files...");
+        const Status finished = tracker->finish();
+        const auto status = tracker->status();
+        if (!finished && !status.refused)
             tellUser(*userOutput, true, "MLflow: " + finished.message());
-        else if (const auto status = tracker->status(); !status.runUrl.empty())
+        else if (finished && status.failed > 0)
+            tellUser(*userOutput, true,
+                     "MLflow: run logged with " + std::to_string(status.failed) +
+                         " record(s) rejected by the server (last: " + status.lastError +
+                         "): " + status.runUrl);
+        else if (finished && !status.runUrl.empty())
             tellUser(*userOutput, false,
                      "MLflow: run logged (" + std::to_string(status.delivered) +
                          " records): " + status.runUrl);

@@ -146,7 +146,20 @@ Step MlflowSender::createRun(const RemoteRun& run, const OutboxRow& row) {
         const std::string name = data.value("experiment", std::string("Default"));
         auto found = m_client.get("experiments/get-by-name?experiment_name=" + urlEncode(name));
         if (classifyMlflow(found) == MlflowOutcome::Success) {
-            experimentId = nestedString(parseObject(found.body), {"experiment", "experiment_id"});
+            const json answer = parseObject(found.body);
+            experimentId = nestedString(answer, {"experiment", "experiment_id"});
+            if (nestedString(answer, {"experiment", "lifecycle_stage"}) == "deleted") {
+                // MLflow refuses runs in a deleted experiment; the user restores it or picks another.
+                const std::string reason =
+                    "the experiment '" + name + "' was deleted on " + m_client.uri() +
+                    "; restore it there (MLflow UI, or `mlflow experiments restore --experiment-id " +
+                    experimentId +
+                    "`) and send the run with `osprey-cli runs push`, or train with another "
+                    "mlflow_experiment=; the run's records stay queued";
+                (void)m_outbox.noteAttempt(row.id, static_cast<int>(found.status), "experiment deleted");
+                (void)m_outbox.setRunState(run.runUid, RunState::Unauthorized, reason);
+                return {StepResult::Unauthorized, milliseconds(0), reason};
+            }
         } else if (found.status == 404 && mlflowErrorCode(found) == "RESOURCE_DOES_NOT_EXIST") {
             auto created = m_client.post("experiments/create", json{{"name", name}}.dump());
             if (classifyMlflow(created) != MlflowOutcome::Success)

@@ -4,7 +4,8 @@
 // dataset input carries the snapshot digest, the artifacts download and best.pt is byte-identical. The
 // server is stopped after epoch 1 and restarted after epoch 3 (nothing lost, nothing doubled); then every
 // record is replayed (nothing doubled); `runs push` completes a run it could not send and refuses to log one
-// twice; a bad URI is said once and training goes on. Skipped with a line without the tracking venv.
+// twice; a bad URI, a refused login (401, 403), an address that is not an MLflow server and a deleted
+// experiment are each said once and training goes on. Skipped with a line without the tracking venv.
 #include "cli_process.h"
 #include "peer_python.h"
 #include "run/run_files.h"
@@ -310,6 +311,58 @@ private slots:
         QVERIFY(run.err.contains("not the address of an MLflow tracking server"));
         QVERIFY(QFile::exists(
             QString::fromStdString((m_project / "runs" / "untracked" / "weights" / "best.pt").string())));
+    }
+
+    void refusalsAreSaidOnceAndTrainingGoesOn_data() {
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("refused login") << "401"
+                                       << R"({"error_code":"UNAUTHENTICATED"})"
+                                       << "refused the login";
+        QTest::newRow("forbidden") << "403"
+                                   << R"({"error_code":"PERMISSION_DENIED"})"
+                                   << "refused the login";
+        QTest::newRow("not mlflow") << "404"
+                                    << "<html>Not Found</html>"
+                                    << "is not an MLflow tracking server";
+    }
+
+    void refusalsAreSaidOnceAndTrainingGoesOn() {
+        QFETCH(QString, status);
+        QFETCH(QString, body);
+        QFETCH(QString, said);
+        const int port = runPython(m_python, {kScript, "free-port"}).toInt();
+        QProcess server;
+        server.start(m_python, {kScript, "serve", QString::number(port), status, body});
+        QVERIFY(server.waitForStarted());
+        QTest::qWait(1500);
+        const QString name = "refused" + status;
+        auto run =
+            test::runCli({"train", test::pathArg("project", m_project), "model=yolov8n", "epochs=2",
+                          "imgsz=64", "name=" + name, QStringLiteral("mlflow=http://127.0.0.1:%1").arg(port)},
+                         600000);
+        server.kill();
+        server.waitForFinished();
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.count(said) == 1, qPrintable(run.err));
+        QVERIFY(run.err.contains("training goes on"));
+        QVERIFY(!run.err.contains("MLflow: run logged"));
+        QVERIFY(QFile::exists(QString::fromStdString(
+            (m_project / "runs" / name.toStdString() / "weights" / "best.pt").string())));
+        // The records wait in the project for a push.
+        auto status2 = test::runCli({"remote", "status", test::pathArg("project", m_project), "check=false"});
+        QVERIFY(status2.out.contains("MLflow run " + name));
+    }
+
+    void aDeletedExperimentIsSaidOnce() {
+        QVERIFY(!runPython(m_python, {kScript, "delete-experiment", m_server->uri(), "retired"}).isEmpty());
+        auto run = test::runCli({"train", test::pathArg("project", m_project), "model=yolov8n", "epochs=1",
+                                 "imgsz=64", "name=retired", "mlflow=" + m_server->uri(),
+                                 "mlflow_experiment=retired"},
+                                600000);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.count("was deleted") == 1, qPrintable(run.err));
     }
 
     void cleanupTestCase() {

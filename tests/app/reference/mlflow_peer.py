@@ -9,6 +9,11 @@
         tags, metrics: {key: [[step, value, timestamp], ...]}, inputs: [{name, digest, profile, source,
         source_type, tags}], artifacts: [path, ...]}]}, and downloads each run's artifacts into
         DOWNLOAD_DIR/<run_id>/
+    python mlflow_peer.py delete-experiment URI NAME
+        creates the experiment NAME and deletes it (MLflow keeps it, deleted, under its name); prints its id
+    python mlflow_peer.py serve PORT STATUS BODY
+        a server that is not a healthy MLflow: answers every request with STATUS and BODY (JSON when BODY
+        starts with "{"), until killed
     python mlflow_peer.py replay PROJECT_DB
         marks every sent row of the MLflow runs in a project's outbox pending again (a replay of
         everything, as after answers that were lost), so that a sync sends it all a second time
@@ -93,6 +98,38 @@ def read(uri, download_dir):
     print(json.dumps({"runs": runs}))
 
 
+def delete_experiment(uri, name):
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(uri)
+    experiment_id = client.create_experiment(name)
+    client.delete_experiment(experiment_id)
+    print(experiment_id)
+
+
+def serve(port, status, body):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def answer(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            data = body.encode()
+            self.send_response(int(status))
+            self.send_header("Content-Type", "application/json" if body.startswith("{") else "text/html")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PUT = answer
+
+        def log_message(self, *args):
+            pass
+
+    ThreadingHTTPServer(("127.0.0.1", int(port)), Handler).serve_forever()
+
+
 def replay(db):
     with sqlite3.connect(db) as connection:
         changed = connection.execute(
@@ -111,6 +148,10 @@ def main():
         sys.exit(wait(sys.argv[2], sys.argv[3]))
     elif command == "read":
         read(sys.argv[2], sys.argv[3])
+    elif command == "delete-experiment":
+        delete_experiment(sys.argv[2], sys.argv[3])
+    elif command == "serve":
+        serve(sys.argv[2], sys.argv[3], sys.argv[4])
     elif command == "replay":
         replay(sys.argv[2])
     else:
