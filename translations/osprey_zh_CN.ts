@@ -2920,6 +2920,25 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::RunPlotsView</name>
+    <message>
+        <source>The run folder&apos;s pictures, as Ultralytics names them.</source>
+        <translation>运行文件夹中的图片，文件名与 Ultralytics 相同。</translation>
+    </message>
+    <message>
+        <source>Picture:</source>
+        <translation>图片：</translation>
+    </message>
+    <message>
+        <source>No run to show.</source>
+        <translation>没有可显示的运行。</translation>
+    </message>
+    <message>
+        <source>No pictures yet: they are drawn when the run ends. For an older run: osprey-cli runs plots %1 project=…</source>
+        <translation>还没有图片：运行结束时会绘制它们。对于较早的运行：osprey-cli runs plots %1 project=…（project 为项目文件夹）</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::RunViewer</name>
     <message>
         <source>Stopping the background trainer (process %1): it finishes the batch and saves last.pt…</source>
@@ -3792,6 +3811,10 @@ The charts appear after the first validation.</source>
     <message>
         <source> Planner: estimated %1 (%2–%3), took %4 (%5 %).</source>
         <translation>规划器：预估 %1（%2–%3），实际用时 %4（%5 %）。</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>图片</translation>
     </message>
 </context>
 <context>

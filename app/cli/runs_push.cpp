@@ -3,9 +3,8 @@
 // through the same tracker a live run uses (remote/mlflow_tracker.h), then its weights and files. A run
 // whose earlier push (or live logging) left records queued is completed instead of logged twice.
 #include "cli/progress.h"
+#include "cli/run_lookup.h"
 #include "cli/verb.h"
-#include "project/project.h"
-#include "quality/run_snapshot.h"
 #include "remote/mlflow_client.h"
 #include "remote/mlflow_sender.h"
 #include "remote/mlflow_tracker.h"
@@ -29,25 +28,13 @@ fs::path comparable(const fs::path& path) {
     return ec ? fs::absolute(path).lexically_normal() : resolved;
 }
 
-Expected<fs::path> runFolder(const fs::path& projectFolder, const std::string& name) {
-    auto project = project::Project::open(projectFolder);
-    if (!project)
-        return fail(project.error());
-    if (auto run = quality::findRun(**project, name))
-        return run->dir;
-    else if (std::error_code ec; fs::is_directory(projectFolder / "runs" / name, ec))
-        return projectFolder / "runs" / name;
-    else
-        return fail(run.error());
-}
-
 int runRunsPush(const Args& args) {
     if (args.positional().size() != 1) {
         std::cerr << "error: give the run: osprey-cli runs push RUN project=P mlflow=URI\n";
         return 2;
     }
     const fs::path projectFolder = args.str("project");
-    auto dir = runFolder(projectFolder, args.positional().front());
+    auto dir = findRunFolder(projectFolder, args.positional().front());
     if (!dir) {
         std::cerr << "error: " << dir.message() << "\n";
         return 2;

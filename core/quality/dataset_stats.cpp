@@ -85,6 +85,18 @@ DatasetStats computeStats(const formats::Dataset& dataset, int bins, int maxBoxe
     return stats;
 }
 
+std::vector<LabelBox> labelBoxes(const formats::Dataset& dataset, project::Split split) {
+    std::vector<LabelBox> out;
+    for (const auto& image : dataset.images) {
+        if (image.split != split || image.width <= 0 || image.height <= 0)
+            continue;
+        for (const auto& box : image.boxes)
+            out.push_back({box.classIndex, (box.x1 + box.x2) / 2 / image.width, (box.y1 + box.y2) / 2 / image.height,
+                           (box.x2 - box.x1) / image.width, (box.y2 - box.y1) / image.height});
+    }
+    return out;
+}
+
 Expected<DatasetStats> projectStats(const project::Project& project, int bins) {
     auto dataset = formats::readProject(project);
     if (!dataset)

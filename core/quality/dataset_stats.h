@@ -55,6 +55,14 @@ struct DatasetStats {
 DatasetStats computeStats(const formats::Dataset& dataset, int bins = 10, int maxBoxesPerImage = 20);
 Expected<DatasetStats> projectStats(const project::Project& project, int bins = 10);
 
+/// One box normalised to its image (0..1), with its index in the class list: the numbers behind labels.jpg.
+struct LabelBox {
+    int classIndex = 0;
+    double cx = 0, cy = 0, w = 0, h = 0;
+};
+/// The boxes of the images in `split` whose size is known.
+std::vector<LabelBox> labelBoxes(const formats::Dataset& dataset, project::Split split);
+
 /// Readable text (tables and bar-chart histograms) and JSON.
 std::string toText(const DatasetStats& stats);
 std::string toJson(const DatasetStats& stats);

@@ -3,8 +3,11 @@
 #include "common/atomic_file.h"
 #include "common/strings.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace osprey::run {
@@ -140,6 +143,50 @@ Status ResultsCsv::append(const EpochMetrics& m) {
     for (const auto& line : m_rows)
         text += line + "\n";
     return writeFileAtomic(m_path, text);
+}
+
+std::vector<double> ResultsTable::column(const std::string& name) const {
+    std::vector<double> values;
+    const auto at = std::find(columns.begin(), columns.end(), name);
+    if (at == columns.end())
+        return values;
+    const auto index = static_cast<size_t>(at - columns.begin());
+    for (const auto& row : rows)
+        values.push_back(index < row.size() ? row[index] : std::numeric_limits<double>::quiet_NaN());
+    return values;
+}
+
+Expected<ResultsTable> readResultsCsv(const std::filesystem::path& path) {
+    auto text = readFile(path);
+    if (!text)
+        return fail(text.error());
+    ResultsTable table;
+    int lineNumber = 0;
+    for (const auto& line : split(text.value(), '\n')) {
+        ++lineNumber;
+        if (trim(line).empty())
+            continue;
+        const auto cells = split(line, ',');
+        if (table.columns.empty()) {
+            for (const auto& cell : cells)
+                table.columns.emplace_back(trim(cell));
+            continue;
+        }
+        if (cells.size() != table.columns.size())
+            return fail(path.string() + ":" + std::to_string(lineNumber) + ": " + std::to_string(cells.size()) +
+                        " cells where the header has " + std::to_string(table.columns.size()));
+        std::vector<double> row;
+        for (const auto& cell : cells) {
+            const std::string value(trim(cell));
+            char* end = nullptr;
+            const double number = std::strtod(value.c_str(), &end);
+            row.push_back(!value.empty() && end && *end == '\0' ? number : std::numeric_limits<double>::quiet_NaN());
+        }
+        table.rows.push_back(std::move(row));
+    }
+    if (table.columns.empty())
+        return fail(path.string() + ": empty, no header line");
+    return table;
 }
 
 Expected<std::filesystem::path> claimRunDir(const std::filesystem::path& runsDir, const std::string& base) {

@@ -21,6 +21,18 @@ const std::vector<std::string>& resultsCsvColumns();
 /// One results.csv row as its cells, in resultsCsvColumns() order, formatted as the file holds them.
 std::vector<std::string> resultsCsvCells(const EpochMetrics& metrics);
 
+/// results.csv as read back: the header's columns and one row of numbers per epoch (a cell that is not a
+/// number reads as NaN).
+struct ResultsTable {
+    std::vector<std::string> columns;
+    std::vector<std::vector<double>> rows;
+    /// The values of one column over the epochs; empty when there is no such column.
+    std::vector<double> column(const std::string& name) const;
+};
+
+/// Reads a results.csv (Osprey's or Ultralytics'); an error names the file and the line.
+Expected<ResultsTable> readResultsCsv(const std::filesystem::path& path);
+
 /// Claims a new run folder under `runsDir`: `base`, else `base2`, `base3`, ... (as Ultralytics
 /// increments), creating it. Creating the folder is the claim (mkdir is atomic): of several processes
 /// asking at once, each gets a different folder, so a run folder has exactly one writer. Fails when

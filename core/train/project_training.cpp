@@ -3,7 +3,9 @@
 #include "common/log.h"
 #include "planner/run_advice.h"
 #include "planner/run_estimate.h"
+#include "plot/run_plots.h"
 #include "project/project.h"
+#include "quality/dataset_stats.h"
 #include "quality/run_snapshot.h"
 #include "run/run_files.h"
 #include "system/gpu_monitor.h"
@@ -121,6 +123,36 @@ public:
 private:
     std::string m_hash;
 };
+
+/// The run folder's pictures (results.png, the curves, the confusion matrices, labels.jpg of the train
+/// split), as Ultralytics leaves them; a picture that cannot be drawn is a warning, never a failed run.
+void writeRunPictures(const project::Project& project, const ProjectData& data,
+                      const std::filesystem::path& runDir) {
+    const auto started = std::chrono::steady_clock::now();
+    std::map<std::int64_t, std::pair<int, int>> sizes;
+    if (auto images = project.listImages({.split = project::Split::Train, .limit = 0}))
+        for (const auto& image : *images)
+            sizes[image.id] = {image.width, image.height};
+    std::vector<quality::LabelBox> labels;
+    for (const auto& sample : data.train.samples) {
+        const auto size = sizes.find(sample.imageId);
+        if (size == sizes.end() || size->second.first <= 0 || size->second.second <= 0)
+            continue;
+        const double w = size->second.first, h = size->second.second;
+        for (const auto& box : sample.boxes)
+            labels.push_back({box.classId, (box.x1 + box.x2) / 2 / w, (box.y1 + box.y2) / 2 / h,
+                              (box.x2 - box.x1) / w, (box.y2 - box.y1) / h});
+    }
+    auto written = plot::writeRunPlots(runDir, data.classNames, &labels);
+    if (!written) {
+        log::warn("plots: " + written.message());
+        return;
+    }
+    log::info(
+        "plots: " + std::to_string(written->size()) + " pictures in " +
+        std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()) +
+        " s");
+}
 
 } // namespace
 
@@ -331,7 +363,9 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         job->publishRun(runDir.value(), config);
         inputs.distributed = &job->context();
     }
-    return runTraining(config, inputs);
+    auto result = runTraining(config, inputs);
+    writeRunPictures(project, *data, runDir.value());
+    return result;
 }
 
 } // namespace osprey::train

@@ -59,6 +59,20 @@ private slots:
         QVERIFY(tagged);
         QVERIFY(run.out.contains(QString::fromStdString(snapshot->hash)));
 
+        // The run ends with its pictures (issue 33), Ultralytics' names; labels.jpg from the train split.
+        for (const char* picture : {"results.png", "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png",
+                                    "confusion_matrix.png", "confusion_matrix_normalized.png", "labels.jpg"})
+            QVERIFY2(fs::file_size(folder / "runs" / "snap" / picture) > 10000, picture);
+        // ... and `runs plots` draws them again, listing what it wrote.
+        fs::remove(folder / "runs" / "snap" / "results.png");
+        auto plots = test::runCli({"runs", "plots", "snap", test::pathArg("project", folder)});
+        QVERIFY2(plots.exitCode == 0, qPrintable(plots.err));
+        QCOMPARE(plots.out.count('\n'), 8);
+        QVERIFY(fs::exists(folder / "runs" / "snap" / "results.png"));
+        auto missing = test::runCli({"runs", "plots", "nosuchrun", test::pathArg("project", folder)});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("nosuchrun"));
+
         run = test::runCli({"runs", "list", test::pathArg("project", folder)});
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         const QStringList lines = run.out.split('\n', Qt::SkipEmptyParts);

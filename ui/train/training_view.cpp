@@ -2,6 +2,7 @@
 
 #include "ui/train/remote_status_widget.h"
 #include "ui/train/run_curves_view.h"
+#include "ui/train/run_plots_view.h"
 #include "ui/train/training_charts.h"
 #include "ui/train/training_run_model.h"
 
@@ -30,6 +31,7 @@ TrainingView::TrainingView(QWidget* parent) : QWidget(parent), m_timer(new QTime
     m_progressLabel->setStyleSheet(QStringLiteral("color: #b0b4bb;"));
     m_charts = new TrainingCharts(this);
     m_curves = new RunCurvesView(this);
+    m_plots = new RunPlotsView(this);
     m_system = new QLabel(this);
     m_system->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_system->setTextFormat(Qt::RichText);
@@ -41,6 +43,7 @@ TrainingView::TrainingView(QWidget* parent) : QWidget(parent), m_timer(new QTime
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_charts, tr("Charts"));
     m_tabs->addTab(m_curves, tr("Curves"));
+    m_tabs->addTab(m_plots, tr("Plots"));
     m_tabs->addTab(m_system, tr("System"));
     m_tabs->addTab(m_console, tr("Console"));
     auto* layout = new QVBoxLayout(this);
@@ -230,6 +233,7 @@ QString TrainingView::systemText() const {
 void TrainingView::refresh() {
     m_status->setText(statusText());
     m_curves->setRunDir(m_model && !m_comparing ? m_model->runDir() : QString());
+    m_plots->setRunDir(m_model && !m_comparing ? m_model->runDir() : QString());
     const bool failed = m_model && (m_model->status() == TrainingRunModel::Status::Failed ||
                                     m_model->status() == TrainingRunModel::Status::Crashed);
     m_status->setStyleSheet(failed ? QStringLiteral("color: #ff6b6b; font-weight: bold;")

@@ -18,6 +18,7 @@ namespace osprey::ui {
 
 class RemoteStatusWidget;
 class RunCurvesView;
+class RunPlotsView;
 class TrainingCharts;
 class TrainingRunModel;
 struct ChartRun;
@@ -39,6 +40,7 @@ public:
 
     TrainingCharts* charts() const { return m_charts; }
     RunCurvesView* curves() const { return m_curves; }
+    RunPlotsView* plots() const { return m_plots; }
     QProgressBar* progressBar() const { return m_progress; }
     RemoteStatusWidget* remoteStatus() const { return m_remote; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -68,6 +70,7 @@ private:
     QTabWidget* m_tabs;
     TrainingCharts* m_charts;
     RunCurvesView* m_curves;
+    RunPlotsView* m_plots;
     QLabel* m_system;
     QPlainTextEdit* m_console;
     QTimer* m_timer;
