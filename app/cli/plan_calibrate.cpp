@@ -8,6 +8,7 @@
 #include "demo/demo_dataset.h"
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
+#include "run/run_folder.h"
 #include "run/train_config.h"
 #include "run/train_events.h"
 
@@ -113,7 +114,7 @@ int runCalibrate(const Args& args) {
                   "device=" + config.device, "workers=" + std::to_string(config.workers), "name=calibrate",
                   "events=jsonl"},
                  budgetS);
-    const auto events = folder / "runs" / "calibrate" / "events.jsonl";
+    const auto events = run::RunFolder(folder / "runs" / "calibrate").events();
     auto point = planner::measurementFromEvents(events, planner::machineId());
     const double runClockS = lastEventS(events);
     std::filesystem::remove_all(folder, ignored);

@@ -3,6 +3,7 @@
 #include "cli/runs_diff_output.h"
 #include "cli/verb.h"
 #include "quality/run_snapshot.h"
+#include "run/run_folder.h"
 #include "run/val_results.h"
 
 #include <nlohmann/json.hpp>
@@ -56,7 +57,7 @@ int runRunsErrors(const Args& args) {
         std::cerr << "error: run: " << info.message() << "\n";
         return 1;
     }
-    auto epochs = run::readValidationFile(info->dir / run::kValidationFileName);
+    auto epochs = run::readValidationFile(run::RunFolder(info->dir).validation());
     if (!epochs) {
         std::cerr << "error: " << epochs.message() << "\n";
         return 1;

@@ -10,6 +10,7 @@
 #include "remote/mlflow_tracker.h"
 #include "remote/outbox.h"
 #include "remote/outbox_sync.h"
+#include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <atomic>
@@ -50,7 +51,7 @@ int runRunsPush(const Args& args) {
         std::cerr << "error: " << uri.message() << "\n";
         return 2;
     }
-    const fs::path events = *dir / "events.jsonl";
+    const fs::path events = run::RunFolder(*dir).events();
     std::ifstream in(events);
     if (!in) {
         std::cerr << "error: " << events.string() << ": cannot read the run's events\n";

@@ -2,6 +2,7 @@
 
 #include "project/project.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 #include "train/device_choice.h"
 #include "train/distributed.h"
 
@@ -163,7 +164,7 @@ void recordFailure(train::LaunchStore& store, const std::string& projectFolder, 
     if (!run.is_object() || !run.contains("dir"))
         return;
     const std::filesystem::path dir = run.value("dir", std::string());
-    if (auto events = run::JsonlFileSink::open(dir / "events.jsonl")) {
+    if (auto events = run::JsonlFileSink::open(run::RunFolder(dir).events())) {
         run::TrainEvent event;
         event.type = run::TrainEvent::Type::Failed;
         event.message = message;

@@ -3,6 +3,7 @@
 #include "common/atomic_file.h"
 #include "common/strings.h"
 #include "planner/planner_paths.h"
+#include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
@@ -264,7 +265,7 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
 }
 
 Status recordFinishedRun(const std::filesystem::path& runDir, const std::filesystem::path& file) {
-    auto point = measurementFromEvents(runDir / "events.jsonl", machineId());
+    auto point = measurementFromEvents(run::RunFolder(runDir).events(), machineId());
     if (!point)
         return point.error().code == "incomplete" ? Status{} : Status{fail(point.error())};
     return recordMeasurement(file.empty() ? measurementsPath() : file, *point);

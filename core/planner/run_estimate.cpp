@@ -5,6 +5,7 @@
 #include "common/strings.h"
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
+#include "run/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -133,11 +134,11 @@ Status writeRunEstimate(const std::filesystem::path& runDir, const RunEstimate& 
                         {"train_images", e.trainImages},
                         {"val_images", e.valImages},
                         {"recorded_at", e.recordedAt}};
-    return writeFileAtomic(runDir / kRunEstimateFileName, j.dump(2) + "\n");
+    return writeFileAtomic(run::RunFolder(runDir).estimate(), j.dump(2) + "\n");
 }
 
 Expected<std::optional<RunEstimate>> readRunEstimate(const std::filesystem::path& runDir) {
-    const auto file = runDir / kRunEstimateFileName;
+    const auto file = run::RunFolder(runDir).estimate();
     std::ifstream in(file);
     if (!in)
         return std::optional<RunEstimate>();
@@ -177,7 +178,7 @@ void EstimateRecorder::onEvent(const run::TrainEvent& event) {
     if (event.type != run::TrainEvent::Type::RunStarted || event.runDir.empty() || event.startEpoch > 1)
         return;
     const std::filesystem::path runDir = event.runDir;
-    if (std::filesystem::exists(runDir / kRunEstimateFileName))
+    if (std::filesystem::exists(run::RunFolder(runDir).estimate()))
         return; // the first start's estimate stands
     if (auto status = writeRunEstimate(runDir, estimateRun(event, m_measurementsFile, m_gpuName)); !status)
         log::warn("planner: " + status.message());

@@ -13,8 +13,6 @@
 
 namespace osprey::planner {
 
-inline constexpr const char* kRunEstimateFileName = "estimate.json";
-
 struct RunEstimate {
     bool estimated = false; ///< false: this machine was not calibrated for it (`reason` says why)
     double lowS = 0, midS = 0, highS = 0;

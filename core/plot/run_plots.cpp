@@ -1,6 +1,7 @@
 #include "plot/run_plots.h"
 
 #include "plot/canvas_impl.h"
+#include "run/run_folder.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -127,17 +128,18 @@ double PlotArea::pixelY(double value) const {
 }
 
 const char* curveFileName(CurveKind kind) {
+    using Picture = run::RunFolder::Picture;
     switch (kind) {
     case CurveKind::PrecisionRecall:
-        return "PR_curve.png";
+        return run::RunFolder::pictureName(Picture::PrCurve);
     case CurveKind::F1:
-        return "F1_curve.png";
+        return run::RunFolder::pictureName(Picture::F1Curve);
     case CurveKind::Precision:
-        return "P_curve.png";
+        return run::RunFolder::pictureName(Picture::PCurve);
     case CurveKind::Recall:
-        return "R_curve.png";
+        return run::RunFolder::pictureName(Picture::RCurve);
     }
-    return "PR_curve.png";
+    return run::RunFolder::pictureName(Picture::PrCurve);
 }
 
 Status writeResultsPlot(const fs::path& file, const run::ResultsTable& results) {
@@ -357,12 +359,59 @@ Status writeLabelsPlot(const fs::path& file, const std::vector<std::string>& cla
     return canvas.save(file);
 }
 
+Status writeBatchPicture(const fs::path& file, const std::vector<BatchImage>& images,
+                         const std::vector<std::string>& classNames) {
+    const int n = std::min<int>(16, static_cast<int>(images.size()));
+    if (n == 0)
+        return fail(file.string() + ": a batch without images");
+    const int columns = static_cast<int>(std::ceil(std::sqrt(double(n))));
+    const int rows = (n + columns - 1) / columns;
+    int side = 0;
+    for (int i = 0; i < n; ++i)
+        side = std::max({side, images[size_t(i)].width, images[size_t(i)].height});
+    const double scale = std::min(1.0, 1920.0 / (columns * std::max(side, 1)));
+    const int tile = std::max(1, static_cast<int>(side * scale));
+    Canvas canvas(columns * tile, rows * tile);
+    const int font = std::clamp(tile / 28, 11, 20);
+    for (int i = 0; i < n; ++i) {
+        const BatchImage& image = images[size_t(i)];
+        if (!image.rgb || image.width <= 0 || image.height <= 0)
+            continue;
+        const cv::Point origin((i % columns) * tile, (i / columns) * tile);
+        const cv::Mat pixels(image.height, image.width, CV_8UC3, const_cast<unsigned char*>(image.rgb));
+        cv::Mat bgr;
+        cv::cvtColor(pixels, bgr, cv::COLOR_RGB2BGR);
+        cv::Mat scaled;
+        cv::resize(bgr, scaled,
+                   cv::Size(std::max(1, int(image.width * scale)), std::max(1, int(image.height * scale))), 0,
+                   0, cv::INTER_AREA);
+        scaled.copyTo(canvas.image()(cv::Rect(origin, scaled.size()) &
+                                     cv::Rect(0, 0, canvas.width(), canvas.height())));
+        for (const auto& box : image.boxes) {
+            const cv::Point a(origin.x + int(box.x1 * scale), origin.y + int(box.y1 * scale));
+            const cv::Point b(origin.x + int(box.x2 * scale), origin.y + int(box.y2 * scale));
+            const cv::Scalar color = classColor(box.classIndex);
+            cv::rectangle(canvas.image(), a, b, color, 2, cv::LINE_AA);
+            const std::string name = box.classIndex >= 0 && size_t(box.classIndex) < classNames.size()
+                                         ? classNames[size_t(box.classIndex)]
+                                         : std::to_string(box.classIndex);
+            const cv::Size size = canvas.measure(name, font);
+            const cv::Rect label(a.x, std::max(origin.y, a.y - size.height), size.width + 4, size.height);
+            canvas.fill(label, color);
+            canvas.text(name, {label.x + 2, label.y}, font, rgb(255, 255, 255), Align::Start, Align::Start);
+        }
+        canvas.frame(cv::Rect(origin, cv::Size(tile, tile)), rgb(255, 255, 255), 2);
+    }
+    return canvas.save(file);
+}
+
 Expected<std::vector<fs::path>> writeRunPlots(const fs::path& runDir,
                                               const std::vector<std::string>& classNames,
                                               const std::vector<LabelBox>* labels) {
     std::vector<fs::path> written;
     std::error_code ec;
-    const fs::path resultsFile = runDir / "results.csv", curvesFile = runDir / run::kCurvesFileName;
+    const run::RunFolder folder(runDir);
+    const fs::path resultsFile = folder.results(), curvesFile = folder.curves();
     const bool haveResults = fs::exists(resultsFile, ec), haveCurves = fs::exists(curvesFile, ec);
     if (!haveResults && !haveCurves && !labels)
         return fail(runDir.string() + ": neither results.csv nor curves.json, so there is nothing to draw");
@@ -371,9 +420,10 @@ Expected<std::vector<fs::path>> writeRunPlots(const fs::path& runDir,
         if (!results)
             return fail(results.error());
         if (!results->rows.empty()) {
-            if (auto status = writeResultsPlot(runDir / "results.png", *results); !status)
+            const fs::path file = folder.picture(run::RunFolder::Picture::Results);
+            if (auto status = writeResultsPlot(file, *results); !status)
                 return fail(status.error());
-            written.push_back(runDir / "results.png");
+            written.push_back(file);
         }
     }
     std::vector<std::string> names = classNames;
@@ -391,16 +441,18 @@ Expected<std::vector<fs::path>> writeRunPlots(const fs::path& runDir,
             }
         for (const bool normalized : {false, true}) {
             const fs::path file =
-                runDir / (normalized ? "confusion_matrix_normalized.png" : "confusion_matrix.png");
+                folder.picture(normalized ? run::RunFolder::Picture::ConfusionMatrixNormalized
+                                          : run::RunFolder::Picture::ConfusionMatrix);
             if (auto drawn = writeConfusionMatrix(file, *curves, normalized); !drawn)
                 return fail(drawn.error());
             written.push_back(file);
         }
     }
     if (labels) {
-        if (auto status = writeLabelsPlot(runDir / "labels.jpg", names, *labels); !status)
+        const fs::path file = folder.picture(run::RunFolder::Picture::Labels);
+        if (auto status = writeLabelsPlot(file, names, *labels); !status)
             return fail(status.error());
-        written.push_back(runDir / "labels.jpg");
+        written.push_back(file);
     }
     return written;
 }

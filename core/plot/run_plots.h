@@ -11,6 +11,7 @@
 #include "quality/dataset_stats.h"
 #include "run/run_curves.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 
 #include <filesystem>
 #include <string>
@@ -31,7 +32,7 @@ struct PlotArea {
 using quality::LabelBox;
 
 enum class CurveKind { PrecisionRecall, F1, Precision, Recall };
-/// "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png".
+/// "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png" (run::RunFolder's names).
 const char* curveFileName(CurveKind kind);
 
 Status writeResultsPlot(const std::filesystem::path& file, const run::ResultsTable& results);
@@ -41,6 +42,22 @@ Expected<PlotArea> writeConfusionMatrix(const std::filesystem::path& file, const
                                         bool normalized);
 Status writeLabelsPlot(const std::filesystem::path& file, const std::vector<std::string>& classNames,
                        const std::vector<LabelBox>& boxes);
+
+/// One image of a batch picture: interleaved RGB (HWC), with its boxes in the image's pixels.
+struct BatchImage {
+    int width = 0, height = 0;
+    const unsigned char* rgb = nullptr; ///< width * height * 3 bytes, owned by the caller
+    struct Box {
+        int classIndex = 0;
+        float x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+    };
+    std::vector<Box> boxes;
+};
+
+/// Ultralytics' train_batchN.jpg: the first 16 images of a batch in a square grid, as the network saw them
+/// (augmented, letterboxed), each box drawn with its class name; at most 1920 pixels a side.
+Status writeBatchPicture(const std::filesystem::path& file, const std::vector<BatchImage>& images,
+                         const std::vector<std::string>& classNames);
 
 /// True when the font the pictures are drawn with has a glyph for every character of `utf8` (so Chinese
 /// class names do not come out as boxes); false when no font was found.

@@ -1,6 +1,7 @@
 #include "quality/run_snapshot.h"
 
 #include "run/run_files.h"
+#include "run/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,12 +34,12 @@ RunInfo infoOf(const project::Project& project, const project::RunRecord& record
         config.erase(found);
     }
     std::error_code error;
-    if (info.snapshotHash.empty() && fs::exists(info.dir / kSnapshotFileName, error)) {
+    if (info.snapshotHash.empty() && fs::exists(run::RunFolder(info.dir).snapshot(), error)) {
         // A run started before snapshots, resumed since: the file is there, its row has no hash.
-        if (auto hash = readSnapshotHash(info.dir / kSnapshotFileName))
+        if (auto hash = readSnapshotHash(run::RunFolder(info.dir).snapshot()))
             info.snapshotHash = *hash;
     }
-    auto yaml = run::readArgsYaml(info.dir / "args.yaml");
+    auto yaml = run::readArgsYaml(run::RunFolder(info.dir).args());
     info.args = yaml ? std::move(*yaml) : std::move(config);
     info.args.erase(kSnapshotConfigKey);
     return info;
@@ -59,7 +60,7 @@ std::string RunInfo::epochs() const {
 Expected<RecordedSnapshot> recordRunSnapshot(const project::Project& project, const fs::path& runDir) {
     const auto start = std::chrono::steady_clock::now();
     RecordedSnapshot recorded;
-    recorded.file = runDir / kSnapshotFileName;
+    recorded.file = run::RunFolder(runDir).snapshot();
     std::error_code error;
     if (fs::exists(recorded.file, error)) {
         auto kept = readSnapshotHash(recorded.file);
@@ -112,7 +113,7 @@ Expected<RunInfo> findRun(const project::Project& project, const std::string& na
 }
 
 Expected<DatasetSnapshot> loadRunSnapshot(const RunInfo& run) {
-    const fs::path file = run.dir / kSnapshotFileName;
+    const fs::path file = run::RunFolder(run.dir).snapshot();
     std::error_code error;
     if (!fs::exists(file, error))
         return fail("run '" + run.record.name + "' has no dataset snapshot (" + file.string() +

@@ -17,7 +17,6 @@
 
 namespace osprey::quality {
 
-inline constexpr const char* kSnapshotFileName = "snapshot.bin";
 /// Key of the snapshot hash in the runs table's config JSON and in run_started's config.
 inline constexpr const char* kSnapshotConfigKey = "dataset_snapshot";
 

@@ -3,6 +3,7 @@
 #include "common/log.h"
 #include "common/version.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -98,7 +99,7 @@ std::vector<MlflowCall> MlflowMapper::map(const run::TrainEvent& event) {
 
         // The params are args.yaml, as the run folder keeps it; the event's config adds derived keys.
         std::map<std::string, std::string> params;
-        if (auto args = run::readArgsYaml(std::filesystem::path(event.runDir) / "args.yaml"))
+        if (auto args = run::readArgsYaml(run::RunFolder(event.runDir).args()))
             params = std::move(*args);
         else
             for (const auto& [key, value] : event.config)
@@ -189,10 +190,12 @@ std::vector<MlflowCall> MlflowMapper::finish(const std::string& fallbackStatus) 
     namespace fs = std::filesystem;
     const fs::path dir = m_runDir;
     std::error_code ec;
-    for (const char* weights : {"best.pt", "last.pt"})
-        if (fs::is_regular_file(dir / "weights" / weights, ec))
-            calls.push_back({"artifact", json{{"path", (dir / "weights" / weights).string()},
-                                              {"artifactPath", std::string("weights/") + weights}}
+    const run::RunFolder folder(dir);
+    for (const auto& weights : {folder.bestWeights(), folder.lastWeights()})
+        if (fs::is_regular_file(weights, ec))
+            calls.push_back({"artifact", json{{"path", weights.string()},
+                                              {"artifactPath", std::string(run::RunFolder::kWeightsFolder) +
+                                                                   "/" + weights.filename().string()}}
                                              .dump()});
     static const std::set<std::string> kSuffixes = {".csv", ".yaml", ".json", ".png", ".jpg"};
     std::vector<fs::path> files;

@@ -4,6 +4,7 @@
 #include "remote/event_mapper.h"
 #include "remote/outbox.h"
 #include "run/run_curves.h"
+#include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <nlohmann/json.hpp>
@@ -304,7 +305,7 @@ Status RunReporter::finish() {
         // per-image rows; a run without them (no validation) still completes, without plots.
         std::optional<run::RunCurves> curves;
         if (!impl.mapper.runDir().empty()) {
-            const auto file = std::filesystem::path(impl.mapper.runDir()) / run::kCurvesFileName;
+            const auto file = run::RunFolder(impl.mapper.runDir()).curves();
             std::error_code ec;
             if (std::filesystem::exists(file, ec)) {
                 if (auto read = run::readRunCurves(file))

@@ -1,6 +1,7 @@
 #include "run/run_curves.h"
 
 #include "common/atomic_file.h"
+#include "run/run_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -219,9 +220,10 @@ Expected<RunCurves> readRunCurves(const std::filesystem::path& file) {
 }
 
 std::optional<double> runBestConfidence(const std::filesystem::path& weights) {
-    if (weights.parent_path().filename() != "weights")
+    const auto folder = RunFolder::ofWeights(weights);
+    if (!folder)
         return std::nullopt;
-    const auto file = weights.parent_path().parent_path() / kCurvesFileName;
+    const auto file = folder->curves();
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         return std::nullopt;

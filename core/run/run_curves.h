@@ -18,9 +18,6 @@
 
 namespace osprey::run {
 
-/// The file in a run folder.
-inline constexpr const char* kCurvesFileName = "curves.json";
-
 /// Ultralytics' per-image counts at IoU 0.5 over every detection of the validation (conf 0.001).
 struct ImageCounts {
     std::string name; ///< the image's file name

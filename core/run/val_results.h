@@ -24,9 +24,6 @@
 
 namespace osprey::run {
 
-/// The file in a run folder.
-inline constexpr const char* kValidationFileName = "validation.jsonl";
-
 /// Verdict codes of ValBox::mark (the codes of metrics::ErrorMark).
 enum class ValMark : std::uint8_t { Match = 0, FalsePositive = 1, Missed = 2, LowIou = 3, WrongClass = 4 };
 

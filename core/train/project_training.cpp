@@ -8,8 +8,10 @@
 #include "quality/dataset_stats.h"
 #include "quality/run_snapshot.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 #include "system/gpu_monitor.h"
 #include "train/auto_batch.h"
+#include "train/batch_pictures.h"
 #include "train/curves_recorder.h"
 #include "train/data_loader.h"
 #include "train/distributed_job_impl.h"
@@ -172,7 +174,7 @@ Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projec
         std::filesystem::file_time_type latestTime{};
         std::error_code error;
         for (const auto& entry : std::filesystem::directory_iterator(runs, error)) {
-            const auto last = entry.path() / "weights" / "last.pt";
+            const auto last = run::RunFolder(entry.path()).lastWeights();
             if (!std::filesystem::exists(last))
                 continue;
             const auto time = std::filesystem::last_write_time(last, error);
@@ -236,7 +238,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     if (!runDir)
         return failEarly(runDir.error());
     if (config.resume) {
-        auto saved = readRunConfig(runDir.value() / "args.yaml");
+        auto saved = readRunConfig(run::RunFolder(*runDir).args());
         if (!saved)
             return failEarly(Error{"resume: " + saved.message()});
         run::TrainConfig resumed = saved.value();
@@ -245,7 +247,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         resumed.workers = config.workers;
         resumed.threads = config.threads;
         config = resumed;
-    } else if (std::filesystem::exists(runDir.value() / "weights" / "last.pt")) {
+    } else if (std::filesystem::exists(run::RunFolder(*runDir).lastWeights())) {
         return failEarly(Error{"run folder " + runDir->string() +
                                " already holds a run; choose another name= or continue it with resume=true"});
     }
@@ -265,7 +267,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     if (!snapshot)
         return failEarly(snapshot.error());
 
-    auto file = run::JsonlFileSink::open(runDir.value() / "events.jsonl");
+    auto file = run::JsonlFileSink::open(run::RunFolder(*runDir).events());
     if (!file)
         return failEarly(file.error());
 
@@ -329,21 +331,23 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     const auto scorer = makeUltralyticsScorer(static_cast<int>(data->classNames.size()));
     // Per-image results of every validation, in <run>/validation.jsonl (runs errors, the worst images).
     ValidationRecorder validationRecorder(*scorer, recordedImagesOf(data->val.samples), data->classNames,
-                                          config.imgsz, runDir.value() / run::kValidationFileName);
+                                          config.imgsz, run::RunFolder(*runDir).validation());
     sink.add(&validationRecorder);
     // The curves of the best model so far, in <run>/curves.json (the platform's training_complete plots).
     std::vector<std::string> valNames;
     for (const auto& sample : data->val.samples)
         valNames.push_back(sample.path.filename().string());
     CurvesRecorder curvesRecorder(*scorer, validationRecorder, std::move(valNames), data->classNames,
-                                  runDir.value() / run::kCurvesFileName);
+                                  run::RunFolder(*runDir).curves());
     sink.add(&curvesRecorder);
     // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
     planner::EstimateRecorder estimateRecorder({}, firstGpuName(config.device));
     sink.add(&estimateRecorder);
 
+    // The first batches as the network sees them: <run>/train_batch0..2.jpg (not again on resume).
+    BatchPictures pictured(train, *runDir, data->classNames, std::ref(warn));
     TrainInputs inputs;
-    inputs.train = &train;
+    inputs.train = config.resume ? static_cast<BatchSource*>(&train) : &pictured;
     inputs.val = data->val.samples.empty() ? nullptr : &val;
     inputs.scorer = &validationRecorder;
     inputs.dataset.classNames = data->classNames;

@@ -4,6 +4,7 @@
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 #include "run/train_options.h"
 #include "train/device_choice.h"
 #include "train/distributed_impl.h"
@@ -79,7 +80,7 @@ Status Run::setUp() {
         spec->sppfActivation = held.sppfActivation;
         pretrained = std::move(*checkpoint);
     } else if (m_config.resume) {
-        if (auto meta = model::readCheckpointMeta(m_inputs.runDir / "weights" / "last.pt"))
+        if (auto meta = model::readCheckpointMeta(run::RunFolder(m_inputs.runDir).lastWeights()))
             spec->sppfActivation = meta->spec.sppfActivation;
     }
     m_state.model = std::make_shared<model::DetectionModel>(spec.value());
@@ -114,7 +115,7 @@ Status Run::setUp() {
     m_batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
     m_accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
     m_warmupIterations = warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
-    const std::filesystem::path last = m_inputs.runDir / "weights" / "last.pt";
+    const std::filesystem::path last = run::RunFolder(m_inputs.runDir).lastWeights();
     if (m_config.resume) {
         auto choice = checkpointOptimizer(last);
         if (!choice)
@@ -172,22 +173,23 @@ Status Run::setUp() {
     m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
                                              LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
     std::error_code error;
-    std::filesystem::create_directories(m_inputs.runDir / "weights", error);
+    const run::RunFolder folder(m_inputs.runDir);
+    std::filesystem::create_directories(folder.weightsDir(), error);
     if (error)
         return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
-    m_lastPath = m_inputs.runDir / "weights" / "last.pt";
-    m_bestPath = m_inputs.runDir / "weights" / "best.pt";
+    m_lastPath = folder.lastWeights();
+    m_bestPath = folder.bestWeights();
     setUpPrecision();
     if (!isMain())
         return {}; // rank 0 writes the run folder
-    if (auto status = run::writeArgsYaml(m_inputs.runDir / "args.yaml", m_config.toMap()); !status)
+    if (auto status = run::writeArgsYaml(folder.args(), m_config.toMap()); !status)
         return status;
-    m_results = std::make_unique<run::ResultsCsv>(m_inputs.runDir / "results.csv");
+    m_results = std::make_unique<run::ResultsCsv>(folder.results());
     if (m_config.resume) {
         if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
             return status;
     }
-    auto board = run::TensorBoardWriter::open(m_inputs.runDir / "tensorboard");
+    auto board = run::TensorBoardWriter::open(folder.tensorboard());
     if (!board)
         return fail(board.error());
     m_tensorboard = std::move(*board);

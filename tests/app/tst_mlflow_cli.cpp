@@ -182,7 +182,8 @@ private:
         QCOMPARE(input["tags"].toObject()["mlflow.data.context"].toString(), QStringLiteral("train"));
         // The artifacts, and best.pt byte for byte.
         const QJsonArray artifacts = run["artifacts"].toArray();
-        for (const char* name : {"weights/best.pt", "weights/last.pt", "results.csv", "args.yaml"})
+        for (const char* name : {"weights/best.pt", "weights/last.pt", "results.csv", "args.yaml",
+                                 "results.png", "PR_curve.png", "labels.jpg"})
             QVERIFY2(artifacts.contains(QString::fromLatin1(name)), name);
         QFile local(QString::fromStdString((m_run / "weights" / "best.pt").string()));
         QFile remote(downloads + "/" + run["run_id"].toString() + "/weights/best.pt");

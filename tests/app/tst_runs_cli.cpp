@@ -3,6 +3,7 @@
 // 2 images added, 1 box moved, 1 box relabelled, 1 class renamed, epochs 10 -> 20. The diff must report
 // exactly those, in text and JSON.
 #include "quality/run_snapshot.h"
+#include "run/run_folder.h"
 
 #include "app/cli_process.h"
 #include "core/quality/run_fixture.h"
@@ -164,7 +165,7 @@ private slots:
         QVERIFY2(run.err.contains("run 'nope': not in the runs table") && run.err.contains("runs: r1, r2"),
                  qPrintable(run.err));
         // A damaged snapshot is refused, naming the file.
-        const fs::path file = m_folder / "runs" / "r1" / quality::kSnapshotFileName;
+        const fs::path file = run::RunFolder(m_folder / "runs" / "r1").snapshot();
         const auto size = fs::file_size(file);
         fs::resize_file(file, size - 50);
         run = test::runCli({"runs", "diff", test::pathArg("project", m_folder), "a=r1", "b=r2"});

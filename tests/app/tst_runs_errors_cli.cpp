@@ -4,6 +4,7 @@
 // from the shapes detector in ../shared/fixtures (Ultralytics-trained on the same four classes) and runs one
 // epoch of one batch at imgsz 320, so the test takes seconds; it skips without the fixtures.
 #include "project/project.h"
+#include "run/run_folder.h"
 #include "run/val_results.h"
 
 #include "app/cli_process.h"
@@ -68,7 +69,7 @@ private slots:
                             "device=cpu", "name=err"},
                            600000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
-        const fs::path file = folder / "runs" / "err" / run::kValidationFileName;
+        const fs::path file = run::RunFolder(folder / "runs" / "err").validation();
         auto epochs = run::readValidationFile(file);
         QVERIFY2(epochs, epochs ? "" : epochs.message().c_str());
         QCOMPARE(epochs->size(), size_t(1));

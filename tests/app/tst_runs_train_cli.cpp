@@ -2,6 +2,7 @@
 // snapshot: snapshot.bin in the run folder, the hash in the runs table and in run_started's config (what
 // the remote reporter sends to the platform as trainArgs), and `runs list` shows it.
 #include "quality/run_snapshot.h"
+#include "run/run_folder.h"
 
 #include "app/cli_process.h"
 #include "project_printers.h"
@@ -30,7 +31,7 @@ private slots:
                          600000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
 
-        const fs::path file = folder / "runs" / "snap" / quality::kSnapshotFileName;
+        const fs::path file = run::RunFolder(folder / "runs" / "snap").snapshot();
         QVERIFY(fs::exists(file));
         auto snapshot = quality::readSnapshot(file);
         QVERIFY2(snapshot, snapshot ? "" : snapshot.message().c_str());
@@ -60,9 +61,14 @@ private slots:
         QVERIFY(run.out.contains(QString::fromStdString(snapshot->hash)));
 
         // The run ends with its pictures (issue 33), Ultralytics' names; labels.jpg from the train split.
-        for (const char* picture : {"results.png", "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png",
-                                    "confusion_matrix.png", "confusion_matrix_normalized.png", "labels.jpg"})
+        for (const char* picture :
+             {"results.png", "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png",
+              "confusion_matrix.png", "confusion_matrix_normalized.png", "labels.jpg"})
             QVERIFY2(fs::file_size(folder / "runs" / "snap" / picture) > 10000, picture);
+        // The first epoch's batches as the network saw them: 16 images at batch 8 make two.
+        QVERIFY(fs::file_size(run::RunFolder(folder / "runs" / "snap").trainBatch(0)) > 1000);
+        QVERIFY(fs::exists(run::RunFolder(folder / "runs" / "snap").trainBatch(1)));
+        QVERIFY(!fs::exists(run::RunFolder(folder / "runs" / "snap").trainBatch(2)));
         // ... and `runs plots` draws them again, listing what it wrote.
         fs::remove(folder / "runs" / "snap" / "results.png");
         auto plots = test::runCli({"runs", "plots", "snap", test::pathArg("project", folder)});

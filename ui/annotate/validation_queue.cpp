@@ -1,5 +1,6 @@
 #include "ui/annotate/validation_queue.h"
 
+#include "run/run_folder.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_painter.h"
 #include "ui/common/background_task.h"
@@ -103,7 +104,7 @@ void ValidationQueue::openConfusionCell(const QString& runDir, int epoch, int de
 void ValidationQueue::read(const QString& runDir, int epoch, std::function<void(run::EpochValidation)> then) {
     if (!m_document || !m_imageList || m_reading->isRunning())
         return;
-    const std::filesystem::path file = std::filesystem::path(runDir.toStdString()) / run::kValidationFileName;
+    const std::filesystem::path file = run::RunFolder(runDir.toStdString()).validation();
     auto holder = std::make_shared<std::optional<run::EpochValidation>>();
     disconnect(m_reading, &BackgroundTask::finished, this, nullptr);
     connect(m_reading, &BackgroundTask::finished, this, [this, holder, then](const TaskResult& result) {

@@ -1,5 +1,6 @@
 #include "ui/train/confusion_matrix_dialog.h"
 
+#include "run/run_folder.h"
 #include "ui/common/background_task.h"
 
 #include <QCheckBox>
@@ -47,7 +48,7 @@ ConfusionMatrixDialog::ConfusionMatrixDialog(const QString& runDir, int shownEpo
             emit cellRequested(m_runDir, epoch(), column, row);
     });
 
-    const std::filesystem::path file = std::filesystem::path(runDir.toStdString()) / run::kValidationFileName;
+    const std::filesystem::path file = run::RunFolder(runDir.toStdString()).validation();
     auto holder = std::make_shared<std::vector<run::EpochValidation>>();
     connect(m_reading, &BackgroundTask::finished, this, [this, holder](const TaskResult& result) {
         if (!result.ok()) {

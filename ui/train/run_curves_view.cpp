@@ -1,5 +1,6 @@
 #include "ui/train/run_curves_view.h"
 
+#include "run/run_folder.h"
 #include "ui/train/training_charts.h"
 
 #include <QDir>
@@ -127,8 +128,9 @@ RunCurvesView::RunCurvesView(QWidget* parent)
 }
 
 void RunCurvesView::setRunDir(const QString& runDir) {
-    const QString file =
-        runDir.isEmpty() ? QString() : QDir(runDir).filePath(QString::fromLatin1(run::kCurvesFileName));
+    const QString file = runDir.isEmpty()
+                             ? QString()
+                             : QString::fromStdString(run::RunFolder(runDir.toStdString()).curves().string());
     const QFileInfo info(file);
     const QDateTime modified = info.exists() ? info.lastModified() : QDateTime();
     if (file == m_file && modified == m_loadedAt)

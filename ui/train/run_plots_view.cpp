@@ -1,5 +1,7 @@
 #include "ui/train/run_plots_view.h"
 
+#include "run/run_folder.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -11,15 +13,13 @@
 namespace osprey::ui {
 namespace {
 
-/// The pictures core/plot writes, in the order Ultralytics users open them.
-const char* const kPictures[] = {"results.png",
-                                 "PR_curve.png",
-                                 "F1_curve.png",
-                                 "P_curve.png",
-                                 "R_curve.png",
-                                 "confusion_matrix.png",
-                                 "confusion_matrix_normalized.png",
-                                 "labels.jpg"};
+/// The pictures core/plot writes, then the first training batches.
+std::vector<std::string> pictureFiles() {
+    std::vector<std::string> names = run::RunFolder::pictureNames();
+    for (int i = 0; i < 3; ++i)
+        names.push_back(run::RunFolder({}).trainBatch(i).filename().string());
+    return names;
+}
 
 } // namespace
 
@@ -54,11 +54,11 @@ void RunPlotsView::setRunDir(const QString& runDir) {
     QStringList found;
     QDateTime newest;
     if (!runDir.isEmpty())
-        for (const char* name : kPictures) {
-            const QFileInfo file(QDir(runDir).filePath(QLatin1String(name)));
+        for (const std::string& name : pictureFiles()) {
+            const QFileInfo file(QDir(runDir).filePath(QString::fromStdString(name)));
             if (!file.isFile())
                 continue;
-            found.append(QLatin1String(name));
+            found.append(QString::fromStdString(name));
             newest = std::max(newest, file.lastModified());
         }
     if (runDir == m_runDir && found == m_pictures && newest == m_newest)

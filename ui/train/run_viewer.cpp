@@ -1,5 +1,6 @@
 #include "ui/train/run_viewer.h"
 
+#include "run/run_folder.h"
 #include "ui/common/background_task.h"
 #include "ui/train/trainer_process.h"
 #include "ui/train/training_charts.h"
@@ -34,7 +35,7 @@ void RunViewer::open(const QString& runDir, const QString& name) {
         m_replay->load(result.value.value<TrainingRunModel::RunFiles>());
         m_view->setModel(m_replay);
         // Still being written by a trainer this window did not start: keep reading what it appends.
-        const QString events = QDir(runDir).filePath(QStringLiteral("events.jsonl"));
+        const QString events = QString::fromStdString(run::RunFolder(runDir.toStdString()).events().string());
         if (m_replay->status() == TrainingRunModel::Status::Running && QFileInfo::exists(events)) {
             m_followPath = events;
             m_followOffset = m_replay->eventsFileOffset();

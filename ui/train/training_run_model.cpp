@@ -1,5 +1,7 @@
 #include "ui/train/training_run_model.h"
 
+#include "run/run_files.h"
+#include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <QDir>
@@ -278,29 +280,16 @@ bool readEventsFile(const QString& path, TrainingRunModel::RunFiles& files) {
 }
 
 bool readResultsCsv(const QString& path, TrainingRunModel::RunFiles& files) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+    const auto table = run::readResultsCsv(path.toStdString()); // the one results.csv reader
+    if (!table) {
         files.error = TrainingRunModel::tr("Cannot read %1: %2")
-                          .arg(QDir::toNativeSeparators(path), file.errorString());
+                          .arg(QDir::toNativeSeparators(path), QString::fromStdString(table.message()));
         return false;
     }
-    QStringList header;
-    while (!file.atEnd()) {
-        const QString line = QString::fromUtf8(file.readLine()).trimmed();
-        if (line.isEmpty())
-            continue;
-        const QStringList cells = line.split(QLatin1Char(','));
-        if (header.isEmpty()) {
-            for (const QString& cell : cells)
-                header.append(cell.trimmed());
-            continue;
-        }
+    for (const auto& cells : table->rows) {
         QHash<QString, double> row;
-        for (qsizetype i = 0; i < cells.size() && i < header.size(); ++i) {
-            bool ok = false;
-            const double value = cells[i].trimmed().toDouble(&ok);
-            row.insert(header[i], ok ? value : kNaN);
-        }
+        for (size_t i = 0; i < cells.size() && i < table->columns.size(); ++i)
+            row.insert(QString::fromStdString(table->columns[i]), cells[i]);
         files.rows.append(row);
     }
     return true;
@@ -310,11 +299,13 @@ bool readResultsCsv(const QString& path, TrainingRunModel::RunFiles& files) {
 
 TrainingRunModel::RunFiles TrainingRunModel::readRunFolder(const QString& runDir) {
     RunFiles files;
-    const QDir dir(runDir);
-    if (QFileInfo::exists(dir.filePath(QStringLiteral("events.jsonl"))))
-        readEventsFile(dir.filePath(QStringLiteral("events.jsonl")), files);
-    else if (QFileInfo::exists(dir.filePath(QStringLiteral("results.csv"))))
-        readResultsCsv(dir.filePath(QStringLiteral("results.csv")), files);
+    const run::RunFolder folder(runDir.toStdString());
+    const QString events = QString::fromStdString(folder.events().string());
+    const QString results = QString::fromStdString(folder.results().string());
+    if (QFileInfo::exists(events))
+        readEventsFile(events, files);
+    else if (QFileInfo::exists(results))
+        readResultsCsv(results, files);
     else
         files.error = tr("The run folder %1 has neither events.jsonl nor results.csv.")
                           .arg(QDir::toNativeSeparators(runDir));

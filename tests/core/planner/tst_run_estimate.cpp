@@ -5,6 +5,7 @@
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
 #include "planner/run_estimate.h"
+#include "run/run_folder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -127,7 +128,7 @@ private slots:
         auto none = planner::readRunEstimate(root);
         QVERIFY(none && !none->has_value());
         {
-            std::ofstream out(root / planner::kRunEstimateFileName);
+            std::ofstream out(run::RunFolder(root).estimate());
             out << "{\"estimated\": true";
         }
         auto bad = planner::readRunEstimate(root);

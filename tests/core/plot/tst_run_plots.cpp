@@ -3,6 +3,7 @@
 // PR curve, the best-F1 confidence marker, the darkest cell of the confusion matrix — while places no curve
 // passes stay background. Chinese class names have glyphs in the font the pictures use.
 #include "plot/run_plots.h"
+#include "run/run_folder.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -172,11 +173,33 @@ private slots:
         QVERIFY(nonBlank(labels));
     }
 
+    void batchPictureShowsTheImagesAndBoxes() {
+        // Four 200x200 images, a grey level each, one box on the third.
+        std::vector<std::vector<unsigned char>> pixels;
+        std::vector<plot::BatchImage> images;
+        for (int i = 0; i < 4; ++i)
+            pixels.emplace_back(200 * 200 * 3, static_cast<unsigned char>(40 + 60 * i));
+        for (int i = 0; i < 4; ++i)
+            images.push_back({200, 200, pixels[size_t(i)].data(), {}});
+        images[2].boxes.push_back({1, 50, 60, 150, 160});
+        QVERIFY(plot::writeBatchPicture(path("train_batch0.jpg"), images, {"circle", "螺丝"}));
+        const cv::Mat picture = cv::imread(path("train_batch0.jpg").string());
+        QCOMPARE(picture.cols, 400); // 2 x 2 tiles of 200 px
+        QCOMPARE(picture.rows, 400);
+        // Each tile keeps its image (JPEG: within a few levels), the box's edge is the class colour.
+        for (int i = 0; i < 4; ++i) {
+            const cv::Vec3b centre = picture.at<cv::Vec3b>((i / 2) * 200 + 20, (i % 2) * 200 + 100);
+            QVERIFY2(std::abs(int(centre[1]) - (40 + 60 * i)) < 8, qPrintable(QString::number(centre[1])));
+        }
+        QVERIFY(closest(picture, 0 + 150, 200 + 110, cv::Vec3b(14, 127, 255), 2) < 60); // tab10 orange, BGR
+        QVERIFY(!plot::writeBatchPicture(path("empty.jpg"), {}, {}));
+    }
+
     void aRunFolderGetsEveryPicture() {
         const fs::path run = path("run");
         fs::create_directories(run);
         QVERIFY(!plot::writeRunPlots(run)); // nothing to draw from: an error, no files
-        QVERIFY(run::writeRunCurves(run / run::kCurvesFileName, knownCurves()));
+        QVERIFY(run::writeRunCurves(run::RunFolder(run).curves(), knownCurves()));
         std::vector<quality::LabelBox> boxes(50, quality::LabelBox{1, 0.5, 0.5, 0.2, 0.3});
         const auto started = std::chrono::steady_clock::now();
         auto written = plot::writeRunPlots(run, {}, &boxes);

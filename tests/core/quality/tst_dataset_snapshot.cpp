@@ -3,6 +3,7 @@
 // the scripted edits between two runs.
 #include "quality/run_snapshot.h"
 #include "quality/snapshot_diff.h"
+#include "run/run_folder.h"
 
 #include "core/quality/snapshot_fixture.h"
 #include "project_printers.h"
@@ -292,7 +293,7 @@ private slots:
         auto recorded = recordRunSnapshot(project, runDir);
         QVERIFY2(recorded, recorded ? "" : recorded.message().c_str());
         QVERIFY(!recorded->kept);
-        QVERIFY(std::filesystem::exists(runDir / kSnapshotFileName));
+        QVERIFY(std::filesystem::exists(run::RunFolder(runDir).snapshot()));
         QVERIFY(project.addRun("r1", std::string("{\"model\":\"yolov8n\",\"epochs\":\"3\",\"") +
                                          kSnapshotConfigKey + "\":\"" + recorded->summary.hash + "\"}"));
         QVERIFY(run::writeArgsYaml(runDir / "args.yaml", {{"model", "yolov8n"}, {"epochs", "3"}}));

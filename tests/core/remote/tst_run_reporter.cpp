@@ -1,6 +1,7 @@
 // RunReporter against the fake platform on 127.0.0.1: a full run, an outage, 429, 401, cancel and an
 // interrupted upload. Every check reads what the server finally received.
 #include "fake_platform.h"
+#include "run/run_folder.h"
 #include "synthetic_run.h"
 
 #include "remote/checksum.h"
@@ -100,7 +101,7 @@ private slots:
         curves.classBestConfidence = {0.3, 0.4};
         curves.confusionMatrix = {5, 0, 1, 0, 4, 0, 0, 3, 0};
         curves.images = {{"a_01.jpg", 4, 0, 0}, {"b_02.jpg", 0, 2, 1}};
-        QVERIFY(run::writeRunCurves(f.runDir / run::kCurvesFileName, curves).hasValue());
+        QVERIFY(run::writeRunCurves(run::RunFolder(f.runDir).curves(), curves).hasValue());
         auto reporter = remote::RunReporter::start(testOptions(f.project, server.url()));
         QVERIFY2(reporter, reporter ? "" : reporter.message().c_str());
         feed(**reporter, run.runStarted());

@@ -1,6 +1,7 @@
 // <run>/curves.json: what is written reads back exactly (NaN as null and back), the file is replaced
 // atomically, and every malformed field is refused with the file and the field named.
 #include "run/run_curves.h"
+#include "run/run_folder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -49,7 +50,7 @@ class TestRunCurves : public QObject {
 private slots:
     void roundTrip() {
         QTemporaryDir dir;
-        const fs::path file = fs::path(dir.path().toStdString()) / run::kCurvesFileName;
+        const fs::path file = run::RunFolder(dir.path().toStdString()).curves();
         const auto written = sample();
         QVERIFY(run::writeRunCurves(file, written).hasValue());
         auto read = run::readRunCurves(file);
@@ -120,7 +121,7 @@ private slots:
         QFETCH(QString, to);
         QFETCH(QString, message);
         QTemporaryDir dir;
-        const fs::path file = fs::path(dir.path().toStdString()) / run::kCurvesFileName;
+        const fs::path file = run::RunFolder(dir.path().toStdString()).curves();
         QVERIFY(run::writeRunCurves(file, sample()).hasValue());
         std::string text = readText(file);
         const auto at = text.find(from.toStdString());

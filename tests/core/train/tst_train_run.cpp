@@ -6,6 +6,7 @@
 #include "project/project.h"
 #include "run/run_curves.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 #include "train/project_training.h"
 #include "train_test_util.h"
 
@@ -139,7 +140,7 @@ private slots:
         }
 
         // curves.json: the best epoch's curves at 101 points, one count row per val image, read back whole.
-        const auto curves = run::readRunCurves(runDir / run::kCurvesFileName);
+        const auto curves = run::readRunCurves(run::RunFolder(runDir).curves());
         QVERIFY2(curves, curves ? "" : curves.message().c_str());
         const int bestEpochs = static_cast<int>(std::count_if(lines.begin(), lines.end(), [](const auto& j) {
             return j["type"] == "epoch" && j.value("best", false);

@@ -3,6 +3,7 @@
 // mapping against the real val loader, and the recorder end to end on synthetic scorer calls.
 #include "metrics/confusion_matrix.h"
 #include "metrics/image_errors.h"
+#include "run/run_folder.h"
 #include "run/val_results.h"
 #include "train/data_loader.h"
 #include "train/validation_recorder.h"
@@ -124,7 +125,7 @@ private slots:
 
     void fileRoundTripAndDamage() {
         QTemporaryDir dir;
-        const fs::path file = fs::path(dir.path().toStdString()) / run::kValidationFileName;
+        const fs::path file = run::RunFolder(dir.path().toStdString()).validation();
         run::EpochValidation e;
         e.epoch = 2;
         e.classNames = {"a", "b"};
@@ -238,7 +239,7 @@ private slots:
 
     void recorderRanksAndWritesOnTheEpochEvent() {
         QTemporaryDir dir;
-        const fs::path file = fs::path(dir.path().toStdString()) / run::kValidationFileName;
+        const fs::path file = run::RunFolder(dir.path().toStdString()).validation();
         // Three 100x50 images validated at imgsz 100: the letterbox scale is 1, the top padding 25.
         std::vector<train::RecordedImage> images;
         for (int i = 0; i < 3; ++i) {

@@ -7,6 +7,7 @@
 #include "persons_photo.h"
 #include "project_printers.h"
 #include "run/run_curves.h"
+#include "run/run_folder.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
 #include "ui/annotate/box_canvas.h"
@@ -266,7 +267,7 @@ private slots:
         curves.classNames = {"circle"};
         curves.confusionMatrix.assign(4, 0.0);
         curves.bestConfidence = 0.43;
-        QVERIFY(run::writeRunCurves(runDir / run::kCurvesFileName, curves).hasValue());
+        QVERIFY(run::writeRunCurves(run::RunFolder(runDir).curves(), curves).hasValue());
 
         ui::MainWindow window;
         window.resize(1400, 900);

@@ -3,6 +3,7 @@
 // over the F1 plot, one graph per class plus the mean, a rewritten file read again, and the empty state.
 // OSPREY_SCREENSHOT_DIR keeps a screenshot.
 #include "run/run_curves.h"
+#include "run/run_folder.h"
 #include "ui/train/run_curves_view.h"
 
 #include <QLabel>
@@ -55,7 +56,7 @@ class TestRunCurvesView : public QObject {
 private slots:
     void showsAndPicks() {
         QTemporaryDir dir;
-        const std::filesystem::path file = dir.filePath(run::kCurvesFileName).toStdString();
+        const std::filesystem::path file = run::RunFolder(dir.path().toStdString()).curves();
         QVERIFY(run::writeRunCurves(file, knownCurves(3)).hasValue());
         ui::RunCurvesView view;
         view.resize(1000, 520);

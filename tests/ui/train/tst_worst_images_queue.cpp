@@ -7,6 +7,7 @@
 #include "demo/demo_dataset.h"
 #include "planner/measurements.h"
 #include "planner/planner_paths.h"
+#include "run/run_folder.h"
 #include "run/val_results.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
@@ -92,7 +93,7 @@ private slots:
             args << test::pathArg("weights", weights);
         auto run = test::runCli(args, 600000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
-        auto epochs = run::readValidationFile(folder / "runs" / "w" / run::kValidationFileName);
+        auto epochs = run::readValidationFile(run::RunFolder(folder / "runs" / "w").validation());
         QVERIFY2(epochs && epochs->size() == 2, epochs ? "not 2 epochs" : epochs.message().c_str());
 
         ui::MainWindow window;

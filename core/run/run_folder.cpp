@@ -1,0 +1,43 @@
+#include "run/run_folder.h"
+
+namespace osprey::run {
+
+std::optional<RunFolder> RunFolder::ofWeights(const std::filesystem::path& weights) {
+    if (weights.parent_path().filename() != kWeightsFolder)
+        return std::nullopt;
+    return RunFolder(weights.parent_path().parent_path());
+}
+
+const char* RunFolder::pictureName(Picture picture) {
+    switch (picture) {
+    case Picture::Results:
+        return "results.png";
+    case Picture::PrCurve:
+        return "PR_curve.png";
+    case Picture::F1Curve:
+        return "F1_curve.png";
+    case Picture::PCurve:
+        return "P_curve.png";
+    case Picture::RCurve:
+        return "R_curve.png";
+    case Picture::ConfusionMatrix:
+        return "confusion_matrix.png";
+    case Picture::ConfusionMatrixNormalized:
+        return "confusion_matrix_normalized.png";
+    case Picture::Labels:
+        return "labels.jpg";
+    }
+    return "results.png";
+}
+
+const std::vector<std::string>& RunFolder::pictureNames() {
+    static const std::vector<std::string> kNames = [] {
+        std::vector<std::string> names;
+        for (int i = 0; i <= static_cast<int>(Picture::Labels); ++i)
+            names.emplace_back(pictureName(static_cast<Picture>(i)));
+        return names;
+    }();
+    return kNames;
+}
+
+} // namespace osprey::run

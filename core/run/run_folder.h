@@ -1,0 +1,72 @@
+#pragma once
+// RunFolder: every file of a run folder (`<project>/runs/<name>/`), named once. Writers and readers in
+// every module ask it for paths instead of spelling file names:
+//
+//   args.yaml          every argument                       (run_files.h: writeArgsYaml / readArgsYaml)
+//   results.csv        one row per epoch, Ultralytics' columns (run_files.h: ResultsCsv / readResultsCsv)
+//   events.jsonl       every event, one JSON line each      (train_events.h: toJson / parseEvent)
+//   weights/last.pt, weights/best.pt                         (core/model)
+//   snapshot.bin       the dataset the run trained on       (core/quality)
+//   validation.jsonl   per-image validation results         (val_results.h)
+//   curves.json        the best model's curves              (run_curves.h)
+//   estimate.json      the planner's estimate               (core/planner)
+//   tensorboard/       TensorBoard event files              (tensorboard.h)
+//   the pictures       results.png, the curves, the confusion matrices, labels.jpg (core/plot)
+// Plain paths; no I/O but exists checks. Thread-safe (a value type).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace osprey::run {
+
+class RunFolder {
+public:
+    explicit RunFolder(std::filesystem::path dir) : m_dir(std::move(dir)) {}
+    /// The run whose weights these are (`<run>/weights/<file>.pt`); nullopt for a file elsewhere.
+    static std::optional<RunFolder> ofWeights(const std::filesystem::path& weights);
+
+    const std::filesystem::path& dir() const { return m_dir; }
+    std::string name() const { return m_dir.filename().string(); }
+
+    std::filesystem::path args() const { return m_dir / "args.yaml"; }
+    std::filesystem::path results() const { return m_dir / "results.csv"; }
+    std::filesystem::path events() const { return m_dir / "events.jsonl"; }
+    std::filesystem::path weightsDir() const { return m_dir / kWeightsFolder; }
+    std::filesystem::path lastWeights() const { return weightsDir() / "last.pt"; }
+    std::filesystem::path bestWeights() const { return weightsDir() / "best.pt"; }
+    std::filesystem::path snapshot() const { return m_dir / "snapshot.bin"; }
+    std::filesystem::path validation() const { return m_dir / "validation.jsonl"; }
+    std::filesystem::path curves() const { return m_dir / "curves.json"; }
+    std::filesystem::path estimate() const { return m_dir / "estimate.json"; }
+    std::filesystem::path tensorboard() const { return m_dir / "tensorboard"; }
+    /// The pictures core/plot draws, in the order Ultralytics' users open them.
+    enum class Picture {
+        Results,
+        PrCurve,
+        F1Curve,
+        PCurve,
+        RCurve,
+        ConfusionMatrix,
+        ConfusionMatrixNormalized,
+        Labels
+    };
+    /// Ultralytics' file name: "results.png", "PR_curve.png", ..., "labels.jpg".
+    static const char* pictureName(Picture picture);
+    std::filesystem::path picture(Picture picture) const { return m_dir / pictureName(picture); }
+    /// Ultralytics' train_batch<index>.jpg: the first training batches as the network saw them.
+    std::filesystem::path trainBatch(int index) const {
+        return m_dir / ("train_batch" + std::to_string(index) + ".jpg");
+    }
+    /// Every picture's file name, in Picture order.
+    static const std::vector<std::string>& pictureNames();
+
+    /// The weights folder's name ("weights").
+    static constexpr const char* kWeightsFolder = "weights";
+
+private:
+    std::filesystem::path m_dir;
+};
+
+} // namespace osprey::run
