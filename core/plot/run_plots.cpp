@@ -392,9 +392,11 @@ Status writeBatchPicture(const fs::path& file, const std::vector<BatchImage>& im
             const cv::Point b(origin.x + int(box.x2 * scale), origin.y + int(box.y2 * scale));
             const cv::Scalar color = classColor(box.classIndex);
             cv::rectangle(canvas.image(), a, b, color, 2, cv::LINE_AA);
-            const std::string name = box.classIndex >= 0 && size_t(box.classIndex) < classNames.size()
-                                         ? classNames[size_t(box.classIndex)]
-                                         : std::to_string(box.classIndex);
+            std::string name = box.classIndex >= 0 && size_t(box.classIndex) < classNames.size()
+                                   ? classNames[size_t(box.classIndex)]
+                                   : std::to_string(box.classIndex);
+            if (box.score >= 0)
+                name += format(" %.2f", box.score);
             const cv::Size size = canvas.measure(name, font);
             const cv::Rect label(a.x, std::max(origin.y, a.y - size.height), size.width + 4, size.height);
             canvas.fill(label, color);

@@ -50,12 +50,14 @@ struct BatchImage {
     struct Box {
         int classIndex = 0;
         float x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+        float score = -1; ///< a detection's confidence, shown after the name; negative for a label
     };
     std::vector<Box> boxes;
 };
 
 /// Ultralytics' train_batchN.jpg: the first 16 images of a batch in a square grid, as the network saw them
-/// (augmented, letterboxed), each box drawn with its class name; at most 1920 pixels a side.
+/// (augmented, letterboxed), each box drawn with its class name (and a detection's score); at most 1920
+/// pixels a side. Also val_batchN_labels.jpg and val_batchN_pred.jpg.
 Status writeBatchPicture(const std::filesystem::path& file, const std::vector<BatchImage>& images,
                          const std::vector<std::string>& classNames);
 

@@ -59,6 +59,14 @@ public:
     std::filesystem::path trainBatch(int index) const {
         return m_dir / ("train_batch" + std::to_string(index) + ".jpg");
     }
+    /// Ultralytics' val_batch<index>_labels.jpg and val_batch<index>_pred.jpg: validation batches with their
+    /// labels, and with the best model's detections.
+    std::filesystem::path valBatchLabels(int index) const {
+        return m_dir / ("val_batch" + std::to_string(index) + "_labels.jpg");
+    }
+    std::filesystem::path valBatchPredictions(int index) const {
+        return m_dir / ("val_batch" + std::to_string(index) + "_pred.jpg");
+    }
     /// Every picture's file name, in Picture order.
     static const std::vector<std::string>& pictureNames();
 

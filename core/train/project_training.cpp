@@ -17,6 +17,7 @@
 #include "train/distributed_job_impl.h"
 #include "train/train_dataset.h"
 #include "train/ultralytics_scorer.h"
+#include "train/val_batch_pictures.h"
 #include "train/validation_recorder.h"
 
 #include <nlohmann/json.hpp>
@@ -348,8 +349,12 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     BatchPictures pictured(train, *runDir, data->classNames, std::ref(warn));
     TrainInputs inputs;
     inputs.train = config.resume ? static_cast<BatchSource*>(&train) : &pictured;
-    inputs.val = data->val.samples.empty() ? nullptr : &val;
-    inputs.scorer = &validationRecorder;
+    // The first validation batches with their labels and the best model's detections:
+    // <run>/val_batch0..2_labels.jpg and val_batch0..2_pred.jpg.
+    ValBatchPictures valPictures(val, validationRecorder, *runDir, data->classNames, std::ref(warn));
+    sink.add(&valPictures);
+    inputs.val = data->val.samples.empty() ? nullptr : &valPictures;
+    inputs.scorer = &valPictures;
     inputs.dataset.classNames = data->classNames;
     inputs.dataset.trainImages = static_cast<std::int64_t>(data->train.samples.size());
     inputs.dataset.valImages = static_cast<std::int64_t>(data->val.samples.size());

@@ -69,6 +69,10 @@ private slots:
         QVERIFY(fs::file_size(run::RunFolder(folder / "runs" / "snap").trainBatch(0)) > 1000);
         QVERIFY(fs::exists(run::RunFolder(folder / "runs" / "snap").trainBatch(1)));
         QVERIFY(!fs::exists(run::RunFolder(folder / "runs" / "snap").trainBatch(2)));
+        // The val split's one batch with its labels and the best model's detections.
+        QVERIFY(fs::file_size(run::RunFolder(folder / "runs" / "snap").valBatchLabels(0)) > 1000);
+        QVERIFY(fs::file_size(run::RunFolder(folder / "runs" / "snap").valBatchPredictions(0)) > 1000);
+        QVERIFY(!fs::exists(run::RunFolder(folder / "runs" / "snap").valBatchLabels(1)));
         // ... and `runs plots` draws them again, listing what it wrote.
         fs::remove(folder / "runs" / "snap" / "results.png");
         auto plots = test::runCli({"runs", "plots", "snap", test::pathArg("project", folder)});

@@ -13,11 +13,16 @@
 namespace osprey::ui {
 namespace {
 
-/// The pictures core/plot writes, then the first training batches.
+/// The pictures core/plot writes, then the first training and validation batches.
 std::vector<std::string> pictureFiles() {
     std::vector<std::string> names = run::RunFolder::pictureNames();
+    const run::RunFolder folder({});
     for (int i = 0; i < 3; ++i)
-        names.push_back(run::RunFolder({}).trainBatch(i).filename().string());
+        names.push_back(folder.trainBatch(i).filename().string());
+    for (int i = 0; i < 3; ++i) {
+        names.push_back(folder.valBatchLabels(i).filename().string());
+        names.push_back(folder.valBatchPredictions(i).filename().string());
+    }
     return names;
 }
 
