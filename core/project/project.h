@@ -29,7 +29,7 @@
 
 namespace osprey::project {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 inline constexpr const char* kDatabaseFileName = "project.osprey";
 /// How long a write waits for another program's write by default (a large import holds the database for
 /// seconds to minutes): the one write wait of the project database, shared with the remote outbox.
@@ -126,7 +126,6 @@ public:
     Expected<std::int64_t> addRun(const std::string& name, const std::string& configJson);
     Status updateRun(const RunRecord& run);
     Expected<std::vector<RunRecord>> runs() const;
-    Status addRunMetric(std::int64_t runId, int epoch, const std::string& key, double value);
 
     // ---- settings -------------------------------------------------------------------------------
     /// Per-project key/value settings (e.g. the remote default).

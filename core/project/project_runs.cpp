@@ -71,19 +71,6 @@ Expected<std::vector<RunRecord>> Project::runs() const {
     return result;
 }
 
-Status Project::addRunMetric(std::int64_t runId, int epoch, const std::string& key, double value) {
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement insert(
-            m_impl->db, "INSERT OR REPLACE INTO run_metrics(run_id, epoch, key, value) VALUES(?, ?, ?, ?)");
-        insert.bind(1, runId).bind(2, epoch).bind(3, key);
-        if (std::isfinite(value))
-            insert.bind(4, value);
-        else
-            insert.bindNull(4);
-        return insert.run();
-    });
-}
-
 Expected<std::string> Project::setting(const std::string& key, const std::string& fallback) const {
     sql::Statement query(m_impl->db, "SELECT value FROM settings WHERE key = ?");
     query.bind(1, key);

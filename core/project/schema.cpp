@@ -66,6 +66,12 @@ CREATE TABLE settings (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+)sql",
+                                                                   // 2: per-epoch metrics live in the run
+                                                                   // folder's results.csv (run::RunFolder);
+                                                                   // this copy was written and never read.
+                                                                   R"sql(
+DROP TABLE run_metrics;
 )sql"};
 
 } // namespace

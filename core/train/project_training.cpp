@@ -54,22 +54,6 @@ public:
         switch (event.type) {
         case run::TrainEvent::Type::Epoch: {
             const auto& m = event.metrics;
-            const std::pair<const char*, double> values[] = {{"train/box_loss", m.boxLoss},
-                                                             {"train/cls_loss", m.clsLoss},
-                                                             {"train/dfl_loss", m.dflLoss},
-                                                             {"metrics/precision(B)", m.precision},
-                                                             {"metrics/recall(B)", m.recall},
-                                                             {"metrics/mAP50(B)", m.map50},
-                                                             {"metrics/mAP50-95(B)", m.map50to95},
-                                                             {"val/box_loss", m.valBoxLoss},
-                                                             {"val/cls_loss", m.valClsLoss},
-                                                             {"val/dfl_loss", m.valDflLoss},
-                                                             {"lr/pg0", m.lrPg0},
-                                                             {"lr/pg1", m.lrPg1},
-                                                             {"lr/pg2", m.lrPg2},
-                                                             {"time", m.timeS}};
-            for (const auto& [key, value] : values)
-                report(m_project.addRunMetric(m_record.id, m.epoch, key, value));
             if (event.best) {
                 m_record.bestEpoch = m.epoch;
                 m_record.bestFitness = m.fitness;

@@ -48,8 +48,7 @@ private slots:
                                              "truncated,created_at,updated_at"},
                                    {"runs",
                                     "id,name,config,status,started_at,finished_at,best_epoch,best_fitness,"
-                                    "weights_path"},
-                                   {"run_metrics", "run_id,epoch,key,value"}};
+                                    "weights_path"}};
         for (const auto& [table, expected] : tables) {
             sqlite3_stmt* stmt = nullptr;
             sqlite3_prepare_v2(db, (std::string("PRAGMA table_info(") + table + ")").c_str(), -1, &stmt,
@@ -72,6 +71,31 @@ private slots:
         // Opening again does not migrate twice.
         project->reset();
         QVERIFY(Project::open(folderOf(dir)).hasValue());
+    }
+
+    void versionOneLosesOnlyRunMetrics() {
+        // A version-1 project (run_metrics written by Osprey before): migrated, its runs kept.
+        QTemporaryDir dir;
+        const auto file = folderOf(dir) / kDatabaseFileName;
+        Project::create(folderOf(dir)).value().reset();
+        rawExec(file,
+                "CREATE TABLE run_metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, "
+                "epoch INTEGER NOT NULL, key TEXT NOT NULL, value REAL, PRIMARY KEY (run_id, epoch, key)); "
+                "INSERT INTO runs(name, started_at) VALUES('old', 1); "
+                "INSERT INTO run_metrics VALUES(1, 1, 'metrics/mAP50(B)', 0.5); PRAGMA user_version = 1;");
+        auto project = Project::open(folderOf(dir));
+        QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
+        QCOMPARE((*project)->schemaVersion(), 2);
+        QCOMPARE((*project)->runs().value().size(), size_t(1));
+        sqlite3* db = nullptr;
+        sqlite3_open(file.c_str(), &db);
+        sqlite3_stmt* stmt = nullptr;
+        sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'run_metrics'", -1, &stmt,
+                           nullptr);
+        QCOMPARE(sqlite3_step(stmt), SQLITE_ROW);
+        QCOMPARE(sqlite3_column_int(stmt, 0), 0);
+        sqlite3_finalize(stmt);
+        sqlite3_close(db);
     }
 
     void missingProjectSaysMissing() {
