@@ -3192,6 +3192,30 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>images</source>
         <translation>图像</translation>
     </message>
+    <message>
+        <source>Box centres in the image</source>
+        <translation>框中心在图像中的位置</translation>
+    </message>
+    <message>
+        <source>Box width and height</source>
+        <translation>框的宽度和高度</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x（横向）</translation>
+    </message>
+    <message>
+        <source>y (from the top)</source>
+        <translation>y（自上而下）</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>height</source>
+        <translation>高度</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainActions</name>

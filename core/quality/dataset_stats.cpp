@@ -47,6 +47,15 @@ DatasetStats computeStats(const formats::Dataset& dataset, int bins, int maxBoxe
     stats.relativeWidth.counts.assign(static_cast<std::size_t>(bins), 0);
     stats.relativeHeight.counts.assign(static_cast<std::size_t>(bins), 0);
     stats.boxesPerImage.assign(static_cast<std::size_t>(std::max(1, maxBoxesPerImage) + 1), 0);
+    for (Histogram2D* grid : {&stats.centres, &stats.sizes}) {
+        grid->bins = bins;
+        grid->counts.assign(static_cast<std::size_t>(bins * bins), 0);
+    }
+    const auto add = [bins](Histogram2D& grid, double x, double y) {
+        const int bx = std::clamp(static_cast<int>(x * bins), 0, bins - 1);
+        const int by = std::clamp(static_cast<int>(y * bins), 0, bins - 1);
+        ++grid.counts[static_cast<std::size_t>(by * bins + bx)];
+    };
     for (const auto& cls : dataset.classes)
         stats.classes.push_back({cls.name, 0, 0, {}, {}});
     std::vector<int> seen(dataset.classes.size(), -1);
@@ -79,6 +88,8 @@ DatasetStats computeStats(const formats::Dataset& dataset, int bins, int maxBoxe
             if (image.width > 0 && image.height > 0) {
                 addToHistogram(stats.relativeWidth, (box.x2 - box.x1) / image.width);
                 addToHistogram(stats.relativeHeight, (box.y2 - box.y1) / image.height);
+                add(stats.centres, (box.x1 + box.x2) / 2 / image.width, (box.y1 + box.y2) / 2 / image.height);
+                add(stats.sizes, (box.x2 - box.x1) / image.width, (box.y2 - box.y1) / image.height);
             }
         }
     }
@@ -91,8 +102,9 @@ std::vector<LabelBox> labelBoxes(const formats::Dataset& dataset, project::Split
         if (image.split != split || image.width <= 0 || image.height <= 0)
             continue;
         for (const auto& box : image.boxes)
-            out.push_back({box.classIndex, (box.x1 + box.x2) / 2 / image.width, (box.y1 + box.y2) / 2 / image.height,
-                           (box.x2 - box.x1) / image.width, (box.y2 - box.y1) / image.height});
+            out.push_back({box.classIndex, (box.x1 + box.x2) / 2 / image.width,
+                           (box.y1 + box.y2) / 2 / image.height, (box.x2 - box.x1) / image.width,
+                           (box.y2 - box.y1) / image.height});
     }
     return out;
 }

@@ -36,6 +36,13 @@ struct Histogram {
     }
 };
 
+/// A 2-D histogram over [0, 1]^2: counts[y * bins + x].
+struct Histogram2D {
+    int bins = 0;
+    std::vector<std::int64_t> counts;
+    std::int64_t at(int x, int y) const { return counts[static_cast<std::size_t>(y * bins + x)]; }
+};
+
 struct DatasetStats {
     std::int64_t images = 0;
     std::int64_t boxes = 0;
@@ -47,11 +54,15 @@ struct DatasetStats {
     std::vector<ClassStats> classes; ///< in class-list order
     Histogram relativeWidth;         ///< box width / image width
     Histogram relativeHeight;        ///< box height / image height
+    /// labels.jpg's heat maps: box centres (x, y from the top) and box sizes (width, height), relative to
+    /// their images, for the boxes of images whose size is known.
+    Histogram2D centres, sizes;
     /// boxesPerImage[k] = images with k boxes (the last entry counts k and more).
     std::vector<std::int64_t> boxesPerImage;
 };
 
-/// `bins` histogram bins for relative sizes; boxes-per-image up to `maxBoxesPerImage` (last bin is open).
+/// `bins` histogram bins for relative sizes (and `bins` x `bins` for the heat maps); boxes-per-image up to
+/// `maxBoxesPerImage` (last bin is open).
 DatasetStats computeStats(const formats::Dataset& dataset, int bins = 10, int maxBoxesPerImage = 20);
 Expected<DatasetStats> projectStats(const project::Project& project, int bins = 10);
 

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <cmath>
 #include <memory>
 #include <qcustomplot.h>
 
@@ -53,9 +54,13 @@ StatisticsPanel::StatisticsPanel(ProjectDocument* document, QWidget* parent)
     m_classPlot = new QCustomPlot(this);
     m_sizePlot = new QCustomPlot(this);
     m_perImagePlot = new QCustomPlot(this);
+    m_centrePlot = new QCustomPlot(this);
+    m_shapePlot = new QCustomPlot(this);
     stylePlot(m_classPlot, tr("Boxes per class"));
     stylePlot(m_sizePlot, tr("Box size relative to the image"));
     stylePlot(m_perImagePlot, tr("Boxes per image"));
+    stylePlot(m_centrePlot, tr("Box centres in the image"));
+    stylePlot(m_shapePlot, tr("Box width and height"));
     auto* top = new QHBoxLayout;
     top->addWidget(m_summary, 1);
     top->addWidget(m_refresh);
@@ -65,6 +70,10 @@ StatisticsPanel::StatisticsPanel(ProjectDocument* document, QWidget* parent)
     layout->addWidget(m_classPlot, 1);
     layout->addWidget(m_sizePlot, 1);
     layout->addWidget(m_perImagePlot, 1);
+    auto* maps = new QHBoxLayout;
+    maps->addWidget(m_centrePlot, 1);
+    maps->addWidget(m_shapePlot, 1);
+    layout->addLayout(maps, 1);
     connect(m_refresh, &QPushButton::clicked, this, &StatisticsPanel::refresh);
     connect(m_task, &BackgroundTask::finished, this, &StatisticsPanel::onFinished);
     connect(document, &ProjectDocument::imagesReset, this, &StatisticsPanel::refresh);
@@ -197,6 +206,40 @@ void StatisticsPanel::plot(const quality::DatasetStats& stats) {
     m_perImagePlot->xAxis->setRange(-0.7, static_cast<double>(counts.size()) - 0.3);
     m_perImagePlot->yAxis->setRangeLower(0);
     m_perImagePlot->replot();
+
+    // labels.jpg's heat maps, live from the project.
+    heatMap(m_centrePlot, stats.centres, tr("x"), tr("y (from the top)"), true);
+    heatMap(m_shapePlot, stats.sizes, tr("width"), tr("height"), false);
+}
+
+void StatisticsPanel::heatMap(QCustomPlot* plot, const quality::Histogram2D& grid, const QString& xLabel,
+                              const QString& yLabel, bool fromTop) {
+    plot->clearPlottables();
+    auto* map = new QCPColorMap(plot->xAxis, plot->yAxis);
+    map->data()->setSize(grid.bins, grid.bins);
+    const double half = grid.bins > 0 ? 0.5 / grid.bins : 0;
+    map->data()->setRange(QCPRange(half, 1 - half), QCPRange(half, 1 - half));
+    double most = 0;
+    for (int y = 0; y < grid.bins; ++y)
+        for (int x = 0; x < grid.bins; ++x) {
+            // log(1 + n): a few crowded cells do not hide the rest.
+            const double value = std::log1p(static_cast<double>(grid.at(x, y)));
+            map->data()->setCell(x, y, value);
+            most = std::max(most, value);
+        }
+    QCPColorGradient gradient;
+    gradient.setColorStopAt(0, QColor(0x1b, 0x1d, 0x21)); // empty cells are the background
+    gradient.setColorStopAt(0.01, QColor(0x1f, 0x3f, 0x7a));
+    gradient.setColorStopAt(1, QColor(0x9f, 0xd0, 0xff));
+    map->setGradient(gradient);
+    map->setDataRange(QCPRange(0, std::max(most, 1.0)));
+    map->setInterpolate(false);
+    plot->xAxis->setRange(0, 1);
+    plot->yAxis->setRange(0, 1);
+    plot->yAxis->setRangeReversed(fromTop); // image rows grow downwards
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(yLabel);
+    plot->replot();
 }
 
 } // namespace osprey::ui

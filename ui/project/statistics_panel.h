@@ -1,16 +1,19 @@
 #pragma once
 // StatisticsPanel: plots the dataset statistics from core/quality with QCustomPlot: boxes per class by
-// split, the relative box width and height histograms, and boxes per image. Computed off the GUI thread.
+// split, the relative box width and height histograms, boxes per image, and labels.jpg's two heat maps (box
+// centres, box width and height), live from the project. Computed off the GUI thread.
 
 #include <QWidget>
 
 class QCustomPlot;
+
 class QLabel;
 class QPushButton;
 
 namespace osprey::quality {
 struct DatasetStats;
-}
+struct Histogram2D;
+} // namespace osprey::quality
 
 namespace osprey::ui {
 
@@ -25,8 +28,12 @@ public:
     void refresh();
     bool isBusy() const;
     QCustomPlot* classPlot() const { return m_classPlot; }
+    QCustomPlot* centrePlot() const { return m_centrePlot; }
+    QCustomPlot* shapePlot() const { return m_shapePlot; }
 
 private:
+    void heatMap(QCustomPlot* plot, const quality::Histogram2D& grid, const QString& xLabel,
+                 const QString& yLabel, bool fromTop);
     void onFinished(const TaskResult& result);
     void plot(const quality::DatasetStats& stats);
 
@@ -36,6 +43,8 @@ private:
     QCustomPlot* m_classPlot;
     QCustomPlot* m_sizePlot;
     QCustomPlot* m_perImagePlot;
+    QCustomPlot* m_centrePlot; ///< labels.jpg's box-centre heat map
+    QCustomPlot* m_shapePlot;  ///< and its width/height heat map
     BackgroundTask* m_task;
 };
 

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <cmath>
 #include <QTreeWidget>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -169,6 +170,27 @@ private slots:
         for (const auto& image : document->project().listImages({.limit = 0}).value())
             boxes += image.boxCount;
         QCOMPARE(plotted, static_cast<double>(boxes));
+
+        // labels.jpg's heat maps: every box of the demo (its images have sizes) in the centre map, each cell
+        // log(1 + n) of the boxes whose centre falls there.
+        for (QCustomPlot* heat : {panel.centrePlot(), panel.shapePlot()}) {
+            QCOMPARE(heat->plottableCount(), 1);
+            auto* map = qobject_cast<QCPColorMap*>(heat->plottable(0));
+            QVERIFY(map);
+            QCOMPARE(map->data()->keySize(), 20);
+            double counted = 0;
+            for (int x = 0; x < 20; ++x)
+                for (int y = 0; y < 20; ++y)
+                    counted += std::expm1(map->data()->cell(x, y));
+            QVERIFY2(std::abs(counted - double(boxes)) < 1e-6, qPrintable(QString::number(counted)));
+        }
+        QVERIFY(panel.centrePlot()->yAxis->rangeReversed());
+        if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            panel.resize(900, 1100);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            panel.grab().save(shots + "/statistics-panel.png");
+        }
     }
 };
 
