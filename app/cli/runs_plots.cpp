@@ -5,8 +5,8 @@
 #include "cli/run_lookup.h"
 #include "cli/verb.h"
 #include "formats/project_export.h"
-#include "project/project.h"
 #include "plot/run_plots.h"
+#include "project/project.h"
 #include "quality/dataset_stats.h"
 
 #include <chrono>

@@ -20,11 +20,6 @@ json parseObject(const std::string& text) {
     return value.is_object() ? value : json::object();
 }
 
-Step storeError(const Error& error) {
-    log::warn("mlflow outbox: " + error.message);
-    return {StepResult::StoreError, milliseconds(1000), error.message};
-}
-
 std::string nestedString(const json& object, std::initializer_list<const char*> keys) {
     const json* at = &object;
     for (const char* key : keys) {
@@ -89,13 +84,9 @@ Step MlflowSender::failure(const RemoteRun& run, const OutboxRow& row, const Htt
 Step MlflowSender::deliverNext(const std::string& runUid, Lane lane, FlushConsole) {
     if (lane != Lane::Event)
         return {StepResult::Idle, milliseconds(0), {}};
-    auto run = m_outbox.run(runUid);
-    if (!run)
-        return storeError(run.error());
-    if (!*run)
-        return {StepResult::Idle, milliseconds(0), "unknown run " + runUid};
-    if ((*run)->state == RunState::Unauthorized)
-        return {StepResult::Unauthorized, milliseconds(0), (*run)->lastError};
+    RemoteRun run;
+    if (auto step = loadRun(m_outbox, runUid, run))
+        return *step;
     auto rows = m_outbox.pending(runUid, Lane::Event, 1);
     if (!rows)
         return storeError(rows.error());
@@ -103,18 +94,18 @@ Step MlflowSender::deliverNext(const std::string& runUid, Lane lane, FlushConsol
         return {StepResult::Idle, milliseconds(0), {}};
     const OutboxRow& row = rows->front();
     if (row.event == "create_run")
-        return createRun(**run, row);
-    if ((*run)->remoteRunId.empty()) {
+        return createRun(run, row);
+    if (run.remoteRunId.empty()) {
         // Only possible when the create_run row failed for good: nothing can be logged to no run.
         const std::string message = "MLflow " + row.event + ": the run was never created on the server";
         (void)m_outbox.markFailed(row.id, 0, message);
         return {StepResult::Rejected, milliseconds(0), message};
     }
     if (row.event == "artifact")
-        return uploadArtifact(**run, row);
+        return uploadArtifact(run, row);
 
     json body = parseObject(row.dataJson);
-    body["run_id"] = (*run)->remoteRunId;
+    body["run_id"] = run.remoteRunId;
     std::string endpoint;
     if (row.event == "log_batch") {
         endpoint = "runs/log-batch";
@@ -132,7 +123,7 @@ Step MlflowSender::deliverNext(const std::string& runUid, Lane lane, FlushConsol
     }
     const auto response = m_client.post(endpoint, body.dump());
     if (classifyMlflow(response) != MlflowOutcome::Success)
-        return failure(**run, row, response, endpoint);
+        return failure(run, row, response, endpoint);
     m_failures = 0;
     if (auto marked = m_outbox.markSent(row.id, response.body.substr(0, 4096)); !marked)
         return storeError(marked.error());

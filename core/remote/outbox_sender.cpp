@@ -35,11 +35,6 @@ std::string stringField(const json& object, const char* key) {
     return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
-Step storeError(const Error& error) {
-    log::warn("remote outbox: " + error.message);
-    return {StepResult::StoreError, milliseconds(1000), error.message};
-}
-
 } // namespace
 
 const char* toString(StepResult result) {
@@ -74,15 +69,28 @@ milliseconds Backoff::delay(int failures) {
 OutboxSender::OutboxSender(Outbox& outbox, PlatformClient& client, RetryPolicy policy, SenderHooks hooks)
     : m_outbox(outbox), m_client(client), m_backoff(policy), m_hooks(std::move(hooks)) {}
 
+Step RowSender::storeError(const Error& error) {
+    log::warn("outbox: " + error.message);
+    return {StepResult::StoreError, milliseconds(1000), error.message};
+}
+
+std::optional<Step> RowSender::loadRun(Outbox& outbox, const std::string& runUid, RemoteRun& run) {
+    auto found = outbox.run(runUid);
+    if (!found)
+        return storeError(found.error());
+    if (!*found)
+        return Step{StepResult::Idle, milliseconds(0), "unknown run " + runUid};
+    if ((*found)->state == RunState::Unauthorized)
+        return Step{StepResult::Unauthorized, milliseconds(0), (*found)->lastError};
+    run = std::move(**found);
+    return std::nullopt;
+}
+
 Step OutboxSender::deliverNext(const std::string& runUid, Lane lane, FlushConsole flush) {
-    auto run = m_outbox.run(runUid);
-    if (!run)
-        return storeError(run.error());
-    if (!*run)
-        return {StepResult::Idle, milliseconds(0), "unknown run " + runUid};
-    if ((*run)->state == RunState::Unauthorized)
-        return {StepResult::Unauthorized, milliseconds(0), (*run)->lastError};
-    return lane == Lane::Event ? deliverEvent(**run, flush) : deliverUpload(**run);
+    RemoteRun run;
+    if (auto step = loadRun(m_outbox, runUid, run))
+        return *step;
+    return lane == Lane::Event ? deliverEvent(run, flush) : deliverUpload(run);
 }
 
 Step OutboxSender::retry(Lane lane, std::int64_t rowId, const std::string& runUid,

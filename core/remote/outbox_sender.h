@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -78,6 +79,13 @@ public:
     /// Delivers the next pending row of `runUid` on `lane`.
     virtual Step deliverNext(const std::string& runUid, Lane lane,
                              FlushConsole flush = FlushConsole::WhenDue) = 0;
+
+protected:
+    /// The step for a database that could not be read or written (logged; retried after a second).
+    static Step storeError(const Error& error);
+    /// Reads the run to deliver for into `run`; a step when there is none to deliver for (the database
+    /// failed, the run is unknown, or it was stopped by a refusal).
+    static std::optional<Step> loadRun(Outbox& outbox, const std::string& runUid, RemoteRun& run);
 };
 
 class OutboxSender : public RowSender {

@@ -173,14 +173,16 @@ Expected<ResultsTable> readResultsCsv(const std::filesystem::path& path) {
             continue;
         }
         if (cells.size() != table.columns.size())
-            return fail(path.string() + ":" + std::to_string(lineNumber) + ": " + std::to_string(cells.size()) +
-                        " cells where the header has " + std::to_string(table.columns.size()));
+            return fail(path.string() + ":" + std::to_string(lineNumber) + ": " +
+                        std::to_string(cells.size()) + " cells where the header has " +
+                        std::to_string(table.columns.size()));
         std::vector<double> row;
         for (const auto& cell : cells) {
             const std::string value(trim(cell));
             char* end = nullptr;
             const double number = std::strtod(value.c_str(), &end);
-            row.push_back(!value.empty() && end && *end == '\0' ? number : std::numeric_limits<double>::quiet_NaN());
+            row.push_back(!value.empty() && end && *end == '\0' ? number
+                                                                : std::numeric_limits<double>::quiet_NaN());
         }
         table.rows.push_back(std::move(row));
     }

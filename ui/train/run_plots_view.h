@@ -1,7 +1,7 @@
 #pragma once
 // RunPlotsView: the run view's Plots tab, the pictures in the run folder (core/plot's results.png, the
-// PR/F1/P/R curves, the confusion matrices, labels.jpg, the train and val batches) one at a time, scaled to the
-// tab's width, with a chooser. The interactive curves are the Curves tab. GUI thread only.
+// PR/F1/P/R curves, the confusion matrices, labels.jpg, the train and val batches) one at a time, scaled to
+// the tab's width, with a chooser. The interactive curves are the Curves tab. GUI thread only.
 
 #include <QDateTime>
 #include <QPixmap>

@@ -13,9 +13,9 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <cmath>
 #include <QTreeWidget>
 #include <QtTest>
+#include <cmath>
 #include <qcustomplot.h>
 
 using namespace osprey;
