@@ -53,7 +53,8 @@ Step MlflowSender::failure(const RemoteRun& run, const OutboxRow& row, const Htt
                           "MLFLOW_TRACKING_TOKEN) "
                           "and send the run again with `osprey-cli runs push`; its records stay queued"
                     : m_client.uri() + " is not an MLflow tracking server (" + what + " answered " + detail +
-                          "); its records stay queued: send them with `osprey-cli runs push RUN mlflow=URI`";
+                          "); its records stay queued: send them with `osprey-cli runs push RUN project=P "
+                          "mlflow=URI`";
         (void)m_outbox.noteAttempt(row.id, static_cast<int>(response.status), detail);
         (void)m_outbox.setRunState(run.runUid, RunState::Unauthorized, reason);
         return {StepResult::Unauthorized, milliseconds(0), reason};

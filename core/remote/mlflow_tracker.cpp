@@ -284,8 +284,8 @@ Status MlflowTracker::finish() {
     } else if (left != 0) {
         result = fail(std::to_string(left) + " MLflow record(s) of this run are still queued" +
                           (now.lastError.empty() ? std::string() : " (last error: " + now.lastError + ")") +
-                          "; send them with `osprey-cli runs push " + impl.mapper->runDir() +
-                          " mlflow=" + impl.uri + "`",
+                          "; send them with `osprey-cli runs push " + impl.mapper->runName() +
+                          " project=" + impl.options.projectFolder.string() + " mlflow=" + impl.uri + "`",
                       "queued");
     } else {
         std::lock_guard lock(impl.producerMutex);
