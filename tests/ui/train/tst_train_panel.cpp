@@ -23,6 +23,19 @@
 
 using namespace osprey::ui;
 
+namespace {
+
+/// Writes an executable shell script that stands in for osprey-cli; false when it cannot.
+bool writeTrainer(const QString& path, const QByteArray& body) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write("#!/bin/sh\n" + body) < 0)
+        return false;
+    file.close();
+    return file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
+
+} // namespace
+
 class TestTrainPanel : public QObject {
     Q_OBJECT
 private slots:
@@ -40,11 +53,7 @@ void TestTrainPanel::mlflowRowsAreRememberedPerProject() {
     auto document = ProjectDocument::create(dir.filePath("p"), &error);
     QVERIFY2(document, qPrintable(error));
     const QString script = dir.filePath("fake-cli");
-    QFile file(script);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("#!/bin/sh\nexit 0\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(writeTrainer(script, "exit 0\n"));
     {
         TrainPanel panel(document.get());
         panel.setTrainerPath(script);
@@ -151,15 +160,11 @@ void TestTrainPanel::crashedTrainerGivesAClearMessage() {
     QVERIFY2(document, qPrintable(error));
     // A stand-in trainer that starts a run, prints to stderr and dies without `finished` or `failed`.
     const QString script = dir.filePath("fake-cli");
-    QFile file(script);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("#!/bin/sh\n"
-               "echo '{\"type\":\"run_started\",\"v\":1,\"t\":0,\"epochs\":5,\"run_dir\":\"x/runs/r\","
-               "\"model\":{\"name\":\"yolov8n\"}}'\n"
-               "echo 'out of memory in the data loader' >&2\n"
-               "exit 3\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(writeTrainer(
+        script, "echo '{\"type\":\"run_started\",\"v\":1,\"t\":0,\"epochs\":5,\"run_dir\":\"x/runs/r\","
+                "\"model\":{\"name\":\"yolov8n\"}}'\n"
+                "echo 'out of memory in the data loader' >&2\n"
+                "exit 3\n"));
 
     TrainPanel panel(document.get());
     panel.setTrainerPath(script);
