@@ -3,6 +3,7 @@
 // for byte, prints `remote` status lines on stdout (never into events.jsonl) and never the key; a
 // platform cancel stops training at an epoch boundary and still uploads; no key means a warning and a
 // local run; a rejected key stops reporting while training goes on.
+#include "../../peer_python.h"
 #include "fake_platform.h"
 
 #include "model/weights.h"
@@ -64,6 +65,45 @@ void checkRemoteLine(const json& line) {
         QVERIFY2(line.at(key).is_string(), key);
     for (const char* key : {"uploading", "cancelled"})
         QVERIFY2(line.at(key).is_boolean(), key);
+}
+
+/// Appends to `problems` each place where `ours` differs from `reference`: a missing key, another JSON type
+/// (an integer is not a float), another array length, another string, or a number more than 1e-9 away.
+/// Keys only Osprey sends are allowed where `kOspreyOnly` names them.
+void compareJson(const json& reference, const json& ours, const std::string& where,
+                 std::vector<std::string>& problems) {
+    static const std::vector<std::string> kOspreyOnly = {"data.results.epochs", "data.results.status"};
+    const auto typeName = [](const json& value) {
+        return value.is_number_integer() ? std::string("integer") : std::string(value.type_name());
+    };
+    if (typeName(reference) != typeName(ours)) {
+        problems.push_back(where + ": " + typeName(ours) + ", Ultralytics " + typeName(reference));
+        return;
+    }
+    if (reference.is_object()) {
+        for (const auto& [key, value] : reference.items())
+            if (!ours.contains(key))
+                problems.push_back(where + "." + key + ": missing");
+            else
+                compareJson(value, ours[key], where + "." + key, problems);
+        for (const auto& [key, value] : ours.items())
+            if (!reference.contains(key) &&
+                std::find(kOspreyOnly.begin(), kOspreyOnly.end(), where + "." + key) == kOspreyOnly.end())
+                problems.push_back(where + "." + key + ": Ultralytics has no such key");
+    } else if (reference.is_array()) {
+        if (reference.size() != ours.size()) {
+            problems.push_back(where + ": " + std::to_string(ours.size()) + " items, Ultralytics " +
+                               std::to_string(reference.size()));
+            return;
+        }
+        for (size_t i = 0; i < reference.size(); ++i)
+            compareJson(reference[i], ours[i], where + "[" + std::to_string(i) + "]", problems);
+    } else if (reference.is_number()) {
+        if (std::abs(reference.get<double>() - ours.get<double>()) > 1e-9)
+            problems.push_back(where + ": " + ours.dump() + ", Ultralytics " + reference.dump());
+    } else if (reference != ours) {
+        problems.push_back(where + ": " + ours.dump() + ", Ultralytics " + reference.dump());
+    }
 }
 
 } // namespace
@@ -159,6 +199,7 @@ private slots:
                  static_cast<int>(complete["results"]["validation"]["rows"].size()));
         QVERIFY(complete["results"]["validation"]["population"].get<int>() > 0);
         QCOMPARE(received["duplicates"].get<int>(), 0);
+        m_streamedComplete = complete;
 
         // The weights: one upload, byte-identical to best.pt, checksum verified by the server.
         QCOMPARE(received["uploads"].size(), size_t(1));
@@ -179,6 +220,53 @@ private slots:
         QVERIFY2(!run.out.contains(kTestKey) && !run.err.contains(kTestKey), "the key was printed");
         QVERIFY(run.err.contains("ul_****4567")); // the masked form is how it is named
         checkNoKeyInProject();
+    }
+
+    /// The streamed run's training_complete against the one Ultralytics 8.4.190's own platform callback
+    /// builds for the same run figures (training_complete_reference.py): every key, every type, every
+    /// value, the plot types and their 101 points. Osprey's two additions (`epochs`, `status`) are the only
+    /// keys Ultralytics lacks.
+    void completeMatchesUltralytics() {
+        const QString python = osprey::test::ultralyticsPython();
+        if (python.isEmpty())
+            QSKIP("no Python with ultralytics (set OSPREY_ULTRALYTICS_PYTHON or run "
+                  "packaging/setup-test-peers.sh); skipping");
+        QVERIFY2(m_streamedComplete.is_object(), "streamedRunDeliversEverything did not run");
+        const QString ours = m_dir.filePath("osprey_complete.json");
+        const QString theirs = m_dir.filePath("ultralytics_complete.json");
+        {
+            QFile file(ours);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(m_streamedComplete.dump()));
+        }
+        QProcess script;
+        script.start(python,
+                     {QStringLiteral(OSPREY_SOURCE_DIR) + "/tests/core/remote/training_complete_reference.py",
+                      QString::fromStdString((m_project / "runs" / "streamed").string()), ours, theirs});
+        QVERIFY2(script.waitForFinished(120000), "the Ultralytics script timed out");
+        QVERIFY2(script.exitCode() == 0, script.readAllStandardError().right(3000).constData());
+        qInfo("Ultralytics: %s", script.readAllStandardOutput().trimmed().constData());
+        const json reference = json::parse(readFileBytes(theirs.toStdString()).toStdString());
+
+        std::vector<std::string> problems;
+        compareJson(reference, m_streamedComplete, "data", problems);
+        QVERIFY2(problems.empty(), (std::to_string(problems.size()) +
+                                    " differences, first: " + (problems.empty() ? "" : problems.front()))
+                                       .c_str());
+        // The acceptance's own words, checked once more: the plot types, 101 points each.
+        std::vector<std::string> types;
+        for (const auto& plot : m_streamedComplete["plots"]) {
+            types.push_back(plot["type"].get<std::string>());
+            if (plot.contains("x")) {
+                QCOMPARE(plot["x"].size(), size_t(101));
+                for (const auto& row : plot["y"])
+                    QCOMPARE(row.size(), size_t(101));
+            }
+        }
+        std::sort(types.begin(), types.end());
+        QCOMPARE(types, (std::vector<std::string>{"confusion_matrix", "f1_curve", "p_curve", "pr_curve",
+                                                  "r_curve"}));
+        QVERIFY(reference["results"].contains("validation") && reference["results"].contains("modelSize"));
     }
 
     void platformCancelStopsAtEpochBoundary() {
@@ -341,6 +429,7 @@ private:
 
     QTemporaryDir m_dir, m_config;
     std::filesystem::path m_project;
+    json m_streamedComplete; ///< what the platform received as the streamed run's training_complete
 };
 
 QTEST_GUILESS_MAIN(TestRemoteTrainCli)
