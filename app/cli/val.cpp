@@ -1,10 +1,13 @@
-// osprey-cli val project=P weights=W [imgsz=640] [batch=16]: validates a checkpoint on the project's val
-// split with the trainer's per-epoch validation and prints P, R, mAP50, mAP50-95 and the val losses.
+// osprey-cli val project=P weights=W [imgsz=640] [batch=16] [plots=true] [save_dir=DIR]: validates a
+// checkpoint on the project's val split with the trainer's per-epoch validation, prints P, R, mAP50,
+// mAP50-95 and the val losses, and writes the curves, confusion matrices and val batch pictures as
+// Ultralytics' val does (into <project>/validations/valN unless save_dir says where).
 #include "cli/train_args.h"
 #include "cli/verb.h"
 #include "train/project_training.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace osprey::cli {
@@ -16,7 +19,22 @@ int runVal(const Args& args) {
         std::cerr << "error: " << status.message() << "\n";
         return 2;
     }
-    auto report = train::validateProject(args.str("project"), args.str("weights"), config);
+    std::filesystem::path plotsDir;
+    if (args.flag("plots")) {
+        if (args.given("save_dir") && !args.str("save_dir").empty()) {
+            plotsDir = args.str("save_dir");
+        } else {
+            auto claimed = train::claimValidationDir(args.str("project"));
+            if (!claimed) {
+                std::cerr << "error: " << claimed.message() << "\n";
+                return 1;
+            }
+            plotsDir = claimed.value();
+        }
+    }
+    train::ValidationPictures pictures;
+    auto report =
+        train::validateProject(args.str("project"), args.str("weights"), config, plotsDir, &pictures);
     if (!report) {
         std::cerr << "error: " << report.message() << "\n";
         return 1;
@@ -25,14 +43,18 @@ int runVal(const Args& args) {
     std::printf("P %.4f  R %.4f  mAP50 %.4f  mAP50-95 %.4f  | val box %.4f cls %.4f dfl %.4f  (%.1f s)\n",
                 m.precision, m.recall, m.map50, m.map50to95, report->boxLoss, report->clsLoss,
                 report->dflLoss, report->seconds);
+    if (!plotsDir.empty())
+        std::printf("%zu pictures and curves in %s\n", pictures.files.size(), plotsDir.string().c_str());
     return 0;
 }
 
 OSPREY_REGISTER_VERB(Verb{
     "val",
-    "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses)",
+    "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses; curves and pictures)",
     {{"project", KeyType::Path, "", "project folder", true},
-     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true}},
+     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true},
+     {"plots", KeyType::Bool, "true", "write the curves, confusion matrices and val batch pictures"},
+     {"save_dir", KeyType::Path, "", "folder for the pictures (default: <project>/validations/valN)"}},
     runVal,
     0,
     [] {

@@ -187,7 +187,9 @@ Expected<run::TrainConfig> readRunConfig(const std::filesystem::path& argsYaml) 
 
 Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
                                            const std::filesystem::path& weights,
-                                           const run::TrainConfig& config) {
+                                           const run::TrainConfig& config,
+                                           const std::filesystem::path& plotsDir,
+                                           ValidationPictures* pictures) {
     auto data = readProjectData(projectFolder);
     if (!data)
         return fail(data.error());
@@ -195,6 +197,8 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
         return fail(projectFolder.string() + ": the val split is empty; assign some labeled images to val");
     if (config.batch < 1)
         return fail("batch: AutoBatch (-1 or a fraction) is for training; give val a batch size such as 32");
+    if (!plotsDir.empty())
+        return validateWithPictures(weights, data->val.samples, data->classNames, config, plotsDir, pictures);
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val),
                    [](const std::string& message) { log::warn(message); });
     const auto scorer = makeUltralyticsScorer(static_cast<int>(data->classNames.size()));

@@ -11,6 +11,7 @@
 #include "run/train_config.h"
 #include "run/train_events.h"
 #include "train/trainer.h"
+#include "train/validation_pictures.h"
 
 #include <atomic>
 #include <filesystem>
@@ -29,9 +30,12 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
                                    run::EventSink& events, const std::atomic<bool>* stop = nullptr);
 
 /// Validates `weights` on the project's val split (letterboxed at config.imgsz, batch config.batch * 2).
+/// With a `plotsDir`, also writes the pictures Ultralytics' `val` leaves there (validateWithPictures).
 Expected<ValidationReport> validateProject(const std::filesystem::path& projectFolder,
                                            const std::filesystem::path& weights,
-                                           const run::TrainConfig& config);
+                                           const run::TrainConfig& config,
+                                           const std::filesystem::path& plotsDir = {},
+                                           ValidationPictures* pictures = nullptr);
 
 /// Reads args.yaml (as written for a run) back into a configuration.
 Expected<run::TrainConfig> readRunConfig(const std::filesystem::path& argsYaml);

@@ -1,9 +1,13 @@
 // An Ultralytics checkpoint through osprey-cli, as a user runs it: `model import` with its summary, `val` on
-// the images Ultralytics validated it on (same mAP), and fine-tuning that starts where the checkpoint left
-// off.
+// the images Ultralytics validated it on (same mAP, and the pictures Ultralytics' val writes), and
+// fine-tuning that starts where the checkpoint left off.
 #include "../../fixtures.h"
 #include "model/weights.h"
 
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -96,6 +100,43 @@ private slots:
         qInfo("Osprey val: mAP50 %.5f mAP50-95 %.5f; Ultralytics: 0.78354 0.62048", map50, map);
         QVERIFY2(std::abs(map50 - 0.78354) <= 0.005, qPrintable(run.out));
         QVERIFY2(std::abs(map - 0.62048) <= 0.005, qPrintable(run.out));
+
+        // What Ultralytics' val leaves in runs/detect/val, in <project>/validations/val: the pictures, each
+        // a real picture (not one colour), and the numbers behind them, which are this validation's.
+        const QDir folder(project + "/validations/val");
+        QVERIFY2(run.out.contains("13 pictures and curves in " + folder.path()), qPrintable(run.out));
+        for (const char* name : {"PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png",
+                                 "confusion_matrix.png", "confusion_matrix_normalized.png",
+                                 "val_batch0_labels.jpg", "val_batch0_pred.jpg", "val_batch1_labels.jpg",
+                                 "val_batch1_pred.jpg", "val_batch2_labels.jpg", "val_batch2_pred.jpg"}) {
+            const QImage picture(folder.filePath(name));
+            QVERIFY2(picture.width() >= 640 && picture.height() >= 640, name);
+            const QImage small = picture.scaled(32, 32).convertToFormat(QImage::Format_Grayscale8);
+            int darkest = 255, lightest = 0;
+            for (int y = 0; y < small.height(); ++y)
+                for (int x = 0; x < small.width(); ++x) {
+                    darkest = std::min(darkest, qGray(small.pixel(x, y)));
+                    lightest = std::max(lightest, qGray(small.pixel(x, y)));
+                }
+            QVERIFY2(lightest - darkest > 60, name);
+        }
+        QFile curvesFile(folder.filePath("curves.json"));
+        QVERIFY(curvesFile.open(QIODevice::ReadOnly));
+        const auto curves = nlohmann::json::parse(curvesFile.readAll().toStdString());
+        QCOMPARE(curves["images"].size(), size_t(100));
+        double apSum = 0;
+        for (const auto& row : curves["ap"])
+            for (const auto& value : row)
+                apSum += value.get<double>();
+        QVERIFY2(std::abs(apSum / (10.0 * static_cast<double>(curves["ap"].size())) - map) < 1e-4,
+                 "curves.json is not this validation's");
+
+        // A second validation takes the next folder; plots=false writes none.
+        const auto again = cli({"val", "project=" + project, "weights=" + checkpoint(), "imgsz=320",
+                                "threads=2", "plots=false"});
+        QVERIFY2(again.code == 0, qPrintable(again.err));
+        QVERIFY(!again.out.contains("pictures"));
+        QVERIFY(!QDir(project + "/validations/val2").exists());
     }
 
     void fineTunesFromWhereItLeftOff() {
