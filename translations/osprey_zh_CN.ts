@@ -3216,6 +3216,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>height</source>
         <translation>高度</translation>
     </message>
+    <message>
+        <source>Box shapes (centred)</source>
+        <translation>框形状（居中）</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainActions</name>

@@ -26,6 +26,13 @@ std::string bar(std::int64_t count, std::int64_t max, int width = 40) {
     return std::string(static_cast<std::size_t>(n), '#');
 }
 
+/// A box relative to its image, which has a known size.
+LabelBox labelBoxOf(const formats::DatasetImage& image, const formats::DatasetBox& box) {
+    const double width = image.width, height = image.height;
+    return {box.classIndex, (box.x1 + box.x2) / 2 / width, (box.y1 + box.y2) / 2 / height,
+            (box.x2 - box.x1) / width, (box.y2 - box.y1) / height};
+}
+
 } // namespace
 
 int splitIndex(project::Split split) {
@@ -59,6 +66,7 @@ DatasetStats computeStats(const formats::Dataset& dataset, int bins, int maxBoxe
     for (const auto& cls : dataset.classes)
         stats.classes.push_back({cls.name, 0, 0, {}, {}});
     std::vector<int> seen(dataset.classes.size(), -1);
+    std::vector<LabelBox> sized; // every box of an image with a known size, for the layout sample
     for (std::size_t i = 0; i < dataset.images.size(); ++i) {
         const auto& image = dataset.images[i];
         const int s = splitIndex(image.split);
@@ -86,12 +94,20 @@ DatasetStats computeStats(const formats::Dataset& dataset, int bins, int maxBoxe
                 }
             }
             if (image.width > 0 && image.height > 0) {
-                addToHistogram(stats.relativeWidth, (box.x2 - box.x1) / image.width);
-                addToHistogram(stats.relativeHeight, (box.y2 - box.y1) / image.height);
-                add(stats.centres, (box.x1 + box.x2) / 2 / image.width, (box.y1 + box.y2) / 2 / image.height);
-                add(stats.sizes, (box.x2 - box.x1) / image.width, (box.y2 - box.y1) / image.height);
+                const LabelBox relative = labelBoxOf(image, box);
+                addToHistogram(stats.relativeWidth, relative.w);
+                addToHistogram(stats.relativeHeight, relative.h);
+                add(stats.centres, relative.cx, relative.cy);
+                add(stats.sizes, relative.w, relative.h);
+                sized.push_back(relative);
             }
         }
+    }
+    if (sized.size() <= kLayoutBoxes) {
+        stats.layout = std::move(sized);
+    } else {
+        for (std::size_t k = 0; k < kLayoutBoxes; ++k)
+            stats.layout.push_back(sized[k * sized.size() / kLayoutBoxes]);
     }
     return stats;
 }
@@ -102,9 +118,7 @@ std::vector<LabelBox> labelBoxes(const formats::Dataset& dataset, project::Split
         if (image.split != split || image.width <= 0 || image.height <= 0)
             continue;
         for (const auto& box : image.boxes)
-            out.push_back({box.classIndex, (box.x1 + box.x2) / 2 / image.width,
-                           (box.y1 + box.y2) / 2 / image.height, (box.x2 - box.x1) / image.width,
-                           (box.y2 - box.y1) / image.height});
+            out.push_back(labelBoxOf(image, box));
     }
     return out;
 }

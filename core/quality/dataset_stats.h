@@ -43,6 +43,15 @@ struct Histogram2D {
     std::int64_t at(int x, int y) const { return counts[static_cast<std::size_t>(y * bins + x)]; }
 };
 
+/// One box normalised to its image (0..1), with its index in the class list: the numbers behind labels.jpg.
+struct LabelBox {
+    int classIndex = 0;
+    double cx = 0, cy = 0, w = 0, h = 0;
+};
+
+/// labels.jpg's box layout draws at most this many boxes, each centred, at its width and height.
+inline constexpr std::size_t kLayoutBoxes = 1000;
+
 struct DatasetStats {
     std::int64_t images = 0;
     std::int64_t boxes = 0;
@@ -57,6 +66,9 @@ struct DatasetStats {
     /// labels.jpg's heat maps: box centres (x, y from the top) and box sizes (width, height), relative to
     /// their images, for the boxes of images whose size is known.
     Histogram2D centres, sizes;
+    /// labels.jpg's box layout: up to kLayoutBoxes boxes of images whose size is known, evenly spread over
+    /// the dataset (labels.jpg takes the first ones; a spread sample shows every part of a large set).
+    std::vector<LabelBox> layout;
     /// boxesPerImage[k] = images with k boxes (the last entry counts k and more).
     std::vector<std::int64_t> boxesPerImage;
 };
@@ -66,11 +78,6 @@ struct DatasetStats {
 DatasetStats computeStats(const formats::Dataset& dataset, int bins = 10, int maxBoxesPerImage = 20);
 Expected<DatasetStats> projectStats(const project::Project& project, int bins = 10);
 
-/// One box normalised to its image (0..1), with its index in the class list: the numbers behind labels.jpg.
-struct LabelBox {
-    int classIndex = 0;
-    double cx = 0, cy = 0, w = 0, h = 0;
-};
 /// The boxes of the images in `split` whose size is known.
 std::vector<LabelBox> labelBoxes(const formats::Dataset& dataset, project::Split split);
 

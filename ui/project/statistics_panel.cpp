@@ -54,11 +54,13 @@ StatisticsPanel::StatisticsPanel(ProjectDocument* document, QWidget* parent)
     m_classPlot = new QCustomPlot(this);
     m_sizePlot = new QCustomPlot(this);
     m_perImagePlot = new QCustomPlot(this);
+    m_layoutPlot = new QCustomPlot(this);
     m_centrePlot = new QCustomPlot(this);
     m_shapePlot = new QCustomPlot(this);
     stylePlot(m_classPlot, tr("Boxes per class"));
     stylePlot(m_sizePlot, tr("Box size relative to the image"));
     stylePlot(m_perImagePlot, tr("Boxes per image"));
+    stylePlot(m_layoutPlot, tr("Box shapes (centred)"));
     stylePlot(m_centrePlot, tr("Box centres in the image"));
     stylePlot(m_shapePlot, tr("Box width and height"));
     auto* top = new QHBoxLayout;
@@ -71,6 +73,7 @@ StatisticsPanel::StatisticsPanel(ProjectDocument* document, QWidget* parent)
     layout->addWidget(m_sizePlot, 1);
     layout->addWidget(m_perImagePlot, 1);
     auto* maps = new QHBoxLayout;
+    maps->addWidget(m_layoutPlot, 1);
     maps->addWidget(m_centrePlot, 1);
     maps->addWidget(m_shapePlot, 1);
     layout->addLayout(maps, 1);
@@ -207,9 +210,38 @@ void StatisticsPanel::plot(const quality::DatasetStats& stats) {
     m_perImagePlot->yAxis->setRangeLower(0);
     m_perImagePlot->replot();
 
-    // labels.jpg's heat maps, live from the project.
+    // labels.jpg's box layout and heat maps, live from the project.
+    boxLayout(stats.layout);
     heatMap(m_centrePlot, stats.centres, tr("x"), tr("y (from the top)"), true);
     heatMap(m_shapePlot, stats.sizes, tr("width"), tr("height"), false);
+}
+
+void StatisticsPanel::boxLayout(const std::vector<quality::LabelBox>& boxes) {
+    m_layoutPlot->clearItems();
+    const auto& classes = m_document->classes();
+    for (const auto& box : boxes) {
+        auto* rect = new QCPItemRect(m_layoutPlot);
+        rect->topLeft->setCoords(0.5 - box.w / 2, 0.5 - box.h / 2);
+        rect->bottomRight->setCoords(0.5 + box.w / 2, 0.5 + box.h / 2);
+        QColor color =
+            box.classIndex >= 0 && box.classIndex < static_cast<int>(classes.size())
+                ? QColor(QString::fromStdString(classes[static_cast<size_t>(box.classIndex)].color))
+                : QColor(Qt::magenta);
+        color.setAlpha(90); // overlapping outlines build up where most boxes are
+        rect->setPen(QPen(color, 1));
+        rect->setBrush(Qt::NoBrush);
+        rect->setSelectable(false);
+    }
+    m_layoutPlot->xAxis->setRange(0, 1);
+    m_layoutPlot->yAxis->setRange(0, 1);
+    // No scale: the boxes share a centre, not a position in the image (labels.jpg draws it without axes).
+    for (QCPAxis* axis : {m_layoutPlot->xAxis, m_layoutPlot->yAxis}) {
+        axis->setTicks(false);
+        axis->setTickLabels(false);
+        axis->grid()->setVisible(false);
+        axis->setBasePen(Qt::NoPen);
+    }
+    m_layoutPlot->replot();
 }
 
 void StatisticsPanel::heatMap(QCustomPlot* plot, const quality::Histogram2D& grid, const QString& xLabel,

@@ -201,6 +201,29 @@ private slots:
         QCOMPARE(stats.boxesPerImage[1], std::int64_t(1));
         QCOMPARE(stats.boxesPerImage[3], std::int64_t(1));
         QVERIFY(toJson(stats).find("\"verified_empty\": 1") != std::string::npos);
+        // The box layout: every box of a sized image, relative to it.
+        QCOMPARE(stats.layout.size(), size_t(4));
+        QCOMPARE(stats.layout[2].classIndex, 1);
+        QCOMPARE(stats.layout[2].w, 0.95);
+        QCOMPARE(stats.layout[2].h, 0.95);
+        QCOMPARE(stats.layout[2].cx, 0.475);
+    }
+
+    void layoutSamplesTheWholeDataset() {
+        Dataset d;
+        d.classes = {{"a", {}}};
+        for (int i = 0; i < 2500; ++i) {
+            DatasetImage image;
+            image.width = image.height = 2500;
+            image.boxes = {box(0, 0, 0, i + 1, 10)}; // box i is (i + 1) / 2500 wide
+            d.images.push_back(image);
+        }
+        const auto stats = computeStats(d, 10);
+        QCOMPARE(stats.layout.size(), kLayoutBoxes);
+        // Every 2.5th box, from the first to near the last: the sample spans the set.
+        QCOMPARE(stats.layout.front().w, 1.0 / 2500);
+        QCOMPARE(stats.layout[1].w, 3.0 / 2500);
+        QCOMPARE(stats.layout.back().w, 2498.0 / 2500);
     }
 };
 

@@ -185,6 +185,15 @@ private slots:
             QVERIFY2(std::abs(counted - double(boxes)) < 1e-6, qPrintable(QString::number(counted)));
         }
         QVERIFY(panel.centrePlot()->yAxis->rangeReversed());
+        // labels.jpg's box layout: one outline per box (fewer than 1000 here), each centred.
+        QCOMPARE(panel.layoutPlot()->itemCount(), static_cast<int>(boxes));
+        for (int i = 0; i < panel.layoutPlot()->itemCount(); ++i) {
+            auto* rect = qobject_cast<QCPItemRect*>(panel.layoutPlot()->item(i));
+            QVERIFY(rect);
+            const QPointF a = rect->topLeft->coords(), b = rect->bottomRight->coords();
+            QVERIFY(std::abs((a.x() + b.x()) / 2 - 0.5) < 1e-9 && std::abs((a.y() + b.y()) / 2 - 0.5) < 1e-9);
+            QVERIFY(b.x() > a.x() && b.y() > a.y());
+        }
         if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
             panel.resize(900, 1100);
             panel.show();
