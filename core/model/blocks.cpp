@@ -1,5 +1,6 @@
 #include "model/blocks_torch_impl.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace osprey::model {
@@ -119,6 +120,13 @@ C2f::C2f(int c1, int c2, int n, bool shortcut, double expansion, C2fInner inner)
         case C2fInner::C3k:
             block = std::make_shared<C3k>(hidden, hidden, 2, shortcut, 0.5, 3);
             break;
+        case C2fInner::AttnBottleneck: {
+            auto pair = std::make_shared<SequentialBlock>();
+            pair->append(std::make_shared<Bottleneck>(hidden, hidden, shortcut, 3, 3, 0.5));
+            pair->append(std::make_shared<PsaBlock>(hidden, 0.5, std::max(hidden / 64, 1)));
+            block = pair;
+            break;
+        }
         }
         list->push_back(block);
         m_blocks.push_back(block);
@@ -147,7 +155,8 @@ torch::Tensor C3k::forward(const torch::Tensor& x) {
     return m_cv3->forward(torch::cat({m_m->forward(m_cv1->forward(x)), m_cv2->forward(x)}, 1));
 }
 
-Sppf::Sppf(int c1, int c2, int kernel, Activation cv1Act) : m_kernel(kernel) {
+Sppf::Sppf(int c1, int c2, int kernel, Activation cv1Act, bool shortcut)
+    : m_kernel(kernel), m_add(shortcut && c1 == c2) {
     const int hidden = c1 / 2;
     m_cv1 = register_module("cv1", std::make_shared<Conv>(c1, hidden, 1, 1, 1, cv1Act));
     m_cv2 = register_module("cv2", std::make_shared<Conv>(hidden * 4, c2, 1));
@@ -157,7 +166,8 @@ torch::Tensor Sppf::forward(const torch::Tensor& x) {
     std::vector<torch::Tensor> ys{m_cv1->forward(x)};
     for (int i = 0; i < 3; ++i)
         ys.push_back(torch::max_pool2d(ys.back(), m_kernel, 1, m_kernel / 2));
-    return m_cv2->forward(torch::cat(ys, 1));
+    auto y = m_cv2->forward(torch::cat(ys, 1));
+    return m_add ? y + x : y;
 }
 
 Attention::Attention(int dim, int numHeads, double attnRatio)

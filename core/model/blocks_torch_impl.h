@@ -106,7 +106,8 @@ private:
 enum class C2fInner {
     Bottleneck,     ///< C2f: Bottleneck(c, c, e=1.0)
     HalfBottleneck, ///< C3k2 with c3k=False: Bottleneck(c, c, e=0.5)
-    C3k             ///< C3k2 with c3k=True: C3k(c, c, n=2)
+    C3k,            ///< C3k2 with c3k=True: C3k(c, c, n=2)
+    AttnBottleneck, ///< C3k2 with attn=True (YOLO26's last block): Bottleneck(c, c, e=0.5), then PSABlock
 };
 
 /// C2f and C3k2: cv1 to 2c, split, n inner blocks chained on the second half, concat, cv2.
@@ -132,16 +133,18 @@ private:
 };
 
 /// SPPF: cv1 (1x1; SiLU as in the published weights, none as Ultralytics >= 8.4.0 builds it), three
-/// chained max-pools, concat, cv2.
+/// chained max-pools, concat, cv2; with `shortcut` (YOLO26) the input is added when c1 == c2.
 class Sppf : public UnaryModule {
 public:
-    Sppf(int c1, int c2, int kernel, Activation cv1Act = Activation::SiLU);
+    Sppf(int c1, int c2, int kernel, Activation cv1Act = Activation::SiLU, bool shortcut = false);
     torch::Tensor forward(const torch::Tensor& x) override;
     int kernel() const { return m_kernel; }
+    bool residual() const { return m_add; }
 
 private:
     std::shared_ptr<Conv> m_cv1, m_cv2;
     int m_kernel;
+    bool m_add;
 };
 
 /// Multi-head self-attention over the spatial positions, with a depthwise positional conv (pe).

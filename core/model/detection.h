@@ -23,6 +23,12 @@ enum class LabelMode {
 /// Whether suppression compares boxes of the same class only.
 enum class ClassMode { PerClass, Agnostic };
 
+/// Which branch of a YOLO26 (end-to-end) head inference reads, as Ultralytics 8.4.190's `nms` option
+/// chooses: the one-to-many branch with NMS (nms unset, the default) or the NMS-free one-to-one branch
+/// (nms=false: the top maxDetections (anchor, class) scores, kept above the confidence threshold).
+/// Other families have the one-to-many head only.
+enum class HeadBranch { OneToMany, OneToOne };
+
 /// Non-maximum suppression settings; defaults follow `osprey-cli predict` (Ultralytics predict).
 struct NmsOptions {
     float confThreshold = 0.25f; ///< keep scores strictly above this
@@ -31,6 +37,7 @@ struct NmsOptions {
     int maxCandidates = 30000;   ///< highest-scoring candidates considered per image
     LabelMode labels = LabelMode::Best;
     ClassMode classes = ClassMode::PerClass;
+    HeadBranch branch = HeadBranch::OneToMany; ///< YOLO26: OneToOne reads the head without NMS
 };
 
 /// Where a letterboxed image came from: input = original * scale + pad.

@@ -18,58 +18,104 @@ torch::Tensor Dfl::forward(const torch::Tensor& x) {
     return m_conv->forward(probabilities).reshape({batch, 4, anchors});
 }
 
-Detect::Detect(int numClasses, const std::vector<int>& channels, std::vector<int> strides, HeadStyle style)
-    : m_numClasses(numClasses), m_channels(channels), m_strides(std::move(strides)) {
-    const int boxWidth = std::max({16, channels[0] / 4, 4 * kRegMax});
+Detect::Detect(int numClasses, const std::vector<int>& channels, std::vector<int> strides, HeadStyle style,
+               int regMax, bool endToEnd)
+    : m_numClasses(numClasses), m_regMax(regMax), m_channels(channels), m_strides(std::move(strides)) {
+    const int boxWidth = std::max({16, channels[0] / 4, 4 * regMax});
     const int clsWidth = std::max(channels[0], std::min(numClasses, 100));
-    auto cv2 = register_module("cv2", torch::nn::ModuleList());
-    auto cv3 = register_module("cv3", torch::nn::ModuleList());
-    for (const int c : channels) {
-        auto box = std::make_shared<SequentialBlock>();
-        box->append(std::make_shared<Conv>(c, boxWidth, 3));
-        box->append(std::make_shared<Conv>(boxWidth, boxWidth, 3));
-        box->append(std::make_shared<PlainConv>(boxWidth, 4 * kRegMax, 1, 1, 1, true));
-        auto cls = std::make_shared<SequentialBlock>();
-        if (style == HeadStyle::V8) {
-            cls->append(std::make_shared<Conv>(c, clsWidth, 3));
-            cls->append(std::make_shared<Conv>(clsWidth, clsWidth, 3));
-        } else {
-            // Depthwise 3x3 (groups = gcd(c1, c2) = c1) followed by a pointwise conv, twice.
-            auto first = std::make_shared<SequentialBlock>();
-            auto second = std::make_shared<SequentialBlock>();
-            first->append(std::make_shared<Conv>(c, c, 3, 1, c));
-            first->append(std::make_shared<Conv>(c, clsWidth, 1));
-            second->append(std::make_shared<Conv>(clsWidth, clsWidth, 3, 1, clsWidth));
-            second->append(std::make_shared<Conv>(clsWidth, clsWidth, 1));
-            cls->append(first);
-            cls->append(second);
+    const auto build = [&](const char* boxName, const char* clsName, Branch& boxes, Branch& classes) {
+        auto cv2 = register_module(boxName, torch::nn::ModuleList());
+        auto cv3 = register_module(clsName, torch::nn::ModuleList());
+        for (const int c : channels) {
+            auto box = std::make_shared<SequentialBlock>();
+            box->append(std::make_shared<Conv>(c, boxWidth, 3));
+            box->append(std::make_shared<Conv>(boxWidth, boxWidth, 3));
+            box->append(std::make_shared<PlainConv>(boxWidth, 4 * regMax, 1, 1, 1, true));
+            auto cls = std::make_shared<SequentialBlock>();
+            if (style == HeadStyle::V8) {
+                cls->append(std::make_shared<Conv>(c, clsWidth, 3));
+                cls->append(std::make_shared<Conv>(clsWidth, clsWidth, 3));
+            } else {
+                // Depthwise 3x3 (groups = gcd(c1, c2) = c1) followed by a pointwise conv, twice.
+                auto first = std::make_shared<SequentialBlock>();
+                auto second = std::make_shared<SequentialBlock>();
+                first->append(std::make_shared<Conv>(c, c, 3, 1, c));
+                first->append(std::make_shared<Conv>(c, clsWidth, 1));
+                second->append(std::make_shared<Conv>(clsWidth, clsWidth, 3, 1, clsWidth));
+                second->append(std::make_shared<Conv>(clsWidth, clsWidth, 1));
+                cls->append(first);
+                cls->append(second);
+            }
+            cls->append(std::make_shared<PlainConv>(clsWidth, numClasses, 1, 1, 1, true));
+            cv2->push_back(box);
+            cv3->push_back(cls);
+            boxes.push_back(box);
+            classes.push_back(cls);
         }
-        cls->append(std::make_shared<PlainConv>(clsWidth, numClasses, 1, 1, 1, true));
-        cv2->push_back(box);
-        cv3->push_back(cls);
-        m_box.push_back(box);
-        m_cls.push_back(cls);
+    };
+    build("cv2", "cv3", m_box, m_cls);
+    if (regMax > 1)
+        m_dfl = register_module("dfl", std::make_shared<Dfl>(regMax));
+    if (endToEnd) {
+        build("one2one_cv2", "one2one_cv3", m_o2oBox, m_o2oCls);
+        // Ultralytics deep-copies the one-to-many branches: both start from the same weights.
+        torch::NoGradGuard noGrad;
+        for (size_t i = 0; i < m_box.size(); ++i) {
+            const auto from = m_box[i]->parameters(), to = m_o2oBox[i]->parameters();
+            for (size_t p = 0; p < from.size(); ++p)
+                to[p].copy_(from[p]);
+            const auto fromCls = m_cls[i]->parameters(), toCls = m_o2oCls[i]->parameters();
+            for (size_t p = 0; p < fromCls.size(); ++p)
+                toCls[p].copy_(fromCls[p]);
+        }
     }
-    m_dfl = register_module("dfl", std::make_shared<Dfl>(kRegMax));
     initBiases();
 }
 
 void Detect::initBiases() {
     torch::NoGradGuard noGrad;
-    for (size_t i = 0; i < m_box.size(); ++i) {
-        std::dynamic_pointer_cast<PlainConv>(m_box[i]->at(2))->bias.fill_(2.0);
-        const double cellsPerSide = 640.0 / m_strides[i];
-        std::dynamic_pointer_cast<PlainConv>(m_cls[i]->at(m_cls[i]->size() - 1))
-            ->bias.fill_(std::log(5.0 / m_numClasses / (cellsPerSide * cellsPerSide)));
-    }
+    for (const auto* branch : {&m_box, &m_o2oBox})
+        for (const auto& box : *branch)
+            std::dynamic_pointer_cast<PlainConv>(box->at(box->size() - 1))->bias.fill_(2.0);
+    for (const auto* branch : {&m_cls, &m_o2oCls})
+        for (size_t i = 0; i < branch->size(); ++i) {
+            const double cellsPerSide = 640.0 / m_strides[i];
+            const auto& cls = (*branch)[i];
+            std::dynamic_pointer_cast<PlainConv>(cls->at(cls->size() - 1))
+                ->bias.fill_(std::log(5.0 / m_numClasses / (cellsPerSide * cellsPerSide)));
+        }
 }
 
-std::vector<torch::Tensor> Detect::forwardRaw(const std::vector<torch::Tensor>& features) {
+void Detect::dropBranch(bool keepOneToOne) {
+    if (!endToEnd() || !hasOneToMany())
+        return;
+    const char* names[2][2] = {{"cv2", "cv3"}, {"one2one_cv2", "one2one_cv3"}};
+    for (const char* name : names[keepOneToOne ? 0 : 1])
+        unregister_module(name);
+    (keepOneToOne ? m_box : m_o2oBox).clear();
+    (keepOneToOne ? m_cls : m_o2oCls).clear();
+}
+
+std::vector<torch::Tensor> Detect::run(const Branch& box, const Branch& cls,
+                                       const std::vector<torch::Tensor>& features) {
     std::vector<torch::Tensor> maps;
     maps.reserve(features.size());
     for (size_t i = 0; i < features.size(); ++i)
-        maps.push_back(torch::cat({m_box[i]->forward(features[i]), m_cls[i]->forward(features[i])}, 1));
+        maps.push_back(torch::cat({box[i]->forward(features[i]), cls[i]->forward(features[i])}, 1));
     return maps;
+}
+
+std::vector<torch::Tensor> Detect::forwardRaw(const std::vector<torch::Tensor>& features) {
+    TORCH_CHECK(hasOneToMany(), "the head's one-to-many branch was dropped");
+    return run(m_box, m_cls, features);
+}
+
+std::vector<torch::Tensor> Detect::forwardRawOneToOne(const std::vector<torch::Tensor>& features) {
+    TORCH_CHECK(endToEnd(), "the head has no one-to-one branch");
+    std::vector<torch::Tensor> detached;
+    for (const auto& feature : features)
+        detached.push_back(feature.detach());
+    return run(m_o2oBox, m_o2oCls, detached);
 }
 
 std::pair<torch::Tensor, torch::Tensor> makeAnchors(const std::vector<torch::Tensor>& maps,
@@ -95,25 +141,62 @@ torch::Tensor distancesToXywh(const torch::Tensor& distances, const torch::Tenso
     return torch::cat({(topLeft + bottomRight) / 2, bottomRight - topLeft}, 1);
 }
 
-torch::Tensor Detect::decode(const std::vector<torch::Tensor>& raw) {
+torch::Tensor Detect::flatten(const std::vector<torch::Tensor>& raw) const {
     const auto batch = raw[0].size(0);
-    const int outputs = 4 * kRegMax + m_numClasses;
+    const int outputs = 4 * m_regMax + m_numClasses;
     std::vector<torch::Tensor> flat;
     for (const auto& map : raw)
         flat.push_back(map.reshape({batch, outputs, -1})); // a copy only for channels-last maps
     const auto all = torch::cat(flat, 2);
+    if (!m_dfl)
+        return all; // reg_max 1: the box outputs are the distances
+    const auto parts = all.split_with_sizes({4 * m_regMax, m_numClasses}, 1);
+    return torch::cat({m_dfl->forward(parts[0]), parts[1]}, 1);
+}
+
+torch::Tensor Detect::decode(const std::vector<torch::Tensor>& raw) {
+    const auto all = flatten(raw);
     const auto [anchors, strideColumn] = makeAnchors(raw, m_strides);
-    const auto parts = all.split_with_sizes({4 * kRegMax, m_numClasses}, 1);
-    const auto boxes = distancesToXywh(m_dfl->forward(parts[0]), anchors) * strideColumn.transpose(0, 1);
+    const auto parts = all.split_with_sizes({4, m_numClasses}, 1);
+    const auto boxes = distancesToXywh(parts[0], anchors) * strideColumn.transpose(0, 1);
     return torch::cat({boxes, parts[1].sigmoid()}, 1);
+}
+
+torch::Tensor Detect::decodeEndToEnd(const std::vector<torch::Tensor>& raw, int maxDet) {
+    const auto all = flatten(raw);
+    const auto [anchors, strideColumn] = makeAnchors(raw, m_strides);
+    const auto parts = all.split_with_sizes({4, m_numClasses}, 1);
+    const auto sides = parts[0].chunk(2, 1);
+    const auto points = anchors.transpose(0, 1).unsqueeze(0);
+    const auto strideRow = strideColumn.transpose(0, 1);
+    const auto boxes = torch::cat({(points - sides[0]) * strideRow, (points + sides[1]) * strideRow}, 1)
+                           .transpose(1, 2);                // [N, A, 4] x1, y1, x2, y2
+    const auto scores = parts[1].sigmoid().transpose(1, 2); // [N, A, nc]
+    const int64_t k = std::min<int64_t>(maxDet, scores.size(1));
+    // The top k anchors by their best class score, then the top k (anchor, class) pairs among them.
+    const auto anchorIndex = std::get<1>(scores.amax(-1).topk(k, 1)); // [N, k]
+    const auto candidate =
+        scores.gather(1, anchorIndex.unsqueeze(-1).expand({-1, -1, m_numClasses})); // [N, k, nc]
+    const auto [best, flatIndex] = candidate.flatten(1).topk(k, 1);                 // [N, k]
+    const auto classes = flatIndex.remainder(m_numClasses);
+    const auto chosen = anchorIndex.gather(1, flatIndex.div(m_numClasses, "floor"));
+    const auto chosenBoxes = boxes.gather(1, chosen.unsqueeze(-1).expand({-1, -1, 4}));
+    return torch::cat({chosenBoxes, best.unsqueeze(-1), classes.unsqueeze(-1).to(best.scalar_type())}, -1);
 }
 
 DetectionModel::DetectionModel(const ModelSpec& spec) : m_spec(spec) {
     m_model = register_module("model", torch::nn::ModuleList());
-    if (spec.family == Family::YoloV8)
+    switch (spec.family) {
+    case Family::YoloV8:
         buildYoloV8(*this);
-    else
+        break;
+    case Family::Yolo11:
         buildYolo11(*this);
+        break;
+    case Family::Yolo26:
+        buildYolo26(*this);
+        break;
+    }
 }
 
 int DetectionModel::addNode(Node node, LayerInfo info, std::shared_ptr<torch::nn::Module> module) {
@@ -220,8 +303,24 @@ DetectorOutput DetectionModel::forward(const torch::Tensor& images) {
     return output;
 }
 
-void DetectionModel::fuse() {
+HeadMaps DetectionModel::forwardHeads(const torch::Tensor& images) {
+    const auto features = runBackbone(images);
+    HeadMaps maps;
+    if (m_detect->hasOneToMany())
+        maps.oneToMany = m_detect->forwardRaw(features);
+    if (m_detect->endToEnd())
+        maps.oneToOne = m_detect->forwardRawOneToOne(features);
+    return maps;
+}
+
+torch::Tensor DetectionModel::forwardEndToEnd(const torch::Tensor& images, int maxDet) {
+    return m_detect->decodeEndToEnd(m_detect->forwardRawOneToOne(runBackbone(images)), maxDet);
+}
+
+void DetectionModel::fuse(std::optional<HeadBranch> keep) {
     fuseConvBn(*this);
+    if (keep)
+        m_detect->dropBranch(*keep == HeadBranch::OneToOne);
     m_fused = true;
 }
 

@@ -58,7 +58,8 @@ Expected<double> Detector::gflops(int imgsz) const {
         model.eval();
         torch::NoGradGuard noGrad;
         OpCounterScope counter;
-        model.forwardDecoded(torch::zeros({1, 3, 32, 32}));
+        // Every branch the head still has, as Ultralytics' eval pass runs them.
+        model.forwardHeads(torch::zeros({1, 3, 32, 32}));
         model.train(wasTraining);
         const double ratio = (imgsz / 32.0) * (imgsz / 32.0);
         return counter.ops() * 2.0 * ratio / 1e9;
@@ -74,8 +75,8 @@ std::vector<TensorEntry> Detector::stateDictEntries() const {
     return entries;
 }
 
-void Detector::fuse() {
-    m_impl->model->fuse();
+void Detector::fuse(HeadBranch branch) {
+    m_impl->model->fuse(branch);
 }
 bool Detector::fused() const {
     return m_impl->model->fused();

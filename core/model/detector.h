@@ -4,6 +4,7 @@
 // detector_torch_impl.h. A Detector is not thread-safe: use it from one thread at a time.
 
 #include "common/expected.h"
+#include "model/detection.h"
 #include "model/model_spec.h"
 
 #include <cstdint>
@@ -34,7 +35,7 @@ struct TensorEntry {
     std::vector<std::int64_t> shape;
 };
 
-/// A YOLOv8 or YOLO11 network on the CPU, freshly initialised as the recipe prescribes.
+/// A YOLOv8, YOLO11 or YOLO26 network on the CPU, freshly initialised as the recipe prescribes.
 class Detector {
 public:
     /// Builds the network. Fails only for an invalid spec (e.g. nc < 1) or when torch fails.
@@ -56,8 +57,9 @@ public:
     Expected<double> gflops(int imgsz = 640) const;
     /// The state_dict in PyTorch order: per module its parameters, then its buffers, then its children.
     std::vector<TensorEntry> stateDictEntries() const;
-    /// Folds BatchNorm into the convolutions (inference only; irreversible).
-    void fuse();
+    /// Folds BatchNorm into the convolutions (inference only; irreversible). A YOLO26 head then keeps only
+    /// `branch`, as Ultralytics' fused network (its fused parameter counts and GFLOPs are these).
+    void fuse(HeadBranch branch = HeadBranch::OneToMany);
     bool fused() const;
 
     struct Impl; ///< defined in detector_torch_impl.h

@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,27 +39,51 @@ enum class HeadStyle {
 };
 
 /// The anchor-free Detect head on P3/P4/P5: a box branch (cv2, 4*reg_max outputs) and a class branch
-/// (cv3, nc outputs) per level, and the DFL decoder.
+/// (cv3, nc outputs) per level, and the DFL decoder when reg_max > 1. YOLO26's head (reg_max 1, no DFL: the
+/// box outputs are the ltrb distances) is end-to-end: a second, identical pair of branches (one2one_cv2,
+/// one2one_cv3) on detached features is trained one-to-one and read without NMS (spec yolo26 §2).
 class Detect : public torch::nn::Module {
 public:
-    Detect(int numClasses, const std::vector<int>& channels, std::vector<int> strides, HeadStyle style);
+    Detect(int numClasses, const std::vector<int>& channels, std::vector<int> strides, HeadStyle style,
+           int regMax = kRegMax, bool endToEnd = false);
 
-    /// Per level [N, 4*reg_max + nc, H, W]: box logits first, then class logits.
+    /// The one-to-many branch per level [N, 4*reg_max + nc, H, W]: box outputs first, then class logits.
     std::vector<torch::Tensor> forwardRaw(const std::vector<torch::Tensor>& features);
+    /// The one-to-one branch of an end-to-end head, on the features detached (its loss never reaches the
+    /// backbone), in forwardRaw's layout.
+    std::vector<torch::Tensor> forwardRawOneToOne(const std::vector<torch::Tensor>& features);
     /// [N, 4 + nc, A]: cx, cy, w, h in input pixels, then sigmoid class scores.
     torch::Tensor decode(const std::vector<torch::Tensor>& raw);
-    /// Box biases 2.0, class biases log(5 / nc / (640 / stride)^2), as the recipe prescribes.
+    /// The end-to-end output of one-to-one maps: [N, k, 6] = x1, y1, x2, y2 (input pixels), score, class, by
+    /// descending score, k = min(maxDet, anchors). Each anchor's best score picks the top k anchors, then the
+    /// top k of their (anchor, class) scores; an anchor may come back with several classes. No NMS.
+    torch::Tensor decodeEndToEnd(const std::vector<torch::Tensor>& raw, int maxDet);
+    /// Box biases 2.0, class biases log(5 / nc / (640 / stride)^2), as the recipe prescribes (both branches).
     void initBiases();
+    /// Drops one branch of an end-to-end head (inference after fusing, as Ultralytics' fuse does).
+    void dropBranch(bool keepOneToOne);
 
     int numClasses() const { return m_numClasses; }
+    int regMax() const { return m_regMax; }
+    bool endToEnd() const { return !m_o2oBox.empty(); }
+    bool hasOneToMany() const { return !m_box.empty(); }
     const std::vector<int>& strides() const { return m_strides; }
     const std::vector<int>& channels() const { return m_channels; }
 
 private:
+    using Branch = std::vector<std::shared_ptr<SequentialBlock>>;
+    static std::vector<torch::Tensor> run(const Branch& box, const Branch& cls,
+                                          const std::vector<torch::Tensor>& features);
+    /// Every level's maps as [N, 4 + nc, A]: ltrb distances in grid units (through the DFL when reg_max >
+    /// 1), then class logits.
+    torch::Tensor flatten(const std::vector<torch::Tensor>& raw) const;
+
     int m_numClasses;
+    int m_regMax;
     std::vector<int> m_channels;
     std::vector<int> m_strides;
-    std::vector<std::shared_ptr<SequentialBlock>> m_box, m_cls;
+    Branch m_box, m_cls;       ///< one-to-many (cv2, cv3)
+    Branch m_o2oBox, m_o2oCls; ///< one-to-one (one2one_cv2, one2one_cv3); empty unless end-to-end
     std::shared_ptr<Dfl> m_dfl;
 };
 
@@ -76,6 +101,12 @@ struct DetectorOutput {
     torch::Tensor decoded;
 };
 
+/// The per-level maps of both branches of a head (Detect::forwardRaw's layout); `oneToOne` is empty for a
+/// head that is not end-to-end, `oneToMany` for an end-to-end head fused for one-to-one inference.
+struct HeadMaps {
+    std::vector<torch::Tensor> oneToMany, oneToOne;
+};
+
 /// A YOLOv8 / YOLO11 detection network whose state_dict names match Ultralytics' DetectionModel
 /// ("model.<layer>.<...>"). Input: float [N, 3, H, W], RGB in 0..1, H and W multiples of 32.
 class DetectionModel : public torch::nn::Module {
@@ -88,8 +119,13 @@ public:
     torch::Tensor forwardDecoded(const torch::Tensor& images);
     /// Raw maps always; decoded too when not training (validation needs both).
     DetectorOutput forward(const torch::Tensor& images);
+    /// Both branches' maps of one pass (the backbone runs once): YOLO26 trains on both.
+    HeadMaps forwardHeads(const torch::Tensor& images);
+    /// End-to-end output [N, k, 6] of the one-to-one branch (Detect::decodeEndToEnd); YOLO26 only.
+    torch::Tensor forwardEndToEnd(const torch::Tensor& images, int maxDet = 300);
 
-    void fuse();
+    /// Folds BatchNorm into the convolutions. An end-to-end head keeps both branches, or only `keep`.
+    void fuse(std::optional<HeadBranch> keep = std::nullopt);
     bool fused() const { return m_fused; }
     /// Stores the convolution weights channels-last (NHWC) and runs inputs in that layout. oneDNN's CPU
     /// convolutions then skip their layout reorders: training steps about 1.5x faster on this machine's
@@ -140,6 +176,7 @@ private:
 /// Family builders: append the layers of the family at `model.spec()` scale.
 void buildYoloV8(DetectionModel& model);
 void buildYolo11(DetectionModel& model);
+void buildYolo26(DetectionModel& model);
 
 /// The torch module behind a public Detector.
 struct Detector::Impl {

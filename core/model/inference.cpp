@@ -131,4 +131,21 @@ std::vector<std::vector<Detection>> nonMaxSuppression(const torch::Tensor& decod
     return results;
 }
 
+std::vector<std::vector<Detection>> endToEndDetections(const torch::Tensor& output,
+                                                       const NmsOptions& options) {
+    torch::NoGradGuard noGrad;
+    const auto rows = output.detach().to(torch::kCPU, torch::kFloat).contiguous();
+    std::vector<std::vector<Detection>> results;
+    for (long image = 0; image < rows.size(0); ++image) {
+        const auto* row = rows[image].data_ptr<float>();
+        std::vector<Detection> found;
+        for (long i = 0; i < rows.size(1) && static_cast<int>(found.size()) < options.maxDetections;
+             ++i, row += 6)
+            if (row[4] > options.confThreshold)
+                found.push_back({row[0], row[1], row[2], row[3], row[4], static_cast<int>(row[5])});
+        results.push_back(std::move(found));
+    }
+    return results;
+}
+
 } // namespace osprey::model

@@ -30,4 +30,10 @@ Expected<torch::Tensor> letterboxToTensor(const ImageView& image, int targetSize
 std::vector<std::vector<Detection>> nonMaxSuppression(const torch::Tensor& decoded,
                                                       const NmsOptions& options);
 
+/// The detections of an end-to-end output [N, k, 6] (x1, y1, x2, y2, score, class; DetectionModel::
+/// forwardEndToEnd): per image the rows scoring strictly above options.confThreshold, at most
+/// options.maxDetections, in input pixels, by descending score. No suppression, as Ultralytics reads it.
+std::vector<std::vector<Detection>> endToEndDetections(const torch::Tensor& output,
+                                                       const NmsOptions& options);
+
 } // namespace osprey::model

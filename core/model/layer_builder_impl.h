@@ -35,33 +35,45 @@ public:
             block(n, c2, "C2f", text, std::make_shared<C2f>(c1, c2, n, shortcut, 0.5, C2fInner::Bottleneck)),
             repeats, shortcut ? yamlRow(channels, ", True]") : yamlRow(channels, "]"));
     }
-    /// C3k2(c, c3k, e); c3k is forced on at scales m, l and x.
-    int c3k2(int channels, int repeats, bool c3k, double expansion) {
+    /// C3k2(c, c3k, e[, attn]); c3k is forced on at scales m, l and x; attn (YOLO26's last block) makes each
+    /// inner block a Bottleneck followed by a PSABlock.
+    int c3k2(int channels, int repeats, bool c3k, double expansion, bool attn = false) {
         const Scale scale = m_model.spec().scale;
         const bool useC3k = c3k || scale == Scale::M || scale == Scale::L || scale == Scale::X;
         const int c1 = last(), c2 = width(channels), n = depth(repeats);
+        const char* attnText = attn ? ", True" : "";
         std::ostringstream tail;
-        tail << ", " << (useC3k ? "True" : "False") << ", " << expansion << "]";
+        tail << ", " << (useC3k ? "True" : "False") << ", " << expansion << attnText << "]";
         std::string text = args({c1, c2, n});
         text.pop_back();
         std::ostringstream yaml;
-        yaml << "[" << channels << ", " << (c3k ? "True" : "False") << ", " << expansion << "]";
-        return row(block(n, c2, "C3k2", text + tail.str(),
-                         std::make_shared<C2f>(c1, c2, n, true, expansion,
-                                               useC3k ? C2fInner::C3k : C2fInner::HalfBottleneck)),
-                   repeats, yaml.str());
+        yaml << "[" << channels << ", " << (c3k ? "True" : "False") << ", " << expansion << attnText << "]";
+        const C2fInner inner = attn     ? C2fInner::AttnBottleneck
+                               : useC3k ? C2fInner::C3k
+                                        : C2fInner::HalfBottleneck;
+        return row(
+            block(n, c2, "C3k2", text + tail.str(), std::make_shared<C2f>(c1, c2, n, true, expansion, inner)),
+            repeats, yaml.str());
     }
-    int sppf(int channels, int kernel) {
+    /// SPPF(c, k); with `shortcut` (YOLO26: SPPF(c, 5, 3, True)) the input is added to the output and cv1
+    /// has no activation.
+    int sppf(int channels, int kernel, bool shortcut = false) {
         const int c1 = last(), c2 = width(channels);
         const bool act = m_model.spec().sppfActivation;
         std::string text = args({c1, c2, kernel});
-        if (!act)
+        if (shortcut)
+            text.insert(text.size() - 1, ", 3, True");
+        else if (!act)
             text.insert(text.size() - 1, ", cv1 act=None");
+        std::string yaml = args({channels, kernel, 3});
+        if (shortcut)
+            yaml.insert(yaml.size() - 1, ", True");
         return row(block(1, c2, "SPPF", text,
-                         std::make_shared<Sppf>(c1, c2, kernel, act ? Activation::SiLU : Activation::None)),
+                         std::make_shared<Sppf>(c1, c2, kernel, act ? Activation::SiLU : Activation::None,
+                                                shortcut)),
                    // Ultralytics 8.4.190 gives a row of <= 3 arguments SiLU and builds a longer one (n=3
                    // pools) without: the row says which this network is.
-                   1, act ? args({channels, kernel}) : args({channels, kernel, 3}));
+                   1, act ? args({channels, kernel}) : yaml);
     }
     int c2psa(int channels, int repeats) {
         const int c1 = last(), c2 = width(channels), n = depth(repeats);
@@ -79,13 +91,14 @@ public:
         m_channels.push_back(sum);
         return row(m_model.addConcat(std::move(from)), 1, "[1]");
     }
-    int detect(std::vector<int> from, HeadStyle style) {
+    /// Detect(nc) on the `from` layers; YOLO26's head is Detect(nc) with reg_max 1 and end2end.
+    int detect(std::vector<int> from, HeadStyle style, int regMax = kRegMax, bool endToEnd = false) {
         std::vector<int> channels;
         for (const int index : from)
             channels.push_back(m_channels[static_cast<size_t>(index)]);
         m_channels.push_back(0);
-        auto head =
-            std::make_shared<Detect>(m_model.spec().numClasses, channels, std::vector<int>{8, 16, 32}, style);
+        auto head = std::make_shared<Detect>(m_model.spec().numClasses, channels, std::vector<int>{8, 16, 32},
+                                             style, regMax, endToEnd);
         return row(m_model.addDetect(std::move(from), head), 1, "['nc']");
     }
 

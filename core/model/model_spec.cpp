@@ -8,7 +8,15 @@
 namespace osprey::model {
 
 std::string familyName(Family family) {
-    return family == Family::YoloV8 ? "yolov8" : "yolo11";
+    switch (family) {
+    case Family::YoloV8:
+        return "yolov8";
+    case Family::Yolo11:
+        return "yolo11";
+    case Family::Yolo26:
+        return "yolo26";
+    }
+    return "yolov8";
 }
 
 char scaleLetter(Scale scale) {
@@ -46,6 +54,7 @@ ScaleFactors scaleFactors(Family family, Scale scale) {
             return {1.00, 1.25, 512};
         }
     }
+    // YOLO11 and YOLO26 share their scales (yolo11.yaml, yolo26.yaml).
     switch (scale) {
     case Scale::N:
         return {0.50, 0.25, 1024};
@@ -67,7 +76,9 @@ Expected<Family> parseFamily(const std::string& text) {
         return Family::YoloV8;
     if (lower == "yolo11" || lower == "yolov11")
         return Family::Yolo11;
-    return fail("unknown model family '" + text + "': expected yolov8 or yolo11", "invalid");
+    if (lower == "yolo26" || lower == "yolov26")
+        return Family::Yolo26;
+    return fail("unknown model family '" + text + "': expected yolov8, yolo11 or yolo26", "invalid");
 }
 
 Expected<Scale> parseScale(const std::string& text) {
@@ -97,9 +108,10 @@ Expected<ModelSpec> parseModelName(const std::string& text, int numClasses) {
         if (endsWith(lower, suffix))
             lower.resize(lower.size() - std::string(suffix).size());
     const auto bad = [&] {
-        return fail("unknown model '" + text +
-                        "': expected yolov8n|s|m|l|x or yolo11n|s|m|l|x (e.g. model=yolov8n)",
-                    "invalid");
+        return fail(
+            "unknown model '" + text +
+                "': expected yolov8n|s|m|l|x, yolo11n|s|m|l|x or yolo26n|s|m|l|x (e.g. model=yolov8n)",
+            "invalid");
     };
     if (numClasses < 1)
         return fail("invalid number of classes " + std::to_string(numClasses) + ": nc must be at least 1",
@@ -110,7 +122,9 @@ Expected<ModelSpec> parseModelName(const std::string& text, int numClasses) {
     const auto scale = parseScale(lower.substr(lower.size() - 1));
     if (!family || !scale)
         return bad();
-    return ModelSpec{*family, *scale, numClasses};
+    ModelSpec spec{*family, *scale, numClasses};
+    spec.sppfActivation = *family != Family::Yolo26;
+    return spec;
 }
 
 int makeDivisible(double value, int divisor) {

@@ -9,7 +9,7 @@
 namespace osprey::model {
 
 /// The detector families Osprey builds, with Ultralytics-compatible module names.
-enum class Family { YoloV8, Yolo11 };
+enum class Family { YoloV8, Yolo11, Yolo26 };
 
 /// The five sizes of each family.
 enum class Scale { N, S, M, L, X };
@@ -20,10 +20,11 @@ struct ModelSpec {
     Scale scale = Scale::N;
     int numClasses = 80; ///< nc; any value >= 1
     /// Whether SPPF's cv1 ends in SiLU. True for Osprey's networks and the official Ultralytics v8/11
-    /// files; false for networks built by Ultralytics >= 8.4.0, whose SPPF.cv1 has no activation.
+    /// files; false for networks built by Ultralytics >= 8.4.0, whose SPPF.cv1 has no activation, and for
+    /// every YOLO26 (its recipe has none).
     bool sppfActivation = true;
 
-    /// "yolov8n", "yolo11x", ...
+    /// "yolov8n", "yolo11x", "yolo26s", ...
     std::string name() const;
 };
 
@@ -36,11 +37,11 @@ struct ScaleFactors {
 
 ScaleFactors scaleFactors(Family family, Scale scale);
 
-/// Parses "yolov8n", "yolo11s", "YOLOv8x.pt" (a ".pt"/".yaml" suffix is ignored). The error lists the
-/// accepted names.
+/// Parses "yolov8n", "yolo11s", "yolo26m", "YOLOv8x.pt" (a ".pt"/".yaml" suffix is ignored). The error lists
+/// the accepted names.
 Expected<ModelSpec> parseModelName(const std::string& text, int numClasses = 80);
 
-std::string familyName(Family family); ///< "yolov8" or "yolo11"
+std::string familyName(Family family); ///< "yolov8", "yolo11" or "yolo26"
 char scaleLetter(Scale scale);         ///< 'n', 's', 'm', 'l' or 'x'
 Expected<Family> parseFamily(const std::string& text);
 Expected<Scale> parseScale(const std::string& text);

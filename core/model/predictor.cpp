@@ -137,11 +137,21 @@ Expected<std::vector<std::vector<Detection>>> Predictor::predictLetterboxed(
     try {
         start = std::chrono::steady_clock::now();
         torch::NoGradGuard noGrad;
-        const auto decoded = m_impl->model->forwardDecoded(*input);
+        auto& model = *m_impl->model;
+        const bool endToEnd = nms.branch == HeadBranch::OneToOne;
+        if (endToEnd && !model.head().endToEnd())
+            return fail(
+                model.spec().name() +
+                    " has no NMS-free (one-to-one) head: nms=false is for YOLO26 models; leave nms unset",
+                "invalid");
+        // YOLO26 read end to end: the one-to-one head's top-k, no NMS; otherwise NMS over the one-to-many
+        // head.
+        const auto output =
+            endToEnd ? model.forwardEndToEnd(*input, nms.maxDetections) : model.forwardDecoded(*input);
         synchronise(m_impl->device);
         local.inferenceMs = elapsedMs(start);
         start = std::chrono::steady_clock::now();
-        auto results = nonMaxSuppression(decoded, nms);
+        auto results = endToEnd ? endToEndDetections(output, nms) : nonMaxSuppression(output, nms);
         for (size_t i = 0; i < results.size() && !letterboxes.empty(); ++i)
             mapToOriginal(results[i], letterboxes[i], originalSizes[i].first, originalSizes[i].second);
         local.postprocessMs = elapsedMs(start);

@@ -13,7 +13,8 @@ namespace {
 using pickle::Kind;
 using pickle::Value;
 
-/// The layer classes of the two detection networks, as Ultralytics' yolov8.yaml and yolo11.yaml list them.
+/// The layer classes of the detection networks, as Ultralytics' yolov8.yaml, yolo11.yaml and yolo26.yaml
+/// list them (YOLO26's are YOLO11's; its head and block arguments differ).
 const std::vector<std::string>& expectedLayers(Family family) {
     static const std::vector<std::string> v8 = {"Conv", "Conv",     "C2f",    "Conv", "C2f",      "Conv",
                                                 "C2f",  "Conv",     "C2f",    "SPPF", "Upsample", "Concat",
@@ -158,31 +159,37 @@ Expected<Family> recoverFamily(const Value* layers, const Value* root, const std
     std::vector<std::string> classes;
     for (const auto& [key, layer] : layers->entries)
         classes.push_back(layer && layer->is(Kind::Object) ? layer->name : "?");
-    const Value* yaml = pickle::attr(root, "yaml");
-    const std::string yamlFile = pickle::toText(pickle::get(yaml, "yaml_file"));
-    const Value* head = layers->entries.empty() ? nullptr : layers->entries.back().second.get();
-    const Value* end2end = pickle::attr(head, "end2end");
-    if (yamlFile.find("26") != std::string::npos ||
-        (end2end != nullptr && end2end->is(Kind::Bool) && end2end->boolean))
-        return unsupported(
-            file, "a YOLO26 (end-to-end) checkpoint; Osprey reads YOLOv8 and YOLO11 detectors for now");
     const std::string headClass = classes.empty() ? "" : classes.back();
-    static const std::map<std::string, std::string> tasks = {
-        {"Segment", "segmentation"},   {"Pose", "pose"},
-        {"OBB", "oriented-box (OBB)"}, {"Classify", "classification"},
-        {"WorldDetect", "YOLO-World"}, {"v10Detect", "YOLOv10"},
-        {"YOLOEDetect", "YOLOE"},      {"RTDETRDecoder", "RT-DETR"}};
+    static const std::map<std::string, std::string> tasks = {{"Segment", "segmentation"},
+                                                             {"Pose", "pose"},
+                                                             {"OBB", "oriented-box (OBB)"},
+                                                             {"Classify", "classification"},
+                                                             {"Segment26", "YOLO26 segmentation"},
+                                                             {"Pose26", "YOLO26 pose"},
+                                                             {"OBB26", "YOLO26 oriented-box (OBB)"},
+                                                             {"WorldDetect", "YOLO-World"},
+                                                             {"v10Detect", "YOLOv10"},
+                                                             {"YOLOEDetect", "YOLOE"},
+                                                             {"RTDETRDecoder", "RT-DETR"}};
     if (const auto it = tasks.find(headClass); it != tasks.end())
         return unsupported(file, "a " + it->second + " checkpoint (" + headClass +
                                      " head); Osprey reads object-detection checkpoints (Detect head) only");
+    const Value* head = layers->entries.empty() ? nullptr : layers->entries.back().second.get();
     const bool v8 = std::find(classes.begin(), classes.end(), "C2f") != classes.end();
-    const Family family = v8 ? Family::YoloV8 : Family::Yolo11;
+    // YOLO26: the Detect head carries a one-to-one branch (spec yolo26 §6).
+    const bool endToEnd = moduleChild(head, "one2one_cv2") != nullptr;
+    const Family family = v8 ? Family::YoloV8 : endToEnd ? Family::Yolo26 : Family::Yolo11;
+    const std::string yamlFile = pickle::toText(pickle::get(pickle::attr(root, "yaml"), "yaml_file"));
+    if (family == Family::Yolo11 && yamlFile.find("26") != std::string::npos)
+        return unsupported(file, "a YOLO26 network built without its one-to-one head (end2end=False, from " +
+                                     yamlFile +
+                                     "); Osprey reads YOLO26 detectors as yolo26.yaml builds them");
     const auto& expected = expectedLayers(family);
     for (size_t i = 0; i < std::max(classes.size(), expected.size()); ++i) {
         const std::string found = i < classes.size() ? classes[i] : "nothing";
         const std::string wanted = i < expected.size() ? expected[i] : "nothing";
         if (found != wanted)
-            return unsupported(file, "not a YOLOv8 or YOLO11 detection network: layer model." +
+            return unsupported(file, "not a YOLOv8, YOLO11 or YOLO26 detection network: layer model." +
                                          std::to_string(i) + " is " + found + " where " + familyName(family) +
                                          " has " + wanted);
     }
@@ -232,9 +239,11 @@ Status describeNetwork(UltralyticsCheckpoint& out, const Value* root, const std:
     if (nc == nullptr || !nc->is(Kind::Int) || nc->integer < 1 || nc->integer > 100000)
         return fail(file + ": the Detect head has no valid 'nc'", "corrupt");
     const Value* regMax = pickle::attr(head, "reg_max");
-    if (regMax != nullptr && regMax->is(Kind::Int) && regMax->integer != 16)
+    const int expectedRegMax = *family == Family::Yolo26 ? 1 : 16;
+    if (regMax != nullptr && regMax->is(Kind::Int) && regMax->integer != expectedRegMax)
         return unsupported(file, "Detect head with reg_max " + std::to_string(regMax->integer) +
-                                     " (Osprey's networks use 16)");
+                                     " (Osprey's " + familyName(*family) + " uses " +
+                                     std::to_string(expectedRegMax) + ")");
     out.meta.spec = ModelSpec{*family, *scale, static_cast<int>(nc->integer)};
     // Names: a dict {index: name} (Ultralytics >= 8) or a list.
     const Value* names = pickle::attr(root, "names");
@@ -374,9 +383,9 @@ Expected<UltralyticsCheckpoint> describeUltralytics(std::string_view pickleBytes
         return fail(file + ": neither 'model' nor 'ema' holds a network", "unsupported");
     for (const Value* network : {model, ema})
         if (network != nullptr && network->is(Kind::Object) && network->name != "DetectionModel")
-            return unsupported(file,
-                               "holds a " + network->qualifiedName() +
-                                   "; Osprey reads Ultralytics DetectionModel checkpoints (YOLOv8, YOLO11)");
+            return unsupported(
+                file, "holds a " + network->qualifiedName() +
+                          "; Osprey reads Ultralytics DetectionModel checkpoints (YOLOv8, YOLO11, YOLO26)");
     const Value* root = hasEma ? ema : model;
     if (Status ok = describeNetwork(out, root, file, archive); !ok)
         return fail(ok.error());

@@ -223,6 +223,10 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     job = std::move(joined.value());
     if (job && !job->isMain())
         return detail::trainProjectRank(projectFolder, config, events, stop, *job);
+    // A configuration that cannot train claims no run folder (a resumed one is checked once read back).
+    if (!config.resume)
+        if (auto status = config.check(); !status)
+            return failEarly(status.error());
     auto runDir = chooseRunDir(projectFolder, config.name, config.resume);
     if (!runDir)
         return failEarly(runDir.error());

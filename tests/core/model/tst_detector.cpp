@@ -50,7 +50,7 @@ private slots:
 
     void matchesUltralyticsStateDict_data() {
         QTest::addColumn<QString>("model");
-        for (const char* name : {"yolov8n", "yolov8s", "yolo11n", "yolo11s"})
+        for (const char* name : {"yolov8n", "yolov8s", "yolo11n", "yolo11s", "yolo26n", "yolo26s"})
             QTest::newRow(name) << QString(name);
     }
     void matchesUltralyticsStateDict() {
@@ -94,7 +94,9 @@ private slots:
         auto detector = Detector::create(spec(model.toStdString()));
         QVERIFY(detector);
         QCOMPARE(static_cast<qlonglong>(detector->parameterCount()), params);
-        QCOMPARE(static_cast<qlonglong>(detector->gradientCount()), params - 16);
+        // The DFL's fixed 16 weights count as parameters, not gradients; YOLO26 (reg_max 1) has no DFL.
+        const bool dfl = detector->spec().family != Family::Yolo26;
+        QCOMPARE(static_cast<qlonglong>(detector->gradientCount()), params - (dfl ? 16 : 0));
         const auto measured = detector->gflops(640);
         QVERIFY(measured);
         qInfo("%s: %lld params, %.3f GFLOPs, %lld ms", qPrintable(model),
@@ -138,6 +140,117 @@ private slots:
         for (int c = 0; c < 3; ++c)
             QVERIFY(std::abs(decoded[1][4 + c][anchor].item<double>() -
                              torch::sigmoid(cell[64 + c]).item<double>()) < 1e-6);
+    }
+
+    /// YOLO26's end-to-end head: reg_max 1 (the box outputs are the distances), two identical branches that
+    /// start equal, and the one-to-one branch read by top-k without NMS.
+    void endToEndHead() {
+        torch::manual_seed(3);
+        auto model = std::make_shared<DetectionModel>(spec("yolo26n", 3));
+        std::map<std::string, torch::Tensor> state;
+        for (const auto& [name, tensor] : model->stateDict())
+            state[name] = tensor;
+        QVERIFY(state.count("model.23.dfl.conv.weight") == 0);
+        QVERIFY(torch::equal(state["model.23.cv2.1.0.conv.weight"],
+                             state["model.23.one2one_cv2.1.0.conv.weight"]));
+        QVERIFY(torch::equal(state["model.23.cv3.2.1.1.conv.weight"],
+                             state["model.23.one2one_cv3.2.1.1.conv.weight"]));
+        QCOMPARE(state["model.23.one2one_cv2.0.2.bias"][3].item<float>(), 2.0f);
+        const float expected = static_cast<float>(std::log(5.0 / 3 / std::pow(640.0 / 8, 2)));
+        QCOMPARE(state["model.23.one2one_cv3.0.2.bias"][1].item<float>(), expected);
+
+        const auto images = torch::rand({2, 3, 64, 96});
+        model->train();
+        const auto heads = model->forwardHeads(images);
+        QCOMPARE(heads.oneToMany[0].sizes().vec(), (std::vector<int64_t>{2, 7, 8, 12}));
+        QCOMPARE(heads.oneToOne[2].sizes().vec(), (std::vector<int64_t>{2, 7, 2, 3}));
+        // The one-to-one branch's gradient stops at the head: the backbone learns from one-to-many only.
+        heads.oneToOne[0].sum().backward();
+        QVERIFY(!state["model.0.conv.weight"].grad().defined() ||
+                state["model.0.conv.weight"].grad().abs().sum().item<double>() == 0);
+        QVERIFY(state["model.23.one2one_cv2.0.0.conv.weight"].grad().abs().sum().item<double>() > 0);
+
+        model->eval();
+        torch::NoGradGuard noGrad;
+        // Fresh heads give every anchor nearly the same box and score (the biases dominate): spread the last
+        // convs' weights so that the ranking is clear, and so that reading the wrong branch would show.
+        for (int level = 0; level < 3; ++level)
+            for (const char* conv : {"one2one_cv2", "one2one_cv3"})
+                state["model.23." + std::string(conv) + "." + std::to_string(level) + ".2.weight"].normal_(
+                    0, 0.5);
+        const auto raw = model->forwardHeads(images).oneToOne;
+        const auto out = model->forwardEndToEnd(images, 10);
+        QCOMPARE(out.sizes().vec(), (std::vector<int64_t>{2, 10, 6}));
+        // By hand: every (anchor, class) score of image 1, the best first.
+        struct Candidate {
+            double score, x1, y1, x2, y2;
+            int cls;
+        };
+        std::vector<Candidate> all;
+        const int strides[] = {8, 16, 32};
+        for (int level = 0; level < 3; ++level) {
+            const auto map = raw[static_cast<size_t>(level)][1];
+            for (int y = 0; y < map.size(1); ++y)
+                for (int x = 0; x < map.size(2); ++x) {
+                    const auto cell = map.select(1, y).select(1, x);
+                    const double s = strides[level], ax = x + 0.5, ay = y + 0.5;
+                    for (int c = 0; c < 3; ++c)
+                        all.push_back({torch::sigmoid(cell[4 + c]).item<double>(),
+                                       (ax - cell[0].item<double>()) * s, (ay - cell[1].item<double>()) * s,
+                                       (ax + cell[2].item<double>()) * s, (ay + cell[3].item<double>()) * s,
+                                       c});
+                }
+        }
+        std::sort(all.begin(), all.end(),
+                  [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+        // With 3 classes the top 10 pairs all lie among the top 10 anchors by best score.
+        for (int row = 0; row < 10; ++row) {
+            const auto got = out[1][row];
+            QVERIFY2(std::abs(got[4].item<double>() - all[static_cast<size_t>(row)].score) < 1e-6,
+                     qPrintable(QString::number(row)));
+            QCOMPARE(got[5].item<double>(), double(all[static_cast<size_t>(row)].cls));
+            QVERIFY(std::abs(got[0].item<double>() - all[static_cast<size_t>(row)].x1) < 1e-3);
+            QVERIFY(std::abs(got[3].item<double>() - all[static_cast<size_t>(row)].y2) < 1e-3);
+        }
+        // One-to-many decode: centre xywh from the distances directly (no DFL).
+        const auto decoded = model->forwardDecoded(images);
+        const auto cell =
+            model->forwardHeads(images).oneToMany[1][0].select(1, 2).select(1, 3); // row 2, col 3
+        const int anchor = 96 + 2 * 6 + 3;
+        const double l = cell[0].item<double>(), t = cell[1].item<double>(), r = cell[2].item<double>(),
+                     b = cell[3].item<double>();
+        QVERIFY(std::abs(decoded[0][0][anchor].item<double>() - (3.5 + (r - l) / 2) * 16) < 1e-3);
+        QVERIFY(std::abs(decoded[0][3][anchor].item<double>() - (t + b) * 16) < 1e-3);
+    }
+
+    /// Fused for inference, YOLO26 keeps one branch: Ultralytics' fused figures (spec yolo26 §3).
+    void yolo26FusedFigures_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qlonglong>("params");
+        QTest::addColumn<double>("gflops");
+        QTest::newRow("yolo26n") << "yolo26n" << qlonglong(2408932) << 5.4;
+        QTest::newRow("yolo26s") << "yolo26s" << qlonglong(9496140) << 20.7;
+    }
+    void yolo26FusedFigures() {
+        QFETCH(QString, model);
+        QFETCH(qlonglong, params);
+        QFETCH(double, gflops);
+        for (const bool oneToOne : {false, true}) {
+            auto network = std::make_shared<DetectionModel>(spec(model.toStdString()));
+            network->eval();
+            network->fuse(oneToOne ? HeadBranch::OneToOne : HeadBranch::OneToMany);
+            std::int64_t count = 0;
+            for (const auto& parameter : network->parameters())
+                count += parameter.numel();
+            QCOMPARE(static_cast<qlonglong>(count), params);
+            QCOMPARE(network->head().endToEnd(), oneToOne);
+            QCOMPARE(network->head().hasOneToMany(), !oneToOne);
+        }
+        auto detector = Detector::create(spec(model.toStdString()));
+        QVERIFY(detector);
+        detector->fuse();
+        QCOMPARE(static_cast<qlonglong>(detector->parameterCount()), params);
+        QCOMPARE(std::round(*detector->gflops(640) * 10) / 10, gflops);
     }
 
     void headInitialisation() {

@@ -1,5 +1,6 @@
-// The m, l and x scales of both families: parameter counts and GFLOPs against the recipe's table. Slow
-// tier: building these networks takes seconds each on two cores.
+// The m, l and x scales of every family: parameter counts and GFLOPs against the recipe's table, and
+// YOLO26's fused figures (one head branch, BatchNorm folded). Slow tier: building these networks takes
+// seconds each on two cores.
 #include "model/detector_torch_impl.h"
 
 #include "model_figures.h"
@@ -32,6 +33,25 @@ private slots:
         const auto measured = detector->gflops(640);
         QVERIFY(measured);
         QCOMPARE(std::round(*measured * 10) / 10, gflops);
+    }
+
+    void yolo26FusedFigures_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<qlonglong>("params");
+        QTest::addColumn<double>("gflops");
+        QTest::newRow("yolo26m") << "yolo26m" << qlonglong(20411132) << 68.2;
+        QTest::newRow("yolo26l") << "yolo26l" << qlonglong(24807420) << 86.4;
+        QTest::newRow("yolo26x") << "yolo26x" << qlonglong(55725948) << 193.9;
+    }
+    void yolo26FusedFigures() {
+        QFETCH(QString, model);
+        QFETCH(qlonglong, params);
+        QFETCH(double, gflops);
+        auto detector = Detector::create(parseModelName(model.toStdString()).value());
+        QVERIFY(detector);
+        detector->fuse();
+        QCOMPARE(static_cast<qlonglong>(detector->parameterCount()), params);
+        QCOMPARE(std::round(*detector->gflops(640) * 10) / 10, gflops);
     }
 };
 

@@ -27,6 +27,7 @@ namespace {
 
 const std::string kCoco = "models/ultralytics-coco/";
 const std::string kTrained = "models/ultralytics-trained/";
+const std::string kYolo26 = "models/ultralytics-trained/yolo26n/";
 
 std::string readBytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -307,10 +308,92 @@ private slots:
         QVERIFY((other->forwardDecoded(x) - y).abs().max().item<double>() > 0.01);
     }
 
+    /// A YOLO26n that Ultralytics 8.4.190 trained: its metadata, and both heads' raw outputs on the same
+    /// input as Ultralytics' (one-to-many decoded, one-to-one end to end).
+    void loadsAYolo26Checkpoint() {
+        OSPREY_REQUIRE_FIXTURE(kYolo26);
+        CheckpointMeta meta;
+        auto detector = loadDetector(test::fixture(kYolo26 + "yolo26n-shapes-best.pt"), &meta);
+        QVERIFY2(detector, detector ? "" : detector.message().c_str());
+        QCOMPARE(meta.spec.name(), std::string("yolo26n"));
+        QCOMPARE(meta.spec.numClasses, 4);
+        QVERIFY(!meta.spec.sppfActivation);
+        QCOMPARE(meta.names, (std::vector<std::string>{"circle", "square", "triangle", "star"}));
+        QCOMPARE(meta.imgsz, 320);
+        QVERIFY2(meta.origin.find("Ultralytics 8.4.190") != std::string::npos, meta.origin.c_str());
+        QVERIFY(detector->impl().model->head().endToEnd());
+    }
+
+    void yolo26RawOutputsEqualUltralytics() {
+        OSPREY_REQUIRE_FIXTURE(kYolo26);
+        auto detector = loadDetector(test::fixture(kYolo26 + "yolo26n-shapes-best.pt")).value();
+        auto& network = *detector.impl().model;
+        network.eval();
+        const auto input = readFloats(test::fixture(kYolo26 + "raw-input.f32"));
+        const auto manyExpected = readFloats(test::fixture(kYolo26 + "raw-output-o2m.f32"));
+        const auto oneExpected = readFloats(test::fixture(kYolo26 + "raw-output-e2e.f32"));
+        QCOMPARE(manyExpected.size(), size_t{8 * 2100});
+        QCOMPARE(oneExpected.size(), size_t{300 * 6});
+        torch::NoGradGuard noGrad;
+        const auto x = torch::from_blob(const_cast<float*>(input.data()), {1, 3, 320, 320}).clone();
+
+        const auto many = network.forwardDecoded(x).contiguous();
+        QCOMPARE(many.sizes().vec(), (std::vector<std::int64_t>{1, 8, 2100}));
+        const auto manyRef = torch::from_blob(const_cast<float*>(manyExpected.data()), {1, 8, 2100});
+        const double boxDiff = (many.slice(1, 0, 4) - manyRef.slice(1, 0, 4)).abs().max().item<double>();
+        const double scoreDiff = (many.slice(1, 4) - manyRef.slice(1, 4)).abs().max().item<double>();
+        qInfo("one-to-many vs Ultralytics: boxes %.2e px, scores %.2e", boxDiff, scoreDiff);
+        QVERIFY2(boxDiff <= 1e-3, qPrintable(QString::number(boxDiff)));
+        QVERIFY2(scoreDiff <= 1e-4, qPrintable(QString::number(scoreDiff)));
+
+        const auto one = network.forwardEndToEnd(x, 300).contiguous();
+        QCOMPARE(one.sizes().vec(), (std::vector<std::int64_t>{1, 300, 6}));
+        const auto oneRef = torch::from_blob(const_cast<float*>(oneExpected.data()), {1, 300, 6});
+        // Rows are ranked by score: where two scores tie to float precision the order may differ, so
+        // compare the scores row by row and the boxes and classes where the ranking is clear.
+        const double rankedScores = (one.select(2, 4) - oneRef.select(2, 4)).abs().max().item<double>();
+        double worstBox = 0;
+        int compared = 0;
+        for (int row = 0; row < 300; ++row) {
+            const double score = oneRef[0][row][4].item<double>();
+            // Ranked clearly: more than twice the score tolerance between this row and its neighbours.
+            const bool clear = (row == 0 || oneRef[0][row - 1][4].item<double>() - score > 2e-4) &&
+                               (row == 299 || score - oneRef[0][row + 1][4].item<double>() > 2e-4);
+            if (!clear)
+                continue;
+            QCOMPARE(one[0][row][5].item<double>(), oneRef[0][row][5].item<double>());
+            worstBox = std::max(
+                worstBox,
+                (one[0][row].slice(0, 0, 4) - oneRef[0][row].slice(0, 0, 4)).abs().max().item<double>());
+            ++compared;
+        }
+        qInfo("one-to-one vs Ultralytics: scores %.2e, boxes %.2e px over %d clearly ranked rows",
+              rankedScores, worstBox, compared);
+        QVERIFY(compared >= 20);
+        QVERIFY2(rankedScores <= 1e-4, qPrintable(QString::number(rankedScores)));
+        QVERIFY2(worstBox <= 1e-3, qPrintable(QString::number(worstBox)));
+    }
+
+    void predictsWhatUltralyticsPredicts_data() {
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<QString>("predictions");
+        QTest::addColumn<bool>("endToEnd");
+        QTest::newRow("yolov8n") << QString::fromStdString(kTrained + "yolov8n-shapes-best.pt")
+                                 << QString::fromStdString(kTrained + "predictions.json") << false;
+        QTest::newRow("yolo26n one-to-many + NMS")
+            << QString::fromStdString(kYolo26 + "yolo26n-shapes-best.pt")
+            << QString::fromStdString(kYolo26 + "predictions.json") << false;
+        QTest::newRow("yolo26n end to end (nms=false)")
+            << QString::fromStdString(kYolo26 + "yolo26n-shapes-best.pt")
+            << QString::fromStdString(kYolo26 + "predictions-e2e.json") << true;
+    }
     void predictsWhatUltralyticsPredicts() {
-        OSPREY_REQUIRE_FIXTURE(kTrained);
-        auto predictor = Predictor::load(test::fixture(kTrained + "yolov8n-shapes-best.pt")).value();
-        QFile file(QString::fromStdString(test::fixture(kTrained + "predictions.json").string()));
+        QFETCH(QString, weights);
+        QFETCH(QString, predictions);
+        QFETCH(bool, endToEnd);
+        OSPREY_REQUIRE_FIXTURE(weights.toStdString());
+        auto predictor = Predictor::load(test::fixture(weights.toStdString())).value();
+        QFile file(QString::fromStdString(test::fixture(predictions.toStdString()).string()));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject images =
             QJsonDocument::fromJson(file.readAll()).object().value("images").toObject();
@@ -318,6 +401,7 @@ private slots:
         NmsOptions nms;
         nms.confThreshold = 0.25F;
         nms.iouThreshold = 0.7F;
+        nms.branch = endToEnd ? HeadBranch::OneToOne : HeadBranch::OneToMany;
         int matched = 0;
         double worstIou = 1, worstConf = 0;
         for (auto it = images.begin(); it != images.end(); ++it) {
@@ -344,6 +428,17 @@ private slots:
         QVERIFY(matched > 0);
         QVERIFY(worstIou >= 0.99);
         QVERIFY(worstConf <= 0.005);
+        // The NMS-free head is YOLO26's only.
+        if (!endToEnd && weights.contains("yolov8")) {
+            nms.branch = HeadBranch::OneToOne;
+            auto image =
+                imaging::decodeImage(test::fixture(kTrained + "shapes13/images/val/val_00000.jpg")).value();
+            const auto refused =
+                predictor.predict({ImageView{image.pixels.data(), image.width, image.height}}, 320, nms);
+            QVERIFY(!refused);
+            QVERIFY2(refused.message().find("nms=false is for YOLO26") != std::string::npos,
+                     refused.message().c_str());
+        }
     }
 
     void refusesHostilePickles_data() {
@@ -430,7 +525,8 @@ private slots:
             {"global.pt", withPickle(replaceAll(real, "_rebuild_tensor_v2\n", "_rebuild_tensor_v9\n")),
              "'model.0.conv.weight' should be a tensor but is a torch._utils._rebuild_tensor_v9"},
             {"segment.pt", withPickle(replaceAll(real, "head\nDetect\n", "head\nSegment\n")), "segmentation"},
-            {"yolo26.pt", withPickle(replaceAll(real, "yolov8n.yaml", "yolo26n.yaml")), "YOLO26"},
+            {"segment26.pt", withPickle(replaceAll(real, "head\nDetect\n", "head\nSegment26\n")),
+             "a YOLO26 segmentation checkpoint (Segment26 head)"},
             {"relu.pt", withPickle(replaceAll(real, "activation\nSiLU\n", "activation\nReLU\n")),
              "unsupported activation ReLU at 'model.0.act'"},
         };

@@ -106,6 +106,12 @@ private slots:
                  std::string("batch: 0 is out of range; it must be between 1 and 1024 (whole images), -1 "
                              "(AutoBatch) or a fraction between 0 and 1 (AutoBatch for that share of free "
                              "GPU memory)"));
+        // YOLO26 is read and run, not yet trained: said before a run folder is claimed.
+        config.batch = 16;
+        config.model = "YOLO26s.pt";
+        QVERIFY(config.check().message().find("cannot train one yet") != std::string::npos);
+        config.model = "yolo11s";
+        QVERIFY(config.check().hasValue());
     }
 
     void addedOptionLivesInExtra() {
