@@ -2,7 +2,7 @@
 // split with the trainer's per-epoch validation and prints P, R, mAP50, mAP50-95 and the val losses.
 #include "cli/train_args.h"
 #include "cli/verb.h"
-#include "train/project_training.h"
+#include "job/project_training.h"
 
 #include <cstdio>
 #include <iostream>
@@ -16,7 +16,7 @@ int runVal(const Args& args) {
         std::cerr << "error: " << status.message() << "\n";
         return 2;
     }
-    auto report = train::validateProject(args.str("project"), args.str("weights"), config);
+    auto report = job::validateProject(args.str("project"), args.str("weights"), config);
     if (!report) {
         std::cerr << "error: " << report.message() << "\n";
         return 1;

@@ -245,6 +245,21 @@ Status Project::transaction(const std::function<Status()>& body) {
     return m_impl->inTransaction(body);
 }
 
+Status Project::readTransaction(const std::function<Status()>& body) const {
+    if (m_impl->transactionDepth > 0 || m_impl->reading)
+        return body();
+    // BEGIN DEFERRED takes no lock until the first read, which then holds one snapshot of the WAL until
+    // COMMIT; a write inside would need the write lock and is refused by the nested BEGIN IMMEDIATE.
+    if (auto begun = m_impl->db.exec("BEGIN DEFERRED"); !begun)
+        return dbError(*m_impl, "cannot start a read transaction", begun.message());
+    m_impl->reading = true;
+    Status result = body();
+    m_impl->reading = false;
+    if (auto ended = m_impl->db.exec(result ? "COMMIT" : "ROLLBACK"); !ended && result)
+        return dbError(*m_impl, "cannot end a read transaction", ended.message());
+    return result;
+}
+
 bool Project::readOnly() const {
     return m_impl->readOnly;
 }
