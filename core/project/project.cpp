@@ -79,6 +79,10 @@ Status Project::Impl::begin() {
 }
 
 Status Project::Impl::inTransaction(const std::function<Status()>& body) {
+    // A read transaction's snapshot cannot become a write (SQLite would answer "busy" until busyWait ends).
+    if (reading)
+        return fail((folder / kDatabaseFileName).string() + ": cannot write inside a read transaction",
+                    "misuse");
     const bool outer = transactionDepth == 0;
     const std::string savepoint = "sp" + std::to_string(transactionDepth);
     if (outer) {
@@ -249,7 +253,7 @@ Status Project::readTransaction(const std::function<Status()>& body) const {
     if (m_impl->transactionDepth > 0 || m_impl->reading)
         return body();
     // BEGIN DEFERRED takes no lock until the first read, which then holds one snapshot of the WAL until
-    // COMMIT; a write inside would need the write lock and is refused by the nested BEGIN IMMEDIATE.
+    // COMMIT; inTransaction refuses a write inside.
     if (auto begun = m_impl->db.exec("BEGIN DEFERRED"); !begun)
         return dbError(*m_impl, "cannot start a read transaction", begun.message());
     m_impl->reading = true;
