@@ -8,6 +8,7 @@
 #include "demo/demo_dataset.h"
 #include "planner/estimate_plan.h"
 #include "planner/planner_paths.h"
+#include "run/events_tail.h"
 #include "run/run_folder.h"
 #include "run/train_config.h"
 #include "run/train_events.h"
@@ -19,7 +20,6 @@
 #include <csignal>
 #include <cstdio>
 #include <fcntl.h>
-#include <fstream>
 #include <iostream>
 #include <spawn.h>
 #include <sstream>
@@ -68,12 +68,11 @@ double runChild(const std::vector<std::string>& arguments, double budgetS) {
 
 /// The time of the last event of a run (its `finished` line).
 double lastEventS(const std::filesystem::path& eventsJsonl) {
-    std::ifstream in(eventsJsonl);
-    std::string line;
     double last = 0;
-    while (std::getline(in, line))
-        if (const auto event = run::parseEvent(line); event && std::isfinite(event->timeS))
-            last = std::max(last, event->timeS);
+    if (const auto lines = run::EventsTail(eventsJsonl).read(run::EventsTail::Partial::Take))
+        for (const auto& line : *lines)
+            if (line.event && std::isfinite(line.event->timeS))
+                last = std::max(last, line.event->timeS);
     return last;
 }
 

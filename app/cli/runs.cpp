@@ -2,6 +2,7 @@
 // osprey-cli runs diff project=P a=RUN b=RUN|current [json=false] [limit=20]
 #include "cli/runs_diff_output.h"
 #include "cli/verb.h"
+#include "project/run_info.h"
 #include "quality/run_snapshot.h"
 
 #include <nlohmann/json.hpp>
@@ -38,7 +39,7 @@ int runRunsList(const Args& args) {
         std::cerr << "error: " << project.message() << "\n";
         return 1;
     }
-    auto runs = quality::listRuns(**project);
+    auto runs = project::listRuns(**project);
     if (!runs) {
         std::cerr << "error: " << runs.message() << "\n";
         return 1;
@@ -95,7 +96,7 @@ Expected<Side> loadSide(const project::Project& project, const std::string& name
         side.snapshot = std::move(*snapshot);
         return side;
     }
-    auto run = quality::findRun(project, name);
+    auto run = project::findRun(project, name);
     if (!run)
         return fail(run.error());
     auto snapshot = quality::loadRunSnapshot(*run);

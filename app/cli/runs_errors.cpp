@@ -2,6 +2,7 @@
 // The val images a run's model got most wrong at one epoch (from <run>/validation.jsonl).
 #include "cli/runs_diff_output.h"
 #include "cli/verb.h"
+#include "project/run_info.h"
 #include "quality/run_snapshot.h"
 #include "run/run_folder.h"
 #include "run/val_results.h"
@@ -52,7 +53,7 @@ int runRunsErrors(const Args& args) {
         std::cerr << "error: " << project.message() << "\n";
         return 1;
     }
-    auto info = quality::findRun(**project, args.str("run"));
+    auto info = project::findRun(**project, args.str("run"));
     if (!info) {
         std::cerr << "error: run: " << info.message() << "\n";
         return 1;

@@ -2,11 +2,11 @@
 // from before they existed): results.png, PR_curve.png, F1_curve.png, P_curve.png, R_curve.png,
 // confusion_matrix(_normalized).png from its results.csv and curves.json, and labels.jpg from the project's
 // train split as it is now.
-#include "cli/run_lookup.h"
 #include "cli/verb.h"
 #include "formats/project_export.h"
 #include "plot/run_plots.h"
 #include "project/project.h"
+#include "project/run_info.h"
 #include "quality/dataset_stats.h"
 
 #include <chrono>
@@ -21,7 +21,7 @@ int runRunsPlots(const Args& args) {
         return 2;
     }
     const std::filesystem::path projectFolder = args.str("project");
-    auto dir = findRunFolder(projectFolder, args.positional().front());
+    auto dir = project::findRunFolder(projectFolder, args.positional().front());
     if (!dir) {
         std::cerr << "error: " << dir.message() << "\n";
         return 2;

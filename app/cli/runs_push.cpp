@@ -3,18 +3,18 @@
 // through the same tracker a live run uses (remote/mlflow_tracker.h), then its weights and files. A run
 // whose earlier push (or live logging) left records queued is completed instead of logged twice.
 #include "cli/progress.h"
-#include "cli/run_lookup.h"
 #include "cli/verb.h"
+#include "project/run_info.h"
 #include "remote/mlflow_client.h"
 #include "remote/mlflow_sender.h"
 #include "remote/mlflow_tracker.h"
 #include "remote/outbox.h"
 #include "remote/outbox_sync.h"
+#include "run/events_tail.h"
 #include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <atomic>
-#include <fstream>
 #include <iostream>
 #include <thread>
 
@@ -35,7 +35,7 @@ int runRunsPush(const Args& args) {
         return 2;
     }
     const fs::path projectFolder = args.str("project");
-    auto dir = findRunFolder(projectFolder, args.positional().front());
+    auto dir = project::findRunFolder(projectFolder, args.positional().front());
     if (!dir) {
         std::cerr << "error: " << dir.message() << "\n";
         return 2;
@@ -52,8 +52,8 @@ int runRunsPush(const Args& args) {
         return 2;
     }
     const fs::path events = run::RunFolder(*dir).events();
-    std::ifstream in(events);
-    if (!in) {
+    auto lines = run::EventsTail(events).read(run::EventsTail::Partial::Take);
+    if (!lines) {
         std::cerr << "error: " << events.string() << ": cannot read the run's events\n";
         return 1;
     }
@@ -130,20 +130,17 @@ int runRunsPush(const Args& args) {
         std::cerr << "error: " << tracker.message() << "\n";
         return 1;
     }
-    std::string line;
-    int lineNumber = 0, replayed = 0;
-    while (std::getline(in, line)) {
-        ++lineNumber;
-        if (line.empty())
+    int replayed = 0;
+    for (const auto& line : *lines) {
+        if (line.text.empty())
             continue;
-        auto event = run::parseEvent(line);
-        if (!event) {
-            if (event.error().code != "unknown_type")
-                std::cerr << "warning: " << events.string() << ":" << lineNumber
-                          << ": skipped: " << event.message() << "\n";
+        if (!line.event) {
+            if (line.error.code != "unknown_type")
+                std::cerr << "warning: " << events.string() << ":" << line.number
+                          << ": skipped: " << line.error.message << "\n";
             continue;
         }
-        (*tracker)->handleEvent(*event);
+        (*tracker)->handleEvent(*line.event);
         ++replayed;
     }
     if ((*tracker)->runUid().empty()) {

@@ -7,10 +7,10 @@
 #include "cli/train_args.h"
 #include "cli/train_launcher.h"
 #include "cli/verb.h"
+#include "job/project_training.h"
 #include "planner/measurements.h"
 #include "remote/mlflow_tracker.h"
 #include "remote/platform_settings.h"
-#include "train/project_training.h"
 
 #include <atomic>
 #include <csignal>
@@ -231,7 +231,7 @@ int runTrain(const Args& args) {
     }
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
-    auto result = train::trainProject(args.str("project"), config, *output, &g_stopRequested);
+    auto result = job::trainProject(args.str("project"), config, *output, &g_stopRequested);
     // Each finished run is a measured point for the planner (osprey-cli plan).
     // (A calibration's own run is not one: `plan calibrate` records it itself, with its process start.)
     if (result && mainRank && !result->lastWeights.empty() && !std::getenv("OSPREY_PLANNER_CALIBRATING"))

@@ -4,7 +4,8 @@
 // Ultralytics' val does (into <project>/validations/valN unless save_dir says where).
 #include "cli/train_args.h"
 #include "cli/verb.h"
-#include "train/project_training.h"
+#include "job/project_training.h"
+#include "train/validation_pictures.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -33,8 +34,7 @@ int runVal(const Args& args) {
         }
     }
     train::ValidationPictures pictures;
-    auto report =
-        train::validateProject(args.str("project"), args.str("weights"), config, plotsDir, &pictures);
+    auto report = job::validateProject(args.str("project"), args.str("weights"), config, plotsDir, &pictures);
     if (!report) {
         std::cerr << "error: " << report.message() << "\n";
         return 1;

@@ -3,6 +3,7 @@
 #include "common/atomic_file.h"
 #include "common/strings.h"
 #include "planner/planner_paths.h"
+#include "run/events_tail.h"
 #include "run/run_folder.h"
 #include "run/train_events.h"
 
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 
 namespace osprey::planner {
@@ -149,8 +149,8 @@ std::vector<Measurement> measurementsOf(const std::vector<Measurement>& points, 
 
 Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJsonl,
                                             const std::string& machine) {
-    std::ifstream in(eventsJsonl);
-    if (!in)
+    const auto lines = run::EventsTail(eventsJsonl).read(run::EventsTail::Partial::Take);
+    if (!lines)
         return fail(eventsJsonl.string() + ": cannot be read", "missing");
     using Type = run::TrainEvent::Type;
     std::optional<run::TrainEvent> started, finished;
@@ -158,9 +158,8 @@ Expected<Measurement> measurementFromEvents(const std::filesystem::path& eventsJ
     std::map<int, std::vector<run::TrainEvent>> batches; ///< by epoch
     double gpuMemMaxMb = 0;
     std::string gpuName;
-    std::string line;
-    while (std::getline(in, line)) {
-        auto event = run::parseEvent(line);
+    for (const auto& line : *lines) {
+        const auto& event = line.event;
         if (!event)
             continue;
         if (event->type == Type::RunStarted)

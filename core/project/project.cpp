@@ -79,6 +79,10 @@ Status Project::Impl::begin() {
 }
 
 Status Project::Impl::inTransaction(const std::function<Status()>& body) {
+    // A read transaction's snapshot cannot become a write (SQLite would answer "busy" until busyWait ends).
+    if (reading)
+        return fail((folder / kDatabaseFileName).string() + ": cannot write inside a read transaction",
+                    "misuse");
     const bool outer = transactionDepth == 0;
     const std::string savepoint = "sp" + std::to_string(transactionDepth);
     if (outer) {
@@ -243,6 +247,21 @@ int Project::schemaVersion() const {
 
 Status Project::transaction(const std::function<Status()>& body) {
     return m_impl->inTransaction(body);
+}
+
+Status Project::readTransaction(const std::function<Status()>& body) const {
+    if (m_impl->transactionDepth > 0 || m_impl->reading)
+        return body();
+    // BEGIN DEFERRED takes no lock until the first read, which then holds one snapshot of the WAL until
+    // COMMIT; inTransaction refuses a write inside.
+    if (auto begun = m_impl->db.exec("BEGIN DEFERRED"); !begun)
+        return dbError(*m_impl, "cannot start a read transaction", begun.message());
+    m_impl->reading = true;
+    Status result = body();
+    m_impl->reading = false;
+    if (auto ended = m_impl->db.exec(result ? "COMMIT" : "ROLLBACK"); !ended && result)
+        return dbError(*m_impl, "cannot end a read transaction", ended.message());
+    return result;
 }
 
 bool Project::readOnly() const {

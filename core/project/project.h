@@ -60,6 +60,10 @@ public:
 
     /// Runs `body` in one transaction: committed when it returns success, rolled back otherwise.
     Status transaction(const std::function<Status()>& body);
+    /// Runs `body`, which only reads, in one read transaction: every read in it sees the same state of the
+    /// database, whatever other connections commit meanwhile, and no writer waits for it (WAL). Inside
+    /// another transaction it joins that one. A write in `body` fails at once (code "misuse").
+    Status readTransaction(const std::function<Status()>& body) const;
 
     /// True when the project opened read-only (its folder or database file cannot be written): reads
     /// work, every write fails with code "read-only".

@@ -15,6 +15,7 @@ struct Project::Impl {
     std::filesystem::path folder;
     sql::Connection db;
     int transactionDepth = 0;
+    bool reading = false; ///< inside readTransaction()
     bool readOnly = false;
     std::chrono::milliseconds busyWait = kDefaultBusyWait;
     std::function<void(std::chrono::milliseconds)> busyObserver;

@@ -3,6 +3,7 @@
 #include "common/version.h"
 #include "run/run_curves.h"
 #include "run/run_files.h"
+#include "run/run_folder.h"
 #include "run/train_events.h"
 
 #include <algorithm>
@@ -162,8 +163,10 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
     case Type::Log:
         return {{"console_line", {{"line", e.message}}}};
     case Type::Checkpoint: {
-        const bool best = e.kind == "best" || (e.kind.empty() && e.path.size() >= 7 &&
-                                               e.path.substr(e.path.size() - 7) == "best.pt");
+        // An event without `kind` (an older writer): the file's name says which.
+        const bool best =
+            e.kind == "best" || (e.kind.empty() && std::filesystem::path(e.path).filename() ==
+                                                       run::RunFolder({}).bestWeights().filename());
         (best ? m_bestPath : m_lastPath) = e.path;
         return {};
     }

@@ -3,6 +3,8 @@
 #include "common/atomic_file.h"
 #include "common/strings.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -228,6 +230,20 @@ void JsonlFileSink::onEvent(const TrainEvent& event) {
     std::lock_guard lock(m_mutex);
     std::fwrite(line.data(), 1, line.size(), m_file);
     std::fflush(m_file);
+}
+
+std::string writeRunConfigJson(const std::map<std::string, std::string>& args) {
+    return nlohmann::json(args).dump();
+}
+
+std::map<std::string, std::string> readRunConfigJson(std::string_view json) {
+    std::map<std::string, std::string> args;
+    const auto parsed = nlohmann::json::parse(json, nullptr, false);
+    if (!parsed.is_object())
+        return args;
+    for (const auto& [key, value] : parsed.items())
+        args[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    return args;
 }
 
 } // namespace osprey::run

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace osprey::run {
@@ -44,6 +45,18 @@ Status writeArgsYaml(const std::filesystem::path& path, const std::map<std::stri
 
 /// Reads a flat YAML mapping written by writeArgsYaml.
 Expected<std::map<std::string, std::string>> readArgsYaml(const std::filesystem::path& path);
+
+/// Key of the dataset snapshot's hash (core/quality) in the runs table's config JSON and in run_started's
+/// config.
+inline constexpr const char* kSnapshotConfigKey = "dataset_snapshot";
+
+/// The runs table's config JSON (core/project's runs.config, SCHEMA.md): the run's arguments, as args.yaml
+/// holds them, as one JSON object of strings, plus kSnapshotConfigKey.
+std::string writeRunConfigJson(const std::map<std::string, std::string>& args);
+
+/// The one reader of a runs table's config JSON: every value as text (older rows may hold numbers: their
+/// JSON text). Text that is not a JSON object reads as no arguments.
+std::map<std::string, std::string> readRunConfigJson(std::string_view json);
 
 /// results.csv kept in memory and rewritten atomically after each epoch.
 class ResultsCsv {

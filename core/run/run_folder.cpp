@@ -1,11 +1,40 @@
 #include "run/run_folder.h"
 
+#include <algorithm>
+
 namespace osprey::run {
 
 std::optional<RunFolder> RunFolder::ofWeights(const std::filesystem::path& weights) {
     if (weights.parent_path().filename() != kWeightsFolder)
         return std::nullopt;
     return RunFolder(weights.parent_path().parent_path());
+}
+
+std::vector<RunFolder> RunFolder::list(const std::filesystem::path& projectFolder) {
+    std::vector<RunFolder> runs;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(runsDir(projectFolder), error))
+        if (entry.is_directory(error))
+            runs.emplace_back(entry.path());
+    std::sort(runs.begin(), runs.end(),
+              [](const RunFolder& a, const RunFolder& b) { return a.name() < b.name(); });
+    return runs;
+}
+
+std::optional<RunFolder> RunFolder::latestResumable(const std::filesystem::path& projectFolder) {
+    std::optional<RunFolder> latest;
+    std::filesystem::file_time_type latestTime{};
+    for (auto& run : list(projectFolder)) {
+        std::error_code error;
+        const auto time = std::filesystem::last_write_time(run.lastWeights(), error);
+        if (error)
+            continue; // no last.pt
+        if (!latest || time > latestTime) {
+            latest = std::move(run);
+            latestTime = time;
+        }
+    }
+    return latest;
 }
 
 const char* RunFolder::pictureName(Picture picture) {

@@ -12,7 +12,7 @@
 //   estimate.json      the planner's estimate               (core/planner)
 //   tensorboard/       TensorBoard event files              (tensorboard.h)
 //   the pictures       results.png, the curves, the confusion matrices, labels.jpg (core/plot)
-// Plain paths; no I/O but exists checks. Thread-safe (a value type).
+// Plain paths; no I/O but exists checks and listing the runs folder. Thread-safe (a value type).
 
 #include <filesystem>
 #include <optional>
@@ -26,6 +26,19 @@ public:
     explicit RunFolder(std::filesystem::path dir) : m_dir(std::move(dir)) {}
     /// The run whose weights these are (`<run>/weights/<file>.pt`); nullopt for a file elsewhere.
     static std::optional<RunFolder> ofWeights(const std::filesystem::path& weights);
+    /// The run `name` of the project in `projectFolder`: `<project>/runs/<name>` (it may not exist).
+    static RunFolder inProject(const std::filesystem::path& projectFolder, const std::string& name) {
+        return RunFolder(runsDir(projectFolder) / name);
+    }
+    /// Where a project's run folders are: `<project>/runs`.
+    static std::filesystem::path runsDir(const std::filesystem::path& projectFolder) {
+        return projectFolder / kRunsFolder;
+    }
+    /// The run folders under `<project>/runs` (folders only), by name.
+    static std::vector<RunFolder> list(const std::filesystem::path& projectFolder);
+    /// Of those, the one whose weights/last.pt was written last: the run `resume=true` continues when no
+    /// name is given; nullopt when no run has a last.pt.
+    static std::optional<RunFolder> latestResumable(const std::filesystem::path& projectFolder);
 
     const std::filesystem::path& dir() const { return m_dir; }
     std::string name() const { return m_dir.filename().string(); }
@@ -72,6 +85,8 @@ public:
 
     /// The weights folder's name ("weights").
     static constexpr const char* kWeightsFolder = "weights";
+    /// The project folder's folder of runs ("runs").
+    static constexpr const char* kRunsFolder = "runs";
 
 private:
     std::filesystem::path m_dir;

@@ -1,9 +1,9 @@
-#include "train/distributed_job_impl.h"
+#include "train/distributed_job.h"
 
 #include "common/version.h"
 #include "run/run_files.h"
 #include "train/device_choice.h"
-#include "train/train_dataset.h"
+#include "train/warning_forwarder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +12,7 @@
 #include <functional>
 #include <mutex>
 
-namespace osprey::train::detail {
+namespace osprey::train {
 
 namespace {
 
@@ -130,9 +130,9 @@ LoaderOptions DistributedJob::trainLoader(const run::TrainConfig& config) const 
     return options;
 }
 
-Expected<TrainResult> trainProjectRank(const std::filesystem::path& projectFolder, run::TrainConfig config,
-                                       run::EventSink& events, const std::atomic<bool>* stop,
-                                       DistributedJob& job) {
+Expected<TrainResult> trainProjectRank(const std::function<Expected<ProjectData>()>& readData,
+                                       run::TrainConfig config, run::EventSink& events,
+                                       const std::atomic<bool>* stop, DistributedJob& job) {
     const std::string self = "rank " + std::to_string(job.rank());
     const auto failHere = [&](const std::string& message) -> Expected<TrainResult> {
         run::TrainEvent event;
@@ -167,7 +167,7 @@ Expected<TrainResult> trainProjectRank(const std::filesystem::path& projectFolde
         return failHere(self + ": cannot write " + logPath.string());
     RankLogSink log(file, events);
 
-    auto data = readProjectData(projectFolder);
+    auto data = readData();
     if (!data) {
         run::TrainEvent failed;
         failed.type = run::TrainEvent::Type::Failed;
@@ -191,4 +191,4 @@ Expected<TrainResult> trainProjectRank(const std::filesystem::path& projectFolde
     return runTraining(config, inputs);
 }
 
-} // namespace osprey::train::detail
+} // namespace osprey::train

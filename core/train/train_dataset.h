@@ -1,9 +1,7 @@
 #pragma once
-// The training data of a project, read from its database: per split the image files and their boxes
-// with class indices in class-list order. Verified-empty images are kept as negatives; images still
-// "new" (not labeled yet) and crowd boxes are left out; missing or unreadable files are skipped with a
-// warning. Plain values; no torch, no OpenCV. readProjectData() runs on the calling thread and opens its
-// own Project.
+// The training data the data pipeline takes: per split the image files and their boxes with class
+// indices in class-list order. core/job reads them from a project (job/project_data.h). Plain values; no
+// torch, no OpenCV.
 
 #include "common/expected.h"
 
@@ -38,9 +36,5 @@ struct ProjectData {
     SplitSamples train, val;
     std::vector<std::string> warnings; ///< skipped files, with the reason
 };
-
-/// Reads the train and val splits. `checkFiles` probes each file's header (cheap) so that unreadable
-/// images are skipped up front.
-Expected<ProjectData> readProjectData(const std::filesystem::path& projectFolder, bool checkFiles = true);
 
 } // namespace osprey::train

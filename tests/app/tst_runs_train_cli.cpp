@@ -1,7 +1,9 @@
 // A real, short `osprey-cli train` (1 epoch at imgsz=64 on a 16-image demo project) records its dataset
 // snapshot: snapshot.bin in the run folder, the hash in the runs table and in run_started's config (what
 // the remote reporter sends to the platform as trainArgs), and `runs list` shows it.
+#include "project/run_info.h"
 #include "quality/run_snapshot.h"
+#include "run/run_files.h"
 #include "run/run_folder.h"
 
 #include "app/cli_process.h"
@@ -40,7 +42,7 @@ private slots:
 
         auto project = project::Project::open(folder);
         QVERIFY(project);
-        auto info = quality::findRun(**project, "snap");
+        auto info = project::findRun(**project, "snap");
         QVERIFY(info);
         QCOMPARE(info->snapshotHash, snapshot->hash);
         OSPREY_COMPARE_ENUM(info->record.status, project::RunStatus::Finished);
@@ -54,7 +56,7 @@ private slots:
         for (std::string line; std::getline(events, line);) {
             const QJsonObject event = QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
             if (event["type"].toString() == "run_started")
-                tagged = event["config"].toObject()[quality::kSnapshotConfigKey].toString() ==
+                tagged = event["config"].toObject()[run::kSnapshotConfigKey].toString() ==
                          QString::fromStdString(snapshot->hash);
         }
         QVERIFY(tagged);

@@ -1,6 +1,9 @@
 #include "ui/assist/run_follower.h"
 
+#include "run/run_folder.h"
+
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -34,11 +37,10 @@ void RunFollower::setInterval(int ms) {
 }
 
 QString RunFollower::newestBestCheckpoint(const QString& projectFolder, QDateTime* modified) {
-    const QDir runs(QDir(projectFolder).filePath(QStringLiteral("runs")));
     QString newest;
     QDateTime newestTime;
-    for (const QString& run : runs.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QFileInfo best(runs.filePath(run + QStringLiteral("/weights/best.pt")));
+    for (const run::RunFolder& run : run::RunFolder::list(QFile::encodeName(projectFolder).toStdString())) {
+        const QFileInfo best(QFile::decodeName(run.bestWeights().c_str()));
         if (!best.isFile())
             continue;
         const QDateTime time = best.lastModified();

@@ -80,10 +80,13 @@ qint64 LiveRun::detach() {
     return pid;
 }
 
-void LiveRun::onLine(const QByteArray& line) {
-    // Unknown event types are ignored by the model; lines that are not JSON are the trainer's text.
-    if (!m_model->ingestLine(line) && !line.trimmed().isEmpty())
-        m_model->appendLog(QString::fromUtf8(line.trimmed()));
+void LiveRun::onLine(const run::EventsLine& line) {
+    // Events of unknown types (a newer writer) are skipped; lines that are not JSON are the trainer's text.
+    if (line.event)
+        m_model->ingestEvent(*line.event);
+    else if (const QString text = QString::fromStdString(line.text).trimmed();
+             line.error.code != "unknown_type" && !text.isEmpty())
+        m_model->appendLog(text);
     if (m_runName.isEmpty() && !m_model->runDir().isEmpty()) {
         m_runName = QFileInfo(m_model->runDir()).fileName();
         emit runNamed(m_runName);

@@ -5,6 +5,8 @@
 // sends SIGTERM (finish the batch, save); a detached run goes on without the GUI. GUI thread only; owns
 // the trainer process.
 
+#include "run/events_tail.h"
+
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
@@ -50,7 +52,7 @@ signals:
     void ended();
 
 private:
-    void onLine(const QByteArray& line);
+    void onLine(const run::EventsLine& line);
     void onErrorLine(const QString& line);
     void onFinished(int exitCode, QProcess::ExitStatus exitStatus);
     void onFailedToStart(const QString& message);

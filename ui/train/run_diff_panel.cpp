@@ -1,5 +1,6 @@
 #include "ui/train/run_diff_panel.h"
 
+#include "project/run_info.h"
 #include "quality/run_snapshot.h"
 #include "quality/snapshot_diff.h"
 #include "ui/common/background_task.h"
@@ -157,8 +158,8 @@ void RunDiffPanel::compare(const QString& a, const QString& b) {
             result.error = QString::fromStdString(project.message());
             return result;
         }
-        auto runA = quality::findRun(**project, nameA);
-        auto runB = runA ? quality::findRun(**project, nameB) : runA;
+        auto runA = project::findRun(**project, nameA);
+        auto runB = runA ? project::findRun(**project, nameB) : runA;
         if (!runA || !runB) {
             result.error = QString::fromStdString(!runA ? runA.message() : runB.message());
             return result;

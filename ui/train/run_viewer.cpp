@@ -9,7 +9,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QTimer>
 
 Q_DECLARE_METATYPE(osprey::ui::TrainingRunModel::RunFiles)
@@ -35,10 +34,9 @@ void RunViewer::open(const QString& runDir, const QString& name) {
         m_replay->load(result.value.value<TrainingRunModel::RunFiles>());
         m_view->setModel(m_replay);
         // Still being written by a trainer this window did not start: keep reading what it appends.
-        const QString events = QString::fromStdString(run::RunFolder(runDir.toStdString()).events().string());
-        if (m_replay->status() == TrainingRunModel::Status::Running && QFileInfo::exists(events)) {
-            m_followPath = events;
-            m_followOffset = m_replay->eventsFileOffset();
+        const auto events = run::RunFolder(QFile::encodeName(runDir).toStdString()).events();
+        if (m_replay->status() == TrainingRunModel::Status::Running && std::filesystem::exists(events)) {
+            m_tail.emplace(events, std::uint64_t(m_replay->eventsFileOffset()));
             m_follow->start();
         }
         emit followChanged();
@@ -116,18 +114,15 @@ void RunViewer::follow() {
     // A trainer that is gone may still have written its last lines: look at the process first, then read.
     const qint64 pid = m_replay->trainerPid();
     const bool trainerGone = pid > 0 && !TrainerProcess::isTrainer(pid);
-    QFile file(m_followPath);
-    if (m_view->model() != m_replay || !file.open(QIODevice::ReadOnly) || file.size() < m_followOffset) {
+    // A file that is gone, truncated or replaced ends the following.
+    const auto lines = m_view->model() == m_replay && m_tail ? m_tail->read() : fail("not following");
+    if (!lines) {
         stopFollowing();
         return;
     }
-    file.seek(m_followOffset);
-    const QByteArray fresh = file.readAll();
-    const qsizetype complete = fresh.lastIndexOf('\n') + 1;
-    qsizetype start = 0;
-    for (qsizetype end; start < complete && (end = fresh.indexOf('\n', start)) >= 0; start = end + 1)
-        m_replay->ingestLine(fresh.mid(start, end - start));
-    m_followOffset += complete;
+    for (const run::EventsLine& line : *lines)
+        if (line.event)
+            m_replay->ingestEvent(*line.event);
     if (m_replay->status() == TrainingRunModel::Status::Running && trainerGone)
         m_replay->markCrashed(
             tr("the trainer (process %1) ended without finishing the run; resume it from last.pt").arg(pid));

@@ -5,10 +5,13 @@
 // files are read and parsed off the GUI thread and arrive as values (TrainingRunModel::RunFiles).
 // GUI thread only.
 
+#include "run/events_tail.h"
+
 #include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 class QTimer;
 
@@ -56,10 +59,9 @@ private:
     TrainingRunModel* m_live;
     TrainingRunModel* m_replay;
     QList<TrainingRunModel*> m_compared;
-    BackgroundTask* m_reading = nullptr; ///< the read in flight; a newer request supersedes it
-    QTimer* m_follow;                    ///< reads new lines of a run trained by another process
-    QString m_followPath;                ///< its events.jsonl
-    qint64 m_followOffset = 0;           ///< bytes of it already ingested
+    BackgroundTask* m_reading = nullptr;   ///< the read in flight; a newer request supersedes it
+    QTimer* m_follow;                      ///< reads new lines of a run trained by another process
+    std::optional<run::EventsTail> m_tail; ///< its events.jsonl, from the bytes already ingested
 };
 
 } // namespace osprey::ui

@@ -1,14 +1,12 @@
 #include "ui/train/runs_table.h"
 
 #include "quality/dataset_snapshot.h"
-#include "quality/run_snapshot.h"
+#include "run/run_files.h"
 #include "ui/project/project_document.h"
 #include "ui/train/training_view.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
@@ -99,20 +97,19 @@ void RunsTable::reload() {
     m_table->setRowCount(int(records.size()));
     for (int row = 0; row < int(records.size()); ++row) {
         const project::RunRecord& run = records[size_t(row)];
-        const QJsonObject config = QJsonDocument::fromJson(QByteArray::fromStdString(run.config)).object();
+        auto config = run::readRunConfigJson(run.config); // core/run's one reader of the config JSON
         const std::int64_t end = run.finishedAt.value_or(std::time(nullptr));
         m_table->setItem(row, ColumnName, item(QString::fromStdString(run.name)));
         m_table->setItem(row, ColumnStatus, item(statusName(run.status)));
-        m_table->setItem(row, ColumnModel, item(config.value(QLatin1String("model")).toString()));
-        m_table->setItem(row, ColumnEpochs, item(config.value(QLatin1String("epochs")).toString()));
+        m_table->setItem(row, ColumnModel, item(QString::fromStdString(config["model"])));
+        m_table->setItem(row, ColumnEpochs, item(QString::fromStdString(config["epochs"])));
         m_table->setItem(
             row, ColumnBest,
             item(run.bestFitness
                      ? tr("%1 (epoch %2)").arg(*run.bestFitness, 0, 'f', 4).arg(run.bestEpoch.value_or(0))
                      : tr("–"),
                  run.bestFitness.value_or(-1.0)));
-        const std::string snapshot =
-            config.value(QLatin1String(quality::kSnapshotConfigKey)).toString().toStdString();
+        const std::string snapshot = config[run::kSnapshotConfigKey];
         auto* data = item(snapshot.empty() ? tr("–") : QString::fromStdString(quality::shortHash(snapshot)));
         data->setToolTip(QString::fromStdString(snapshot));
         m_table->setItem(row, ColumnSnapshot, data);

@@ -1,6 +1,7 @@
 #include "ui/train/train_panel.h"
 
 #include "remote/mlflow_client.h"
+#include "run/run_folder.h"
 #include "ui/planner/planner_panel.h"
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
@@ -17,6 +18,7 @@
 #include "ui/train/training_view.h"
 
 #include <QDir>
+#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -365,7 +367,9 @@ void TrainPanel::openRun(const QString& name) {
         emit runOpened(name);
         return;
     }
-    m_viewer->open(QDir(m_document->folder()).filePath(QStringLiteral("runs/") + name), name);
+    const auto folder = run::RunFolder::inProject(QFile::encodeName(m_document->folder()).toStdString(),
+                                                  QFile::encodeName(name).toStdString());
+    m_viewer->open(QFile::decodeName(folder.dir().c_str()), name);
 }
 
 void TrainPanel::compareRuns(const QStringList& names) {
@@ -376,8 +380,8 @@ void TrainPanel::compareRuns(const QStringList& names) {
     m_view->tabs()->setTabVisible(diffTab, names.size() >= 2);
     if (names.size() >= 2)
         m_diff->compare(names[0], names[1]);
-    m_viewer->compare(QDir(m_document->folder()).filePath(QStringLiteral("runs")), names,
-                      isRunning() ? m_liveRun->runName() : QString());
+    const auto runs = run::RunFolder::runsDir(QFile::encodeName(m_document->folder()).toStdString());
+    m_viewer->compare(QFile::decodeName(runs.c_str()), names, isRunning() ? m_liveRun->runName() : QString());
 }
 
 void TrainPanel::updateButtons() {

@@ -73,7 +73,7 @@ bool TrainerProcess::start(const QString& program, const QStringList& arguments,
     for (QFile* file : {&m_out, &m_err}) {
         QFile create(file->fileName());
         if (!create.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-            !file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
+            (file == &m_err && !file->open(QIODevice::ReadOnly | QIODevice::Unbuffered))) {
             if (error)
                 *error = tr("Cannot create %1: %2")
                              .arg(QDir::toNativeSeparators(file->fileName()), create.errorString());
@@ -81,7 +81,7 @@ bool TrainerProcess::start(const QString& program, const QStringList& arguments,
             return false;
         }
     }
-    m_outPending.clear();
+    m_outTail.emplace(QFile::encodeName(m_out.fileName()).toStdString());
     m_errPending.clear();
     delete m_process;
     m_process = new QProcess(this);
@@ -141,10 +141,7 @@ qint64 TrainerProcess::detach() {
 }
 
 void TrainerProcess::poll() {
-    if (m_out.isOpen()) {
-        m_outPending += m_out.readAll();
-        splitLines(m_outPending, [this](const QByteArray& line) { emit lineReceived(line); });
-    }
+    readOut(run::EventsTail::Partial::Wait);
     if (m_err.isOpen()) {
         m_errPending += m_err.readAll();
         splitLines(m_errPending, [this](const QByteArray& line) {
@@ -158,16 +155,24 @@ void TrainerProcess::poll() {
 void TrainerProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
     m_poll->stop();
     poll();
-    // A last line without a newline still counts.
-    if (!m_outPending.isEmpty())
-        emit lineReceived(std::exchange(m_outPending, {}));
+    readOut(run::EventsTail::Partial::Take); // a last line without a newline still counts
     if (const QString rest = QString::fromUtf8(std::exchange(m_errPending, {})).trimmed(); !rest.isEmpty())
         emit errorLine(rest);
     removeSpoolFiles();
     emit finished(exitCode, status);
 }
 
+void TrainerProcess::readOut(run::EventsTail::Partial partial) {
+    if (!m_outTail)
+        return;
+    // A spool file that cannot be read yields nothing now; the process's end still arrives.
+    if (auto lines = m_outTail->read(partial))
+        for (const run::EventsLine& line : *lines)
+            emit lineReceived(line);
+}
+
 void TrainerProcess::removeSpoolFiles() {
+    m_outTail.reset();
     for (QFile* file : {&m_out, &m_err}) {
         file->close();
         if (!file->fileName().isEmpty())

@@ -5,12 +5,15 @@
 // (events.jsonl, results.csv, weights) where the runs table finds it later. The child runs in its own
 // session, so a terminal's hangup or Ctrl+C does not reach it either. GUI thread only.
 
+#include "run/events_tail.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <optional>
 
 class QTimer;
 
@@ -50,8 +53,8 @@ public:
     QString stdoutPath() const { return m_out.fileName(); }
 
 signals:
-    /// One stdout line, without the newline.
-    void lineReceived(const QByteArray& line);
+    /// One stdout line (core/run's events tail reads the spooled stdout): an event, or the trainer's text.
+    void lineReceived(const osprey::run::EventsLine& line);
     /// One non-empty stderr line.
     void errorLine(const QString& line);
     /// The process ended; every line was delivered before this.
@@ -62,13 +65,15 @@ signals:
 private:
     void poll();
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    /// Emits the stdout lines the trainer appended since the last read.
+    void readOut(run::EventsTail::Partial partial);
     void removeSpoolFiles();
 
     QString m_spoolDir;
     QProcess* m_process = nullptr;
     QFile m_out;
     QFile m_err;
-    QByteArray m_outPending;
+    std::optional<run::EventsTail> m_outTail; ///< reads m_out while the process runs
     QByteArray m_errPending;
     QTimer* m_poll;
     bool m_detached = false;

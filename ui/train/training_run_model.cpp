@@ -1,5 +1,6 @@
 #include "ui/train/training_run_model.h"
 
+#include "run/events_tail.h"
 #include "run/run_files.h"
 #include "run/run_folder.h"
 #include "run/train_events.h"
@@ -257,25 +258,23 @@ void TrainingRunModel::markCrashed(const QString& reason) {
 namespace {
 
 bool readEventsFile(const QString& path, TrainingRunModel::RunFiles& files) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    run::EventsTail tail(QFile::encodeName(path).toStdString());
+    auto lines = tail.read(run::EventsTail::Partial::Wait);
+    if (!lines) {
         files.error = TrainingRunModel::tr("Cannot read %1: %2")
-                          .arg(QDir::toNativeSeparators(path), file.errorString());
+                          .arg(QDir::toNativeSeparators(path), QString::fromStdString(lines.message()));
         return false;
     }
     files.hasEvents = true;
-    const QByteArray all = file.readAll();
-    files.eventsOffset = all.lastIndexOf('\n') + 1;
-    qsizetype start = 0;
-    while (start < all.size()) {
-        qsizetype end = all.indexOf('\n', start);
-        if (end < 0)
-            end = all.size();
-        // Lines that are not events (a newer writer's types, a torn last line) are skipped.
-        if (auto event = run::parseEvent(std::string_view(all.constData() + start, size_t(end - start))))
-            files.events.append(std::move(event.value()));
-        start = end + 1;
-    }
+    files.eventsOffset = qint64(tail.offset());
+    // A last line without its newline is shown when it is a whole event (a writer that ended without one);
+    // a reader following the file reads it again from eventsOffset once it is complete.
+    if (auto rest = run::EventsTail(tail).read(run::EventsTail::Partial::Take))
+        lines->insert(lines->end(), rest->begin(), rest->end());
+    // Lines that are not events (a newer writer's types, a torn last line) are skipped.
+    for (auto& line : *lines)
+        if (line.event)
+            files.events.append(std::move(*line.event));
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
+#include "job/project_data.h"
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
@@ -15,7 +16,6 @@
 #include "train/data_loader.h"
 #include "train/detection_loss_impl.h"
 #include "train/optimizer_impl.h"
-#include "train/train_dataset.h"
 #include "train/trainer_impl.h"
 
 #include <algorithm>
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "demo: %s\n", status.message().c_str());
         return 1;
     }
-    auto data = train::readProjectData(folder);
+    auto data = job::readProjectData(folder);
     if (!data) {
         std::fprintf(stderr, "%s\n", data.message().c_str());
         return 1;

@@ -107,6 +107,43 @@ private slots:
         QCOMPARE(holder.finish(), 0);
         QCOMPARE(project->boxes(image).value().size(), size_t(10));
     }
+
+    void readTransactionSeesOneState() {
+        // A read transaction (core/job reads a training job in one) sees the database as it was at its first
+        // read while another connection commits, does not make that writer wait, and refuses a write.
+        QTemporaryDir dir;
+        auto reader = std::move(Project::create(folderOf(dir)).value());
+        QVERIFY(reader->addImage({"a.jpg", 100, 100}));
+        auto writer = std::move(Project::open(folderOf(dir)).value());
+        writer->setBusyWait(200ms);
+        std::int64_t before = -1, during = -1;
+        QElapsedTimer clock;
+        auto status = reader->readTransaction([&]() -> Status {
+            before = reader->countImages().value();
+            clock.start();
+            if (auto added = writer->addImage({"b.jpg", 100, 100}); !added)
+                return fail(added.error());
+            if (clock.elapsed() >= 200)
+                return fail("the writer waited for the reader");
+            during = reader->countImages().value();
+            const auto write = reader->addImage({"c.jpg", 100, 100});
+            if (write || write.error().code != "misuse")
+                return fail("a write inside a read transaction was not refused at once");
+            return {};
+        });
+        QVERIFY2(status.hasValue(), status.hasValue() ? "" : status.message().c_str());
+        QCOMPARE(before, std::int64_t(1));
+        QCOMPARE(during, std::int64_t(1)); // the other connection's commit is not seen inside
+        QCOMPARE(reader->countImages().value(), std::int64_t(2));
+        // Inside a write transaction it joins that one.
+        status = reader->transaction([&]() -> Status {
+            return reader->readTransaction([&]() -> Status {
+                return reader->addImage({"d.jpg", 100, 100}) ? Status{} : fail("no write in the outer one");
+            });
+        });
+        QVERIFY2(status.hasValue(), status.hasValue() ? "" : status.message().c_str());
+        QCOMPARE(writer->countImages().value(), std::int64_t(3));
+    }
 };
 
 int main(int argc, char** argv) {

@@ -31,7 +31,7 @@ inline std::string recordRun(project::Project& project, const std::string& name,
     if (!run::writeArgsYaml(dir / "args.yaml", args))
         qFatal("args.yaml");
     nlohmann::json config(args);
-    config[quality::kSnapshotConfigKey] = snapshot->summary.hash;
+    config[run::kSnapshotConfigKey] = snapshot->summary.hash;
     auto id = project.addRun(name, config.dump());
     if (!id)
         qFatal("addRun: %s", id.message().c_str());

@@ -295,7 +295,7 @@ private slots:
         QVERIFY(!recorded->kept);
         QVERIFY(std::filesystem::exists(run::RunFolder(runDir).snapshot()));
         QVERIFY(project.addRun("r1", std::string("{\"model\":\"yolov8n\",\"epochs\":\"3\",\"") +
-                                         kSnapshotConfigKey + "\":\"" + recorded->summary.hash + "\"}"));
+                                         run::kSnapshotConfigKey + "\":\"" + recorded->summary.hash + "\"}"));
         QVERIFY(run::writeArgsYaml(runDir / "args.yaml", {{"model", "yolov8n"}, {"epochs", "3"}}));
 
         // Resume on unchanged data keeps the file, silently; after an edit it still keeps it, and warns.
@@ -313,7 +313,7 @@ private slots:
         QVERIFY(run);
         QCOMPARE(run->snapshotHash, recorded->summary.hash);
         QCOMPARE(run->model(), std::string("yolov8n"));
-        QCOMPARE(run->args.count(kSnapshotConfigKey), size_t(0));
+        QCOMPARE(run->args.count(osprey::run::kSnapshotConfigKey), size_t(0));
         auto loaded = loadRunSnapshot(*run);
         QVERIFY(loaded);
         QCOMPARE(loaded->hash, recorded->summary.hash);

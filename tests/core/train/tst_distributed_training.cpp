@@ -19,11 +19,11 @@
 // (1 process), the fixture itself 0.5679). At lr 0.001 the same runs lose more mAP (one process 0.42) and
 // agree less (SyncBN 0.44, without 0.54): at that rate the steps move the detector off its optimum and small
 // differences show.
+#include "job/project_data.h"
+#include "job/project_training.h"
 #include "run/train_config.h"
 #include "train/data_loader.h"
 #include "train/distributed.h"
-#include "train/project_training.h"
-#include "train/train_dataset.h"
 #include "train/trainer.h"
 #include "train_test_util.h"
 
@@ -126,7 +126,7 @@ int runWorker() {
     }
     const int rank = (*context)->rank();
     const auto config = configFor(std::getenv("OSPREY_TEST_MODE"));
-    auto data = train::readProjectData(project);
+    auto data = job::readProjectData(project);
     if (!data)
         return 2;
     auto options = train::LoaderOptions::fromConfig(config, train::LoaderMode::Train);
@@ -206,7 +206,7 @@ private slots:
     // The distributed sampler: the ranks' shares of a batch are the single process's batch, image for
     // image and box for box (augmentation included), and a short last batch is split among the ranks.
     void shardsTileTheBatch() {
-        auto data = train::readProjectData(m_project);
+        auto data = job::readProjectData(m_project);
         QVERIFY(data);
         auto options = train::LoaderOptions::fromConfig(parityConfig(), train::LoaderMode::Train);
         options.workers = 0;
@@ -297,9 +297,9 @@ private slots:
         // Final mAP of the EMA weights on the val split.
         run::TrainConfig valConfig = config;
         valConfig.batch = 8;
-        auto ddpVal = train::validateProject(m_project, out / "ddp" / "weights" / "last.pt", valConfig);
+        auto ddpVal = job::validateProject(m_project, out / "ddp" / "weights" / "last.pt", valConfig);
         auto singleVal =
-            train::validateProject(m_project, m_root / "single" / "weights" / "last.pt", valConfig);
+            job::validateProject(m_project, m_root / "single" / "weights" / "last.pt", valConfig);
         QVERIFY(ddpVal && singleVal);
         std::printf("mAP50-95 %.4f (2 ranks) vs %.4f (1 process); mAP50 %.4f vs %.4f\n",
                     ddpVal->metrics.map50to95, singleVal->metrics.map50to95, ddpVal->metrics.map50,
@@ -344,13 +344,13 @@ private slots:
 
         run::TrainConfig valConfig = configFor("pretrained");
         valConfig.batch = 16;
-        auto before = train::validateProject(project, test::fixture(kPretrained), valConfig);
+        auto before = job::validateProject(project, test::fixture(kPretrained), valConfig);
         QVERIFY2(before, before ? "" : before.message().c_str());
         std::printf("the fixture before training: mAP50-95 %.4f, mAP50 %.4f\n", before->metrics.map50to95,
                     before->metrics.map50);
         std::vector<double> maps;
         for (const auto* run : {"pretrained/ddp", "pretrained_sync/ddp", "pretrained_single"}) {
-            auto val = train::validateProject(project, m_root / run / "weights" / "last.pt", valConfig);
+            auto val = job::validateProject(project, m_root / run / "weights" / "last.pt", valConfig);
             QVERIFY2(val, val ? "" : val.message().c_str());
             maps.push_back(val->metrics.map50to95);
             std::printf("%s: final mAP50-95 %.4f, mAP50 %.4f\n", run, val->metrics.map50to95,
@@ -416,7 +416,7 @@ private:
                                               const std::filesystem::path& runDir,
                                               const std::filesystem::path& project = {}) {
         std::vector<std::vector<float>> steps;
-        auto data = train::readProjectData(project.empty() ? m_project : project);
+        auto data = job::readProjectData(project.empty() ? m_project : project);
         if (!data)
             return steps;
         train::DataLoader loader(data->train.samples,

@@ -11,9 +11,9 @@
 // EPYC (AVX512-BF16, no AMX) the same 24 epochs ended at 0.935 with one object still missed (float32
 // rounding differs between the CPUs' oneDNN kernels, and a run of 192 steps from scratch amplifies it).
 // With 40 epochs that CPU holds 0.995 from epoch 30 on.
+#include "job/project_data.h"
 #include "run/run_files.h"
 #include "train/data_loader.h"
-#include "train/train_dataset.h"
 #include "train/trainer.h"
 #include "train/ultralytics_scorer.h"
 #include "train_test_util.h"
@@ -34,7 +34,7 @@ private slots:
         demoOptions.imageSizePx = 128;
         demoOptions.trainFraction = 1.0;
         QVERIFY(demo::createDemoProject(project, demoOptions));
-        auto data = train::readProjectData(project);
+        auto data = job::readProjectData(project);
         QVERIFY(data);
         QCOMPARE(data->train.samples.size(), size_t(16));
         std::vector<train::Sample> four;

@@ -1,7 +1,7 @@
 // Resume: 2 epochs, a stop, then resume=true for epochs 3 and 4 must give the same losses and metrics
 // as 4 uninterrupted epochs (same seed: the loader, the optimiser state, the EMA and the schedule are
 // all restored from last.pt).
-#include "train/project_training.h"
+#include "job/project_training.h"
 #include "train_test_util.h"
 
 #include <QTemporaryDir>
@@ -26,7 +26,7 @@ private slots:
         config.closeMosaic = 1;  // and the last one switches mosaic off
         config.name = "straight";
         test::CollectingSink straightSink;
-        auto straight = train::trainProject(project, config, straightSink);
+        auto straight = job::trainProject(project, config, straightSink);
         QVERIFY2(straight, straight ? "" : straight.message().c_str());
 
         std::atomic<bool> stop{false};
@@ -36,7 +36,7 @@ private slots:
                 stop = true;
         };
         config.name = "split";
-        auto first = train::trainProject(project, config, firstSink, &stop);
+        auto first = job::trainProject(project, config, firstSink, &stop);
         QVERIFY2(first, first ? "" : first.message().c_str());
         QCOMPARE(first->status, std::string("stopped"));
         QCOMPARE(first->epochsCompleted, 2);
@@ -46,7 +46,7 @@ private slots:
         resume.resume = true;
         resume.workers = 2;
         test::CollectingSink secondSink;
-        auto second = train::trainProject(project, resume, secondSink);
+        auto second = job::trainProject(project, resume, secondSink);
         QVERIFY2(second, second ? "" : second.message().c_str());
         QCOMPARE(second->status, std::string("finished"));
         QCOMPARE(second->epochsCompleted, 4);

@@ -1,13 +1,13 @@
 // A real (tiny) training run through trainProject: 2 epochs on 32 images of 96 px. Checks that the loss
 // falls, the run folder holds every file with the documented columns and events, the runs table is
 // updated, and a stop request ends the run cleanly with last.pt saved.
+#include "job/project_training.h"
 #include "model/detector.h"
 #include "model/weights.h"
 #include "project/project.h"
 #include "run/run_curves.h"
 #include "run/run_files.h"
 #include "run/run_folder.h"
-#include "train/project_training.h"
 #include "train_test_util.h"
 
 #include <QTemporaryDir>
@@ -46,7 +46,7 @@ private slots:
 
     void twoEpochs() {
         test::CollectingSink sink;
-        auto result = train::trainProject(m_project, tinyConfig(), sink);
+        auto result = job::trainProject(m_project, tinyConfig(), sink);
         QVERIFY2(result, result ? "" : result.message().c_str());
         QCOMPARE(result->status, std::string("finished"));
         QCOMPARE(result->epochsCompleted, 2);
@@ -170,7 +170,7 @@ private slots:
         QVERIFY(std::filesystem::exists(run.weightsPath));
 
         // args.yaml reads back into the same configuration.
-        auto config = train::readRunConfig(runDir / "args.yaml");
+        auto config = job::readRunConfig(runDir / "args.yaml");
         QVERIFY(config);
         QCOMPARE(config->imgsz, 96);
         QCOMPARE(config->batch, 8);
@@ -186,7 +186,7 @@ private slots:
         };
         auto config = tinyConfig();
         config.name = "stopped";
-        auto result = train::trainProject(m_project, config, sink, &stop);
+        auto result = job::trainProject(m_project, config, sink, &stop);
         QVERIFY2(result, result ? "" : result.message().c_str());
         QCOMPARE(result->status, std::string("stopped"));
         QCOMPARE(result->epochsCompleted, 0);
@@ -215,7 +215,7 @@ private slots:
         auto config = tinyConfig();
         config.imgsz = 50;
         config.name = "bad";
-        auto result = train::trainProject(m_project, config, sink);
+        auto result = job::trainProject(m_project, config, sink);
         QVERIFY(!result);
         QVERIFY(result.message().find("imgsz") != std::string::npos);
         const auto failed = sink.ofType(TrainEvent::Type::Failed);

@@ -5,11 +5,11 @@
 // losses differ from float32's). Skipped without the fixture.
 #include <torch/torch.h>
 
+#include "job/project_data.h"
 #include "model/predictor.h"
 #include "model/weights_torch_impl.h"
 #include "run/train_config.h"
 #include "train/data_loader.h"
-#include "train/train_dataset.h"
 #include "train/trainer_impl.h"
 #include "train/ultralytics_scorer.h"
 #include "train_test_util.h"
@@ -49,7 +49,7 @@ private slots:
         demoOptions.seed = 3;
         demoOptions.trainFraction = 0.25;
         QVERIFY(demo::createDemoProject(project, demoOptions));
-        auto data = readProjectData(project);
+        auto data = job::readProjectData(project);
         QVERIFY2(data, data ? "" : data.message().c_str());
         QCOMPARE(data->val.samples.size(), size_t(48));
 

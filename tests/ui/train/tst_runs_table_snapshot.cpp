@@ -1,6 +1,7 @@
 // The runs table shows each run's dataset snapshot: the first 12 hex digits in the Dataset column, all 64
 // in its tooltip, and a dash for a run recorded before snapshots existed.
 #include "quality/run_snapshot.h"
+#include "run/run_files.h"
 #include "ui/project/project_document.h"
 #include "ui/train/runs_table.h"
 
@@ -22,7 +23,7 @@ private slots:
         const std::string hash = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
         QVERIFY(document->project().addRun("old", R"({"model":"yolov8n","epochs":"5"})"));
         QVERIFY(document->project().addRun("new", std::string(R"({"model":"yolov8s","epochs":"9",")") +
-                                                      quality::kSnapshotConfigKey + "\":\"" + hash + "\"}"));
+                                                      run::kSnapshotConfigKey + "\":\"" + hash + "\"}"));
         RunsTable runs(document.get());
         QTableWidget* table = runs.table();
         QCOMPARE(table->rowCount(), 2);

@@ -1,11 +1,16 @@
-#include "train/train_dataset.h"
+#include "job/project_data.h"
 
 #include "imaging/image.h"
 #include "project/project.h"
+#include "train/train_dataset.h"
 
 #include <map>
 
-namespace osprey::train {
+namespace osprey::job {
+
+using train::ProjectData;
+using train::Sample;
+using train::SplitSamples;
 
 namespace {
 
@@ -49,11 +54,7 @@ Status readSplit(const project::Project& project, project::Split split,
 
 } // namespace
 
-Expected<ProjectData> readProjectData(const std::filesystem::path& projectFolder, bool checkFiles) {
-    auto opened = project::Project::open(projectFolder);
-    if (!opened)
-        return fail(opened.error());
-    const auto& project = *opened.value();
+Expected<ProjectData> readProjectData(const project::Project& project, bool checkFiles) {
     auto classes = project.classes();
     if (!classes)
         return fail(classes.error());
@@ -74,4 +75,20 @@ Expected<ProjectData> readProjectData(const std::filesystem::path& projectFolder
     return data;
 }
 
-} // namespace osprey::train
+Expected<ProjectData> readProjectData(const std::filesystem::path& projectFolder, bool checkFiles) {
+    auto opened = project::Project::open(projectFolder);
+    if (!opened)
+        return fail(opened.error());
+    auto& project = *opened.value();
+    Expected<ProjectData> data = fail("the project was not read");
+    // One read transaction: the classes and both splits as one consistent state of the database.
+    if (auto status = project.readTransaction([&] {
+            data = readProjectData(project, checkFiles);
+            return data ? Status{} : Status(fail(data.error()));
+        });
+        !status)
+        return fail(status.error());
+    return data;
+}
+
+} // namespace osprey::job

@@ -1,6 +1,7 @@
-#include "train/project_training.h"
+#include "job/project_training.h"
 
 #include "common/log.h"
+#include "job/project_data.h"
 #include "planner/run_advice.h"
 #include "planner/run_estimate.h"
 #include "plot/run_plots.h"
@@ -14,18 +15,19 @@
 #include "train/batch_pictures.h"
 #include "train/curves_recorder.h"
 #include "train/data_loader.h"
-#include "train/distributed_job_impl.h"
+#include "train/distributed_job.h"
 #include "train/train_dataset.h"
 #include "train/ultralytics_scorer.h"
 #include "train/val_batch_pictures.h"
 #include "train/validation_recorder.h"
-
-#include <nlohmann/json.hpp>
+#include "train/warning_forwarder.h"
 
 #include <chrono>
 #include <ctime>
 
-namespace osprey::train {
+namespace osprey::job {
+
+using namespace osprey::train;
 
 namespace {
 
@@ -103,7 +105,7 @@ public:
         if (event.type != run::TrainEvent::Type::RunStarted)
             return run::FanOutSink::onEvent(event);
         run::TrainEvent tagged = event;
-        tagged.config[quality::kSnapshotConfigKey] = m_hash;
+        tagged.config[run::kSnapshotConfigKey] = m_hash;
         run::FanOutSink::onEvent(tagged);
     }
 
@@ -111,15 +113,23 @@ private:
     std::string m_hash;
 };
 
+/// The pixel sizes of the train split's images (labels.jpg normalises the boxes with them).
+using ImageSizes = std::map<std::int64_t, std::pair<int, int>>;
+
+Expected<ImageSizes> trainImageSizes(const project::Project& project) {
+    auto images = project.listImages({.split = project::Split::Train, .limit = 0});
+    if (!images)
+        return fail(images.error());
+    ImageSizes sizes;
+    for (const auto& image : *images)
+        sizes[image.id] = {image.width, image.height};
+    return sizes;
+}
+
 /// The run folder's pictures (results.png, the curves, the confusion matrices, labels.jpg of the train
 /// split), as Ultralytics leaves them; a picture that cannot be drawn is a warning, never a failed run.
-void writeRunPictures(const project::Project& project, const ProjectData& data,
-                      const std::filesystem::path& runDir) {
+void writeRunPictures(const ImageSizes& sizes, const ProjectData& data, const std::filesystem::path& runDir) {
     const auto started = std::chrono::steady_clock::now();
-    std::map<std::int64_t, std::pair<int, int>> sizes;
-    if (auto images = project.listImages({.split = project::Split::Train, .limit = 0}))
-        for (const auto& image : *images)
-            sizes[image.id] = {image.width, image.height};
     std::vector<quality::LabelBox> labels;
     for (const auto& sample : data.train.samples) {
         const auto size = sizes.find(sample.imageId);
@@ -145,32 +155,20 @@ void writeRunPictures(const project::Project& project, const ProjectData& data,
 
 Expected<std::filesystem::path> chooseRunDir(const std::filesystem::path& projectFolder,
                                              const std::string& name, bool resume) {
-    const auto runs = projectFolder / "runs";
+    const auto runs = run::RunFolder::runsDir(projectFolder);
     if (!name.empty()) {
         if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos || name == "." ||
             name == "..")
             return fail("name: '" + name + "' must be a plain folder name");
         if (resume)
-            return runs / name;
+            return run::RunFolder::inProject(projectFolder, name).dir();
         return run::claimRunDir(runs, name); // name, name2, ...: created here, so one writer per folder
     }
     if (resume) {
-        std::filesystem::path latest;
-        std::filesystem::file_time_type latestTime{};
-        std::error_code error;
-        for (const auto& entry : std::filesystem::directory_iterator(runs, error)) {
-            const auto last = run::RunFolder(entry.path()).lastWeights();
-            if (!std::filesystem::exists(last))
-                continue;
-            const auto time = std::filesystem::last_write_time(last, error);
-            if (latest.empty() || time > latestTime) {
-                latest = entry.path();
-                latestTime = time;
-            }
-        }
-        if (latest.empty())
+        const auto latest = run::RunFolder::latestResumable(projectFolder);
+        if (!latest)
             return fail("resume: no run with weights/last.pt under " + runs.string() + "; give name=RUN");
-        return latest;
+        return latest->dir();
     }
     return run::claimRunDir(runs, "train");
 }
@@ -207,7 +205,7 @@ Expected<ValidationReport> validateProject(const std::filesystem::path& projectF
 
 Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, run::TrainConfig config,
                                    run::EventSink& events, const std::atomic<bool>* stop) {
-    std::unique_ptr<detail::DistributedJob> job; // data parallel: this process's rank
+    std::unique_ptr<DistributedJob> job; // data parallel: this process's rank
     const auto failEarly = [&](const Error& error) -> Expected<TrainResult> {
         if (job)
             job->publishFailure(error.message);
@@ -217,12 +215,12 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         events.onEvent(event);
         return fail(error);
     };
-    auto joined = detail::DistributedJob::join(config);
+    auto joined = DistributedJob::join(config);
     if (!joined)
         return failEarly(joined.error());
     job = std::move(joined.value());
     if (job && !job->isMain())
-        return detail::trainProjectRank(projectFolder, config, events, stop, *job);
+        return trainProjectRank([&] { return readProjectData(projectFolder); }, config, events, stop, *job);
     // A configuration that cannot train claims no run folder (a resumed one is checked once read back).
     if (!config.resume)
         if (auto status = config.check(); !status)
@@ -248,41 +246,56 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     if (auto status = config.check(); !status)
         return failEarly(status.error());
 
-    auto data = readProjectData(projectFolder);
-    if (!data)
-        return failEarly(data.error());
     auto opened = project::Project::open(projectFolder);
     if (!opened)
         return failEarly(opened.error());
     auto& project = *opened.value();
-    // What this run trains on: <run>/snapshot.bin, its hash in the runs table (config JSON).
-    auto snapshot = quality::recordRunSnapshot(project, runDir.value());
-    if (!snapshot)
-        return failEarly(snapshot.error());
+    // The project read once, in one read transaction: the splits, this run's row when resuming and the
+    // train images' sizes for labels.jpg describe one state of the database. The dataset snapshot
+    // (<run>/snapshot.bin, its hash goes to the runs table's config JSON) is read meanwhile, on
+    // core/quality's own connection and cache.
+    Expected<ProjectData> data = fail("the project was not read");
+    Expected<quality::RecordedSnapshot> snapshot = fail("the project was not read");
+    Expected<ImageSizes> sizes = fail("the project was not read");
+    project::RunRecord record;
+    const Status read = project.readTransaction([&]() -> Status {
+        if (data = readProjectData(project); !data)
+            return fail(data.error());
+        if (snapshot = quality::recordRunSnapshot(project, runDir.value()); !snapshot)
+            return fail(snapshot.error());
+        if (sizes = trainImageSizes(project); !sizes)
+            return fail(sizes.error());
+        if (config.resume)
+            if (auto runs = project.runs())
+                for (const auto& run : runs.value())
+                    if (run.name == config.name)
+                        record = run;
+        return {};
+    });
+    if (!read)
+        return failEarly(read.error());
 
     auto file = run::JsonlFileSink::open(run::RunFolder(*runDir).events());
     if (!file)
         return failEarly(file.error());
 
-    nlohmann::json configJson = config.toMap();
-    configJson[quality::kSnapshotConfigKey] = snapshot->summary.hash;
-    project::RunRecord record;
-    if (config.resume) {
-        auto runs = project.runs();
-        if (runs) {
-            for (const auto& run : runs.value())
-                if (run.name == config.name)
-                    record = run;
-        }
-    }
+    auto args = config.toMap();
+    args[run::kSnapshotConfigKey] = snapshot->summary.hash;
+    const std::string configJson = run::writeRunConfigJson(args);
     if (record.id == 0) {
-        auto id = project.addRun(config.name, configJson.dump());
+        auto id = project.addRun(config.name, configJson);
         if (!id)
             return failEarly(id.error());
         record.id = id.value();
         record.name = config.name;
-        record.config = configJson.dump();
+        record.config = configJson;
         record.startedAt = std::time(nullptr);
+    } else {
+        // Resumed: the row keeps the arguments of the start, and learns the snapshot's hash if it was
+        // started before snapshots existed (snapshot.bin is written now), so that listings show it.
+        auto recorded = run::readRunConfigJson(record.config);
+        if (recorded.emplace(run::kSnapshotConfigKey, snapshot->summary.hash).second)
+            record.config = run::writeRunConfigJson(recorded);
     }
     record.status = project::RunStatus::Running;
     record.finishedAt.reset();
@@ -294,7 +307,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     sink.add(file->get());
     sink.add(&recorder);
     sink.add(&events);
-    detail::WarningForwarder warn(sink);
+    WarningForwarder warn(sink);
     for (const auto& warning : data->warnings)
         warn(warning);
     if (!snapshot->warning.empty())
@@ -365,8 +378,8 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         inputs.distributed = &job->context();
     }
     auto result = runTraining(config, inputs);
-    writeRunPictures(project, *data, runDir.value());
+    writeRunPictures(*sizes, *data, runDir.value());
     return result;
 }
 
-} // namespace osprey::train
+} // namespace osprey::job

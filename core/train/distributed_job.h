@@ -1,6 +1,6 @@
 #pragma once
-// Private to core/train (train_data): a project training run as one rank of a data-parallel job. Rank 0
-// runs trainProject as a single process would (run folder, events.jsonl, runs row, validation,
+// DistributedJob: this process's rank in a data-parallel training job (core/train's train_data). Rank 0
+// runs core/job's trainProject as a single process would (run folder, events.jsonl, runs row, validation,
 // checkpoints) and publishes the run folder and the effective configuration through the store; the other
 // ranks take them from there, train on their shard and log to <run>/rank<N>.log. No torch here.
 //
@@ -10,35 +10,16 @@
 #include "run/train_events.h"
 #include "train/data_loader.h"
 #include "train/distributed.h"
+#include "train/train_dataset.h"
 #include "train/trainer.h"
 
 #include <atomic>
-#include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
-namespace osprey::train::detail {
-
-/// Forwards log events of the loader (worker threads) into the stream, as
-/// warning log events timed from the forwarder's creation.
-class WarningForwarder {
-public:
-    explicit WarningForwarder(run::EventSink& sink)
-        : m_sink(sink), m_start(std::chrono::steady_clock::now()) {}
-    void operator()(const std::string& message) {
-        run::TrainEvent event;
-        event.type = run::TrainEvent::Type::Log;
-        event.level = "warning";
-        event.message = message;
-        event.timeS = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-        m_sink.onEvent(event);
-    }
-
-private:
-    run::EventSink& m_sink;
-    std::chrono::steady_clock::time_point m_start;
-};
+namespace osprey::train {
 
 class DistributedJob {
 public:
@@ -63,10 +44,11 @@ private:
     bool m_published = false;
 };
 
-/// A rank other than 0: waits for rank 0's run, trains on this rank's shard, logs to <run>/rank<N>.log and
-/// passes `failed` events on to `events`.
-Expected<TrainResult> trainProjectRank(const std::filesystem::path& projectFolder, run::TrainConfig config,
-                                       run::EventSink& events, const std::atomic<bool>* stop,
-                                       DistributedJob& job);
+/// A rank other than 0: waits for rank 0's run, reads the training data with `readData` (core/job reads
+/// the project), trains on this rank's shard, logs to <run>/rank<N>.log and passes `failed` events on to
+/// `events`.
+Expected<TrainResult> trainProjectRank(const std::function<Expected<ProjectData>()>& readData,
+                                       run::TrainConfig config, run::EventSink& events,
+                                       const std::atomic<bool>* stop, DistributedJob& job);
 
-} // namespace osprey::train::detail
+} // namespace osprey::train
