@@ -2,6 +2,7 @@
 // split with the trainer's per-epoch validation and prints P, R, mAP50, mAP50-95 and the val losses.
 #include "cli/train_args.h"
 #include "cli/verb.h"
+#include "run/train_options.h"
 #include "train/project_training.h"
 
 #include <cstdio>
@@ -29,15 +30,12 @@ int runVal(const Args& args) {
 }
 
 OSPREY_REGISTER_VERB(Verb{
-    "val",
-    "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses)",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true}},
-    runVal,
-    0,
+    "val", "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses)",
     [] {
-        return trainOptionKeys({"imgsz", "batch", "device", "workers", "threads", "conf", "iou", "max_det"});
-    }});
+        return joined({run::valFileOptions(), trainOptionsNamed({"imgsz", "batch", "device", "workers",
+                                                                 "threads", "conf", "iou", "max_det"})});
+    },
+    runVal});
 
 } // namespace
 } // namespace osprey::cli

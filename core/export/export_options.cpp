@@ -60,6 +60,17 @@ const std::vector<run::OptionSpec>& exportOptions() {
     return options;
 }
 
+const std::vector<run::OptionSpec>& exportFileOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "weights", .type = OptionType::Path, .help = "the weights to export (.pt)", .required = true},
+        {.key = "out",
+         .type = OptionType::Path,
+         .help = "where to write it (default: the weights path with .onnx; format=ultralytics: "
+                 "<name>-ultralytics.pt)"},
+    };
+    return options;
+}
+
 Expected<OnnxExportOptions> parseExportOptions(const std::map<std::string, std::string>& values) {
     std::map<std::string, std::string> canonical;
     for (const auto& option : exportOptions())

@@ -2,6 +2,8 @@
 // Plain value types of the inference pipeline: detections, NMS options, letterbox geometry and image
 // views. No torch; safe to pass between threads by value.
 
+#include "model/model_options.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -23,12 +25,12 @@ enum class LabelMode {
 /// Whether suppression compares boxes of the same class only.
 enum class ClassMode { PerClass, Agnostic };
 
-/// Non-maximum suppression settings; defaults follow `osprey-cli predict` (Ultralytics predict).
+/// Non-maximum suppression settings; the thresholds default to their declaration (thresholdOptions()).
 struct NmsOptions {
-    float confThreshold = 0.25f; ///< keep scores strictly above this
-    float iouThreshold = 0.7f;   ///< suppress a box whose IoU with a kept box is strictly above this
-    int maxDetections = 300;     ///< per image, after suppression
-    int maxCandidates = 30000;   ///< highest-scoring candidates considered per image
+    float confThreshold = defaultConfidence(); ///< keep scores strictly above this
+    float iouThreshold = defaultIou(); ///< suppress a box whose IoU with a kept box is strictly above this
+    int maxDetections = defaultMaxDetections(); ///< per image, after suppression
+    int maxCandidates = 30000;                  ///< highest-scoring candidates considered per image
     LabelMode labels = LabelMode::Best;
     ClassMode classes = ClassMode::PerClass;
 };

@@ -1,10 +1,11 @@
 #pragma once
 // AutoLabelDialog: batch auto-label, the GUI face of `osprey-cli autolabel` with the same defaults
-// (unlabeled images, confidence 0.25, IoU 0.7, add mode, add_classes=auto, the class mapping saved for the
-// model file); the choices of the project's last run are remembered. Shows how many images a run will
-// process, runs assist::autoLabel on a worker thread with its own Project connection, shows "k / N images, x
-// images/s, ETA", and stops after the current batch on Cancel (the batches already stored stay: each is one
-// committed transaction). The end shows a summary; projectChanged() tells the editor to reload.
+// (unlabeled images, the declared confidence and IoU of core/model's thresholdOptions(), add mode,
+// add_classes=auto, the class mapping saved for the model file); the choices of the project's last run are
+// remembered. Shows how many images a run will process, runs assist::autoLabel on a worker thread with its
+// own Project connection, shows "k / N images, x images/s, ETA", and stops after the current batch on Cancel
+// (the batches already stored stay: each is one committed transaction). The end shows a summary;
+// projectChanged() tells the editor to reload.
 //
 // The worker waits after each stored batch until the GUI has shown it (or a cancel), so what the progress
 // bar shows is what is stored and a cancel from the progressed() signal stops right after that batch.

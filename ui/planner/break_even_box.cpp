@@ -25,10 +25,11 @@ QDoubleSpinBox* amount(double value, double maximum, int decimals, const QString
 } // namespace
 
 BreakEvenBox::BreakEvenBox(QWidget* parent) : QGroupBox(tr("Buy or rent: break-even"), parent) {
-    m_hardware = amount(3000, 1e7, 0, QStringLiteral("$"), QString(), this);
-    m_power = amount(0.10, 100, 2, QStringLiteral("$"), tr(" /h"), this);
-    m_cloud = amount(0.89, 1000, 2, QStringLiteral("$"), tr(" /h"), this);
-    m_hoursPerDay = amount(8, 24, 1, QString(), tr(" h/day"), this);
+    const planner::BreakEvenInputs defaults; // the declared defaults (planner::planBreakEvenOptions())
+    m_hardware = amount(defaults.hardwareCost, 1e7, 0, QStringLiteral("$"), QString(), this);
+    m_power = amount(defaults.powerPerHour, 100, 2, QStringLiteral("$"), tr(" /h"), this);
+    m_cloud = amount(defaults.cloudPerHour, 1000, 2, QStringLiteral("$"), tr(" /h"), this);
+    m_hoursPerDay = amount(defaults.hoursPerDay, 24, 1, QString(), tr(" h/day"), this);
     m_hoursPerDay->setMinimum(0.5);
     m_hardware->setToolTip(tr("What the machine with the GPU costs to buy."));
     m_power->setToolTip(tr("Electricity per hour of training."));
