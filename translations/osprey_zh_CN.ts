@@ -2313,6 +2313,17 @@ File ▸ New Project… (Ctrl+N)</source>
     </message>
 </context>
 <context>
+    <name>osprey::ui::OptionForm</name>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>osprey::ui::PlannerPanel</name>
     <message>
         <source>measured</source>
@@ -3282,14 +3293,6 @@ File ▸ New Project… (Ctrl+N)</source>
 </context>
 <context>
     <name>osprey::ui::TrainForm</name>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>自动</translation>
-    </message>
     <message>
         <source>Stream to platform</source>
         <translation>推送到平台</translation>
