@@ -434,6 +434,50 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Data-parallel training: BatchNorm normalises with the statistics of all ranks&apos; images (SyncBN) instead of each rank&apos;s own; no effect with one process.</source>
         <translation>数据并行训练：BatchNorm 使用所有进程的图像的统计量进行归一化（SyncBN），而不是每个进程各自的统计量；只有一个进程时无效。</translation>
     </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>export format: onnx (a graph for ONNX runtimes), or ultralytics (a .pt that Ultralytics 8.4 loads, to deploy with its exporters)</source>
+        <translation>导出格式：onnx（供 ONNX 运行时使用的计算图），或 ultralytics（Ultralytics 8.4 可加载的 .pt，用其导出器部署）</translation>
+    </message>
+    <message>
+        <source>square input side of the exported graph, a multiple of 32</source>
+        <translation>导出计算图的正方形输入边长，须为 32 的倍数</translation>
+    </message>
+    <message>
+        <source>Opset</source>
+        <translation>Opset</translation>
+    </message>
+    <message>
+        <source>ONNX opset version (11-17; 12 imports in OpenCV 4.6)</source>
+        <translation>ONNX opset 版本（11-17；OpenCV 4.6 可导入 12）</translation>
+    </message>
+    <message>
+        <source>Half-precision weights</source>
+        <translation>半精度权重</translation>
+    </message>
+    <message>
+        <source>store the weights as float16 (half the file); the graph still computes in float32</source>
+        <translation>以 float16 存储权重（文件减半）；计算图仍以 float32 计算</translation>
+    </message>
+    <message>
+        <source>Dynamic batch</source>
+        <translation>动态批大小</translation>
+    </message>
+    <message>
+        <source>symbolic batch dimension; the input size stays fixed (onnxruntime, TensorRT; OpenCV DNN runs batch 1)</source>
+        <translation>符号化的批维度；输入尺寸保持固定（onnxruntime、TensorRT；OpenCV DNN 按批大小 1 运行）</translation>
+    </message>
+    <message>
+        <source>Annotate shapes</source>
+        <translation>存储中间张量形状</translation>
+    </message>
+    <message>
+        <source>store every intermediate shape (value_info); the graph is written already folded, so nothing is left for onnxsim</source>
+        <translation>存储每个中间张量的形状（value_info）；计算图写出时已折叠，onnxsim 无需再做处理</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
@@ -1700,36 +1744,12 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>与权重文件同目录，扩展名为 .onnx</translation>
     </message>
     <message>
-        <source> px</source>
-        <translation> px</translation>
-    </message>
-    <message>
-        <source>Half-precision weights (float16)</source>
-        <translation>半精度权重 (float16)</translation>
-    </message>
-    <message>
-        <source>Dynamic batch size</source>
-        <translation>动态批大小</translation>
-    </message>
-    <message>
-        <source>Store intermediate shapes</source>
-        <translation>存储中间张量形状</translation>
-    </message>
-    <message>
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
         <source>ONNX file:</source>
         <translation>ONNX 文件：</translation>
-    </message>
-    <message>
-        <source>Image size:</source>
-        <translation>图像尺寸：</translation>
-    </message>
-    <message>
-        <source>Opset:</source>
-        <translation>Opset：</translation>
     </message>
     <message>
         <source>Writes input &quot;images&quot; [1, 3, size, size] and output &quot;output0&quot; [1, 4 + classes, anchors], as Ultralytics does; the file is checked in OpenCV DNN before it is written.</source>
