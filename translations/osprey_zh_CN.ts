@@ -478,6 +478,38 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>store every intermediate shape (value_info); the graph is written already folded, so nothing is left for onnxsim</source>
         <translation>存储每个中间张量的形状（value_info）；计算图写出时已折叠，onnxsim 无需再做处理</translation>
     </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>confidence threshold; a run&apos;s best.pt without conf= takes the run&apos;s best-F1 confidence (curves.json)</source>
+        <translation>置信度阈值；未指定 conf= 时，训练运行的 best.pt 采用该运行的最佳 F1 置信度（curves.json）</translation>
+    </message>
+    <message>
+        <source>IoU threshold</source>
+        <translation>IoU 阈值</translation>
+    </message>
+    <message>
+        <source>NMS IoU threshold</source>
+        <translation>NMS 的 IoU 阈值</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>add: keep existing boxes; replace: replace earlier model boxes</source>
+        <translation>add：保留已有的框；replace：替换先前由模型生成的框</translation>
+    </message>
+    <message>
+        <source>Add missing classes</source>
+        <translation>添加缺少的类别</translation>
+    </message>
+    <message>
+        <source>add model classes the project lacks (auto: when it has none)</source>
+        <translation>添加项目中缺少的模型类别（auto：仅当项目还没有类别时）</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
@@ -820,24 +852,12 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>测试集</translation>
     </message>
     <message>
-        <source>Boxes scoring at or below this are not stored</source>
-        <translation>得分不高于此值的框不会被存储</translation>
-    </message>
-    <message>
-        <source>Non-maximum suppression: a box overlapping a better one of its class above this IoU is dropped</source>
-        <translation>非极大值抑制 (NMS)：与同类别更优框的交并比 (IoU) 超过此值的框会被丢弃</translation>
-    </message>
-    <message>
         <source>Add to the existing boxes</source>
         <translation>添加到现有框</translation>
     </message>
     <message>
         <source>Replace earlier model boxes</source>
         <translation>替换先前的模型框</translation>
-    </message>
-    <message>
-        <source>Replace deletes the image&apos;s earlier boxes from a model first; manual and imported boxes always stay</source>
-        <translation>替换会先删除图像上先前由模型生成的框；手动和导入的框始终保留</translation>
     </message>
     <message>
         <source>Automatic: only when the project has no classes yet</source>
@@ -858,22 +878,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>&amp;Images:</source>
         <translation>图像(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>Co&amp;nfidence:</source>
-        <translation>置信度(&amp;N)：</translation>
-    </message>
-    <message>
-        <source>Io&amp;U threshold:</source>
-        <translation>IoU 阈值(&amp;U)：</translation>
-    </message>
-    <message>
-        <source>Mo&amp;de:</source>
-        <translation>模式(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Add missing &amp;classes:</source>
-        <translation>添加缺少的类别(&amp;C)：</translation>
     </message>
     <message>
         <source>Choose the images and thresholds, then Start.</source>
