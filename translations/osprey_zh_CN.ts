@@ -510,6 +510,50 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>add model classes the project lacks (auto: when it has none)</source>
         <translation>添加项目中缺少的模型类别（auto：仅当项目还没有类别时）</translation>
     </message>
+    <message>
+        <source>electricity per training hour, USD</source>
+        <translation>每小时训练的电费（美元）</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>电费</translation>
+    </message>
+    <message>
+        <source>USD/h</source>
+        <translation>美元/小时</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>price of the machine, USD</source>
+        <translation>机器的价格（美元）</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>美元</translation>
+    </message>
+    <message>
+        <source>Cloud GPU</source>
+        <translation>云端 GPU</translation>
+    </message>
+    <message>
+        <source>cloud price per GPU-hour, USD</source>
+        <translation>云端每 GPU 小时的价格（美元）</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>training hours per day</source>
+        <translation>每天的训练小时数</translation>
+    </message>
+    <message>
+        <source>h/day</source>
+        <translation>小时/天</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
@@ -1046,26 +1090,6 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>买还是租：回本点</translation>
     </message>
     <message>
-        <source> /h</source>
-        <translation> /小时</translation>
-    </message>
-    <message>
-        <source> h/day</source>
-        <translation> 小时/天</translation>
-    </message>
-    <message>
-        <source>What the machine with the GPU costs to buy.</source>
-        <translation>购买带这块 GPU 的机器的价格。</translation>
-    </message>
-    <message>
-        <source>Electricity per hour of training.</source>
-        <translation>每小时训练的电费。</translation>
-    </message>
-    <message>
-        <source>The cloud price of the same GPU per hour.</source>
-        <translation>同款 GPU 在云端每小时的价格。</translation>
-    </message>
-    <message>
         <source>Left out: cooling, idle power, repairs, financing, resale value and the owner&apos;s time.</source>
         <translation>未计入：散热、待机功耗、维修、融资、转售价值和机主的时间。</translation>
     </message>
@@ -1076,22 +1100,6 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Buying wins when the GPU is busy almost continuously, or when the hardware is already owned.</source>
         <translation>GPU 几乎一直在用，或硬件已经到手时，购买更划算。</translation>
-    </message>
-    <message>
-        <source>Hardware</source>
-        <translation>硬件</translation>
-    </message>
-    <message>
-        <source>Power</source>
-        <translation>电费</translation>
-    </message>
-    <message>
-        <source>Cloud GPU</source>
-        <translation>云端 GPU</translation>
-    </message>
-    <message>
-        <source>Training</source>
-        <translation>训练</translation>
     </message>
     <message>
         <source>The cloud price is not above the power cost: buying never pays off.</source>

@@ -14,6 +14,18 @@ OptionSpec powerOption(std::string help) {
     return {.key = "power", .type = OptionType::Number, .defaultValue = "0.10", .help = std::move(help)};
 }
 
+/// The break-even's power row: the shared default, drawn in the GUI's break-even box.
+OptionSpec breakEvenPower() {
+    OptionSpec power =
+        powerOption(OSPREY_TRANSLATE_NOOP("osprey::run::Options", "electricity per training hour, USD"));
+    power.label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Power");
+    power.shownIn = run::FrontEnd::Both;
+    power.minimum = 0;
+    power.maximum = 100;
+    power.unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "USD/h");
+    return power;
+}
+
 } // namespace
 
 const std::vector<OptionSpec>& planOptions() {
@@ -76,16 +88,31 @@ const std::vector<OptionSpec>& planBreakEvenOptions() {
         {.key = "hardware",
          .type = OptionType::Number,
          .defaultValue = "3000",
-         .help = "price of the machine, USD"},
-        powerOption("electricity per training hour, USD"),
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Hardware"),
+         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "price of the machine, USD"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0,
+         .maximum = 1e7,
+         .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "USD")},
+        breakEvenPower(),
         {.key = "cloud",
          .type = OptionType::Number,
          .defaultValue = "0.89",
-         .help = "cloud price per GPU-hour, USD"},
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Cloud GPU"),
+         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "cloud price per GPU-hour, USD"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0,
+         .maximum = 1000,
+         .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "USD/h")},
         {.key = "hours_per_day",
          .type = OptionType::Number,
          .defaultValue = "8",
-         .help = "training hours per day"},
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Training"),
+         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "training hours per day"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0.5,
+         .maximum = 24,
+         .unit = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "h/day")},
         {.key = "json", .type = OptionType::Flag, .defaultValue = "false", .help = "print JSON"},
     };
     return options;
