@@ -434,6 +434,126 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Data-parallel training: BatchNorm normalises with the statistics of all ranks&apos; images (SyncBN) instead of each rank&apos;s own; no effect with one process.</source>
         <translation>数据并行训练：BatchNorm 使用所有进程的图像的统计量进行归一化（SyncBN），而不是每个进程各自的统计量；只有一个进程时无效。</translation>
     </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>export format: onnx (a graph for ONNX runtimes), or ultralytics (a .pt that Ultralytics 8.4 loads, to deploy with its exporters)</source>
+        <translation>导出格式：onnx（供 ONNX 运行时使用的计算图），或 ultralytics（Ultralytics 8.4 可加载的 .pt，用其导出器部署）</translation>
+    </message>
+    <message>
+        <source>square input side of the exported graph, a multiple of 32</source>
+        <translation>导出计算图的正方形输入边长，须为 32 的倍数</translation>
+    </message>
+    <message>
+        <source>Opset</source>
+        <translation>Opset</translation>
+    </message>
+    <message>
+        <source>ONNX opset version (11-17; 12 imports in OpenCV 4.6)</source>
+        <translation>ONNX opset 版本（11-17；OpenCV 4.6 可导入 12）</translation>
+    </message>
+    <message>
+        <source>Half-precision weights</source>
+        <translation>半精度权重</translation>
+    </message>
+    <message>
+        <source>store the weights as float16 (half the file); the graph still computes in float32</source>
+        <translation>以 float16 存储权重（文件减半）；计算图仍以 float32 计算</translation>
+    </message>
+    <message>
+        <source>Dynamic batch</source>
+        <translation>动态批大小</translation>
+    </message>
+    <message>
+        <source>symbolic batch dimension; the input size stays fixed (onnxruntime, TensorRT; OpenCV DNN runs batch 1)</source>
+        <translation>符号化的批维度；输入尺寸保持固定（onnxruntime、TensorRT；OpenCV DNN 按批大小 1 运行）</translation>
+    </message>
+    <message>
+        <source>Annotate shapes</source>
+        <translation>存储中间张量形状</translation>
+    </message>
+    <message>
+        <source>store every intermediate shape (value_info); the graph is written already folded, so nothing is left for onnxsim</source>
+        <translation>存储每个中间张量的形状（value_info）；计算图写出时已折叠，onnxsim 无需再做处理</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>confidence threshold; a run&apos;s best.pt without conf= takes the run&apos;s best-F1 confidence (curves.json)</source>
+        <translation>置信度阈值；未指定 conf= 时，训练运行的 best.pt 采用该运行的最佳 F1 置信度（curves.json）</translation>
+    </message>
+    <message>
+        <source>IoU threshold</source>
+        <translation>IoU 阈值</translation>
+    </message>
+    <message>
+        <source>NMS IoU threshold</source>
+        <translation>NMS 的 IoU 阈值</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>add: keep existing boxes; replace: replace earlier model boxes</source>
+        <translation>add：保留已有的框；replace：替换先前由模型生成的框</translation>
+    </message>
+    <message>
+        <source>Add missing classes</source>
+        <translation>添加缺少的类别</translation>
+    </message>
+    <message>
+        <source>add model classes the project lacks (auto: when it has none)</source>
+        <translation>添加项目中缺少的模型类别（auto：仅当项目还没有类别时）</translation>
+    </message>
+    <message>
+        <source>electricity per training hour, USD</source>
+        <translation>每小时训练的电费（美元）</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>电费</translation>
+    </message>
+    <message>
+        <source>USD/h</source>
+        <translation>美元/小时</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>price of the machine, USD</source>
+        <translation>机器的价格（美元）</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>美元</translation>
+    </message>
+    <message>
+        <source>Cloud GPU</source>
+        <translation>云端 GPU</translation>
+    </message>
+    <message>
+        <source>cloud price per GPU-hour, USD</source>
+        <translation>云端每 GPU 小时的价格（美元）</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>training hours per day</source>
+        <translation>每天的训练小时数</translation>
+    </message>
+    <message>
+        <source>h/day</source>
+        <translation>小时/天</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
@@ -776,24 +896,12 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>测试集</translation>
     </message>
     <message>
-        <source>Boxes scoring at or below this are not stored</source>
-        <translation>得分不高于此值的框不会被存储</translation>
-    </message>
-    <message>
-        <source>Non-maximum suppression: a box overlapping a better one of its class above this IoU is dropped</source>
-        <translation>非极大值抑制 (NMS)：与同类别更优框的交并比 (IoU) 超过此值的框会被丢弃</translation>
-    </message>
-    <message>
         <source>Add to the existing boxes</source>
         <translation>添加到现有框</translation>
     </message>
     <message>
         <source>Replace earlier model boxes</source>
         <translation>替换先前的模型框</translation>
-    </message>
-    <message>
-        <source>Replace deletes the image&apos;s earlier boxes from a model first; manual and imported boxes always stay</source>
-        <translation>替换会先删除图像上先前由模型生成的框；手动和导入的框始终保留</translation>
     </message>
     <message>
         <source>Automatic: only when the project has no classes yet</source>
@@ -814,22 +922,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>&amp;Images:</source>
         <translation>图像(&amp;I)：</translation>
-    </message>
-    <message>
-        <source>Co&amp;nfidence:</source>
-        <translation>置信度(&amp;N)：</translation>
-    </message>
-    <message>
-        <source>Io&amp;U threshold:</source>
-        <translation>IoU 阈值(&amp;U)：</translation>
-    </message>
-    <message>
-        <source>Mo&amp;de:</source>
-        <translation>模式(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Add missing &amp;classes:</source>
-        <translation>添加缺少的类别(&amp;C)：</translation>
     </message>
     <message>
         <source>Choose the images and thresholds, then Start.</source>
@@ -998,26 +1090,6 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>买还是租：回本点</translation>
     </message>
     <message>
-        <source> /h</source>
-        <translation> /小时</translation>
-    </message>
-    <message>
-        <source> h/day</source>
-        <translation> 小时/天</translation>
-    </message>
-    <message>
-        <source>What the machine with the GPU costs to buy.</source>
-        <translation>购买带这块 GPU 的机器的价格。</translation>
-    </message>
-    <message>
-        <source>Electricity per hour of training.</source>
-        <translation>每小时训练的电费。</translation>
-    </message>
-    <message>
-        <source>The cloud price of the same GPU per hour.</source>
-        <translation>同款 GPU 在云端每小时的价格。</translation>
-    </message>
-    <message>
         <source>Left out: cooling, idle power, repairs, financing, resale value and the owner&apos;s time.</source>
         <translation>未计入：散热、待机功耗、维修、融资、转售价值和机主的时间。</translation>
     </message>
@@ -1028,22 +1100,6 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Buying wins when the GPU is busy almost continuously, or when the hardware is already owned.</source>
         <translation>GPU 几乎一直在用，或硬件已经到手时，购买更划算。</translation>
-    </message>
-    <message>
-        <source>Hardware</source>
-        <translation>硬件</translation>
-    </message>
-    <message>
-        <source>Power</source>
-        <translation>电费</translation>
-    </message>
-    <message>
-        <source>Cloud GPU</source>
-        <translation>云端 GPU</translation>
-    </message>
-    <message>
-        <source>Training</source>
-        <translation>训练</translation>
     </message>
     <message>
         <source>The cloud price is not above the power cost: buying never pays off.</source>
@@ -1700,36 +1756,12 @@ File ▸ New Project… (Ctrl+N)</source>
         <translation>与权重文件同目录，扩展名为 .onnx</translation>
     </message>
     <message>
-        <source> px</source>
-        <translation> px</translation>
-    </message>
-    <message>
-        <source>Half-precision weights (float16)</source>
-        <translation>半精度权重 (float16)</translation>
-    </message>
-    <message>
-        <source>Dynamic batch size</source>
-        <translation>动态批大小</translation>
-    </message>
-    <message>
-        <source>Store intermediate shapes</source>
-        <translation>存储中间张量形状</translation>
-    </message>
-    <message>
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
         <source>ONNX file:</source>
         <translation>ONNX 文件：</translation>
-    </message>
-    <message>
-        <source>Image size:</source>
-        <translation>图像尺寸：</translation>
-    </message>
-    <message>
-        <source>Opset:</source>
-        <translation>Opset：</translation>
     </message>
     <message>
         <source>Writes input &quot;images&quot; [1, 3, size, size] and output &quot;output0&quot; [1, 4 + classes, anchors], as Ultralytics does; the file is checked in OpenCV DNN before it is written.</source>
@@ -2310,6 +2342,17 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>%1 (read-only) — Osprey</source>
         <translation>%1（只读）— Osprey</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::OptionForm</name>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>
@@ -3286,14 +3329,6 @@ File ▸ New Project… (Ctrl+N)</source>
 </context>
 <context>
     <name>osprey::ui::TrainForm</name>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation>自动</translation>
-    </message>
     <message>
         <source>Stream to platform</source>
         <translation>推送到平台</translation>

@@ -1,6 +1,8 @@
 // osprey-cli autolabel project=P model=M [weights=X.weights] [names=FILE] [images=unlabeled|all|split:val]
-//                      [conf=0.25] [iou=0.7] [imgsz=0] [mode=add|replace] [add_classes=auto|true|false]
-//                      [workers=0] [threads=0]
+//                      [conf=C] [iou=T] [imgsz=N] [mode=add|replace] [add_classes=auto|true|false]
+//                      [workers=N] [threads=N]
+// The keys and their defaults are declared in core/assist (assist_options.h).
+#include "assist/assist_options.h"
 #include "assist/auto_labeler.h"
 #include "assist/inference_threads.h"
 #include "cli/progress.h"
@@ -104,25 +106,9 @@ int runAutolabel(const Args& args) {
     return report->cancelled ? 130 : 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "autolabel",
-    "Propose boxes on a project's images with a model and store them for review",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"model", KeyType::Path, "", "Osprey checkpoint (.pt), ONNX file (.onnx) or Darknet .cfg", true},
-     {"weights", KeyType::Path, "", "Darknet .weights (default: beside the .cfg)"},
-     {"names", KeyType::Path, "", "class names file, one per line (Darknet; ONNX without metadata)"},
-     {"images", KeyType::String, "unlabeled", "unlabeled, all, or split:train|val|test"},
-     {"conf", KeyType::Double, "0.25",
-      "confidence threshold; a run's best.pt without conf= takes the run's best-F1 confidence (curves.json)"},
-     {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
-     {"imgsz", KeyType::Int, "0", "inference size (0: the model's own)"},
-     {"mode", KeyType::String, "add", "add: keep existing boxes; replace: replace earlier model boxes"},
-     {"add_classes", KeyType::String, "auto", "add model classes the project lacks (auto: when it has none)"},
-     {"batch", KeyType::Int, "16", "images per database transaction"},
-     {"device", KeyType::String, "cpu", "checkpoints: cpu, or a CUDA device index such as 0"},
-     {"workers", KeyType::Int, "0", "images in flight at once (0: one per core on the CPU, 1 on a GPU)"},
-     {"threads", KeyType::Int, "0", "compute threads per image (0: cores / workers)"}},
-    runAutolabel});
+OSPREY_REGISTER_VERB(Verb{"autolabel",
+                          "Propose boxes on a project's images with a model and store them for review",
+                          [] { return assist::autoLabelOptions(); }, runAutolabel});
 
 } // namespace
 } // namespace osprey::cli

@@ -2,6 +2,7 @@
 #include "cli/progress.h"
 #include "cli/verb.h"
 #include "demo/demo_dataset.h"
+#include "demo/demo_options.h"
 
 #include <chrono>
 #include <iostream>
@@ -31,13 +32,8 @@ int runDemo(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{"demo",
-                          "Generate the built-in demo project (synthetic shapes dataset)",
-                          {{"path", KeyType::Path, "", "project folder to create", true},
-                           {"images", KeyType::Int, "500", "number of images"},
-                           {"imgsz", KeyType::Int, "320", "image side in pixels"},
-                           {"seed", KeyType::Int, "0", "random seed; the same seed gives identical files"}},
-                          runDemo});
+OSPREY_REGISTER_VERB(Verb{"demo", "Generate the built-in demo project (synthetic shapes dataset)",
+                          [] { return demo::demoOptions(); }, runDemo});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,6 +1,7 @@
 // `osprey-cli eval`: scores detection files against ground truth files in the COCO, VOC or Ultralytics
 // style. Reading and scoring live in core/metrics; this file only wires keys to them.
 #include "cli/verb.h"
+#include "formats/format_options.h"
 
 #include "common/strings.h"
 #include "formats/eval_reader.h"
@@ -101,26 +102,7 @@ int runEval(const Args& args) {
 
 } // namespace
 
-OSPREY_REGISTER_VERB(Verb{
-    "eval",
-    "Score detections against ground truth (COCO, VOC or Ultralytics style)",
-    {
-        {"gt", KeyType::Path, "", "ground truth: COCO JSON, or a folder of VOC XML or text files", true},
-        {"pred", KeyType::Path, "", "detections: COCO results JSON, or a folder of text files", true},
-        {"style", KeyType::String, "coco", "coco | voc | ultralytics"},
-        {"box", KeyType::String, "xyxy",
-         "text box notation: xyxy | xywh (pixels) | yolo (normalised cx cy w h)"},
-        {"gtbox", KeyType::String, "", "box notation of ground truth text files when it differs from box"},
-        {"names", KeyType::Path, "", "class names file (one per line): integer classes index it"},
-        {"images", KeyType::Path, "", "folder with the images, for the sizes that normalised boxes need"},
-        {"imgsize", KeyType::String, "", "WIDTH,HEIGHT of every image when no other size is known"},
-        {"round", KeyType::Bool, "false", "round normalised boxes to whole pixels, as the mAP tools do"},
-        {"iou", KeyType::Double, "0.5", "IoU threshold (voc)"},
-        {"plus1", KeyType::Bool, "false", "VOC '+1 pixel' box sizes (voc)"},
-        {"interp", KeyType::String, "all", "all | 11: all-point or 11-point interpolation (voc)"},
-        {"json", KeyType::Bool, "false", "print one JSON object instead of text"},
-    },
-    runEval,
-});
+OSPREY_REGISTER_VERB(Verb{"eval", "Score detections against ground truth (COCO, VOC or Ultralytics style)",
+                          [] { return formats::evalOptions(); }, runEval});
 
 } // namespace osprey::cli

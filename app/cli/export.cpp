@@ -1,6 +1,7 @@
 // osprey-cli export project=P format=yolo|coco|voc dest=DIR [images=link] [unlabeled=skip]
 #include "cli/progress.h"
 #include "cli/verb.h"
+#include "formats/format_options.h"
 #include "formats/project_export.h"
 
 #include <iostream>
@@ -54,15 +55,8 @@ int runExport(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "export",
-    "Export a project as a YOLO, COCO or Pascal VOC dataset",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"format", KeyType::String, "yolo", "yolo|coco|voc"},
-     {"dest", KeyType::Path, "", "output folder", true},
-     {"images", KeyType::String, "link", "link|copy|none: how images are placed"},
-     {"unlabeled", KeyType::String, "skip", "skip|keep images that are not labeled yet"}},
-    runExport});
+OSPREY_REGISTER_VERB(Verb{"export", "Export a project as a YOLO, COCO or Pascal VOC dataset",
+                          [] { return formats::datasetExportOptions(); }, runExport});
 
 } // namespace
 } // namespace osprey::cli

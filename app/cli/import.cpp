@@ -3,6 +3,7 @@
 // including an import that would bring 0 images, or 0 boxes from the label files it found.
 #include "cli/progress.h"
 #include "cli/verb.h"
+#include "formats/format_options.h"
 #include "formats/format_registry.h"
 #include "formats/project_import.h"
 
@@ -68,22 +69,9 @@ int runImport(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "import",
-    "Import a YOLO, COCO, Pascal VOC dataset or a folder of images into a project",
-    {{"project", KeyType::Path, "", "project folder (created when missing)", true},
-     {"source", KeyType::Path, "", "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml)",
-      true},
-     {"format", KeyType::String, "auto", "auto|" + formats::FormatRegistry::instance().names()},
-     {"images", KeyType::Path, "", "folder holding the images when they are not beside the labels"},
-     {"strict", KeyType::Bool, "false",
-      "abort on any problem, warnings included; the project stays unchanged"},
-     {"crowd", KeyType::String, "keep", "COCO iscrowd boxes: keep (flagged) or skip"},
-     {"hash", KeyType::Bool, "true", "hash image files (duplicate detection, split grouping)"},
-     {"outside", KeyType::Bool, "false",
-      "follow paths outside source and images: a COCO file_name with ../ or an absolute path, a data.yaml "
-      "path: (a relative one to a dataset folder with images/ and labels/ is followed without it)"}},
-    runImport});
+OSPREY_REGISTER_VERB(Verb{"import",
+                          "Import a YOLO, COCO, Pascal VOC dataset or a folder of images into a project",
+                          [] { return formats::datasetImportOptions(); }, runImport});
 
 } // namespace
 } // namespace osprey::cli

@@ -63,17 +63,10 @@ OSPREY_REGISTER_VERB(Verb{
     "model export",
     "Export weights to ONNX in Ultralytics' layout (runs in OpenCV DNN and onnxruntime), or to a .pt that "
     "Ultralytics loads",
-    {{"weights", KeyType::Path, "", "the weights to export (.pt)", true},
-     {"out", KeyType::Path, "",
-      "where to write it (default: the weights path with .onnx; format=ultralytics: <name>-ultralytics.pt)"}},
-    runModelExport,
-    0,
     [] {
-        std::vector<KeySpec> keys;
-        for (const auto& option : exporter::exportOptions())
-            keys.push_back(keyFromOption(option));
-        return keys;
-    }});
+        return joined({exporter::exportFileOptions(), exporter::exportOptions()});
+    },
+    runModelExport});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,5 +1,6 @@
 // osprey-cli model import weights=yolov8n.pt [out=yolov8n-osprey.pt]
 #include "cli/verb.h"
+#include "model/model_options.h"
 #include "model/weights.h"
 
 #include <cstdio>
@@ -42,9 +43,7 @@ int runModelImport(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "model import",
     "Convert an Ultralytics checkpoint (yolov8n.pt, yolo11s.pt, an Ultralytics best.pt) to Osprey weights",
-    {{"weights", KeyType::Path, "", "the Ultralytics .pt to convert (YOLOv8 or YOLO11 detection)", true},
-     {"out", KeyType::Path, "", "where to write it (default: <name>-osprey.pt beside it)"}},
-    runModelImport});
+    [] { return model::modelImportOptions(); }, runModelImport});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,6 +1,7 @@
 // osprey-cli model info model=yolov8n|FILE.pt [nc=80] [imgsz=640] [json=false]
 #include "cli/verb.h"
 #include "model/detector.h"
+#include "model/model_options.h"
 #include "model/weights.h"
 
 #include <nlohmann/json.hpp>
@@ -59,14 +60,8 @@ int runModelInfo(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "model info",
-    "Print a detector's layers, parameter count and GFLOPs",
-    {{"model", KeyType::String, "yolov8n", "yolov8n|s|m|l|x, yolo11n|s|m|l|x or a weights file"},
-     {"nc", KeyType::Int, "80", "number of classes (ignored for a weights file)"},
-     {"imgsz", KeyType::Int, "640", "square input size for the GFLOPs count"},
-     {"json", KeyType::Bool, "false", "print JSON instead of a table"}},
-    runModelInfo});
+OSPREY_REGISTER_VERB(Verb{"model info", "Print a detector's layers, parameter count and GFLOPs",
+                          [] { return model::modelInfoOptions(); }, runModelInfo});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,5 +1,6 @@
 // osprey-cli model strip weights=FILE.pt [out=FILE.pt] [half=true]
 #include "cli/verb.h"
+#include "model/model_options.h"
 #include "model/weights.h"
 
 #include <cstdio>
@@ -33,10 +34,7 @@ int runModelStrip(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "model strip",
     "Shrink a training checkpoint to an inference weights file (EMA weights, no optimizer, float16)",
-    {{"weights", KeyType::Path, "", "the checkpoint to strip (best.pt, last.pt)", true},
-     {"out", KeyType::Path, "", "where to write it (default: replace `weights` atomically)"},
-     {"half", KeyType::Bool, "true", "store floating tensors as float16 (half the size)"}},
-    runModelStrip});
+    [] { return model::modelStripOptions(); }, runModelStrip});
 
 } // namespace
 } // namespace osprey::cli

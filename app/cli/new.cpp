@@ -1,6 +1,7 @@
 // osprey-cli new path=DIR: creates an empty project.
 #include "cli/verb.h"
 #include "project/project.h"
+#include "project/project_options.h"
 
 #include <iostream>
 
@@ -17,10 +18,8 @@ int runNew(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{"new",
-                          "Create an empty project folder",
-                          {{"path", KeyType::Path, "", "project folder to create", true}},
-                          runNew});
+OSPREY_REGISTER_VERB(Verb{"new", "Create an empty project folder",
+                          [] { return project::newProjectOptions(); }, runNew});
 
 } // namespace
 } // namespace osprey::cli

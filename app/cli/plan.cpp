@@ -5,6 +5,7 @@
 #include "common/strings.h"
 #include "planner/break_even.h"
 #include "planner/estimate_plan.h"
+#include "planner/planner_options.h"
 #include "planner/planner_paths.h"
 
 #include <cstdio>
@@ -62,19 +63,8 @@ int runPlan(const Args& args) {
 }
 
 OSPREY_REGISTER_VERB(Verb{
-    "plan",
-    "Which GPU, how long and how much: time and cost of a run on this machine and each catalogue GPU",
-    {{"project", KeyType::Path, "", "project folder (train/val image counts, image size, classes)"},
-     {"images", KeyType::Int, "", "train images (instead of, or overriding, the project's)"},
-     {"val_images", KeyType::Int, "", "validation images (with images=)"},
-     {"model", KeyType::String, "yolov8n", "yolov8n|s|m|l|x or yolo11n|s|m|l|x"},
-     {"epochs", KeyType::Int, "100", "epochs"},
-     {"imgsz", KeyType::Int, "640", "training image side in pixels"},
-     {"batch", KeyType::Int, "16", "images per batch (checked against each GPU's memory)"},
-     {"device", KeyType::String, "cpu", "this machine's training device: cpu or its GPU's name"},
-     {"power", KeyType::Double, "0.10", "this machine's electricity cost per training hour, USD"},
-     {"json", KeyType::Bool, "false", "print JSON instead of a table"}},
-    runPlan});
+    "plan", "Which GPU, how long and how much: time and cost of a run on this machine and each catalogue GPU",
+    [] { return planner::planOptions(); }, runPlan});
 
 // ---- plan gpus ------------------------------------------------------------------------------------
 
@@ -185,20 +175,7 @@ int runGpus(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "plan gpus",
     "List the GPU catalogue, or set/remove your own entries: plan gpus [list|set|remove] name=...",
-    {{"name", KeyType::String, "", "GPU name (set, remove)"},
-     {"architecture", KeyType::String, "", "architecture (set)"},
-     {"tier", KeyType::String, "", "light, balanced or heavy (set)"},
-     {"vram_gb", KeyType::Double, "", "memory, GB (set)"},
-     {"fp32_tflops", KeyType::Double, "", "dense FP32 TFLOP/s (set)"},
-     {"bf16_tflops", KeyType::Double, "", "dense BF16 tensor TFLOP/s (set)"},
-     {"bandwidth_gbs", KeyType::Double, "", "memory bandwidth, GB/s (set)"},
-     {"price", KeyType::Double, "", "cloud price per GPU-hour, USD (set)"},
-     {"price_source", KeyType::String, "", "where the price comes from (set)"},
-     {"price_date", KeyType::String, "", "when it was read, YYYY-MM-DD (set; default today)"},
-     {"purchase_price", KeyType::Double, "", "price to buy it, USD (set)"},
-     {"json", KeyType::Bool, "false", "list as JSON"}},
-    runGpus,
-    1});
+    [] { return planner::planGpusOptions(); }, runGpus, 1});
 
 // ---- plan breakeven -------------------------------------------------------------------------------
 
@@ -238,12 +215,7 @@ int runBreakEven(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{"plan breakeven",
                           "When buying a GPU pays off against renting one (hours and months of training)",
-                          {{"hardware", KeyType::Double, "3000", "price of the machine, USD"},
-                           {"power", KeyType::Double, "0.10", "electricity per training hour, USD"},
-                           {"cloud", KeyType::Double, "0.89", "cloud price per GPU-hour, USD"},
-                           {"hours_per_day", KeyType::Double, "8", "training hours per day"},
-                           {"json", KeyType::Bool, "false", "print JSON"}},
-                          runBreakEven});
+                          [] { return planner::planBreakEvenOptions(); }, runBreakEven});
 
 } // namespace
 } // namespace osprey::cli

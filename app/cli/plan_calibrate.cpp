@@ -7,6 +7,7 @@
 #include "cli/verb.h"
 #include "demo/demo_dataset.h"
 #include "planner/estimate_plan.h"
+#include "planner/planner_options.h"
 #include "planner/planner_paths.h"
 #include "run/events_tail.h"
 #include "run/run_folder.h"
@@ -142,15 +143,7 @@ int runCalibrate(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "plan calibrate",
     "Measure this machine's training throughput for the planner (a few real training steps, <= 60 s)",
-    {{"model", KeyType::String, "yolov8n", "yolov8n|s|m|l|x or yolo11n|s|m|l|x"},
-     {"imgsz", KeyType::Int, "640", "training image side in pixels"},
-     {"batch", KeyType::Int, "16", "images per batch"},
-     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index"},
-     {"workers", KeyType::Int, "2", "loader threads"},
-     {"batches", KeyType::Int, "4", "batches per epoch (two epochs run; the first warms up)"},
-     {"image_px", KeyType::Int, "", "side of the generated images (default imgsz)"},
-     {"budget_s", KeyType::Double, "60", "stop after this many seconds"}},
-    runCalibrate});
+    [] { return planner::planCalibrateOptions(); }, runCalibrate});
 
 } // namespace
 } // namespace osprey::cli

@@ -1,8 +1,10 @@
-// osprey-cli predict model=W source=IMAGE|DIR|VIDEO [conf=0.25] [iou=0.7] [imgsz=640] [save=true]
-//                    [save_txt=true] [device=cpu] [out=runs/predict]
+// osprey-cli predict model=W source=IMAGE|DIR|VIDEO [conf=C] [iou=T] [imgsz=N] [save=true|false]
+//                    [save_txt=true|false] [device=cpu|0] [out=DIR]; the keys and their defaults are declared
+//                    in core/assist (assist_options.h).
 // A folder may hold images and videos. Videos are read frame by frame; the annotated video is written
 // as <out>/<stem>.mp4 and the labels of frame k (from 1) as <out>/labels/<stem>_<k>.txt, as Ultralytics
 // does.
+#include "assist/assist_options.h"
 #include "assist/box_predictor.h"
 #include "cli/verb.h"
 #include "common/strings.h"
@@ -295,21 +297,8 @@ int runPredict(const Args& args) {
     return failed > 0 && done == 0 ? 1 : 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "predict",
-    "Run a trained detector on an image, a video, or a folder of them",
-    {{"model", KeyType::Path, "", "weights file (.pt) or an ONNX export (.onnx, run in OpenCV DNN)", true},
-     {"source", KeyType::Path, "", "an image, a video (.mp4, .avi, ...) or a folder of them", true},
-     {"conf", KeyType::Double, "0.25",
-      "confidence threshold; a run's best.pt without conf= takes the run's best-F1 confidence (curves.json)"},
-     {"iou", KeyType::Double, "0.7", "NMS IoU threshold"},
-     {"imgsz", KeyType::Int, "640", "inference size (0: the size the model was trained at)"},
-     {"max_det", KeyType::Int, "300", "maximum detections per image"},
-     {"save", KeyType::Bool, "true", "write annotated images"},
-     {"save_txt", KeyType::Bool, "true", "write YOLO txt labels (class cx cy w h conf)"},
-     {"device", KeyType::String, "cpu", "cpu, or a CUDA device index such as 0"},
-     {"out", KeyType::Path, "runs/predict", "output folder"}},
-    runPredict});
+OSPREY_REGISTER_VERB(Verb{"predict", "Run a trained detector on an image, a video, or a folder of them",
+                          [] { return assist::predictOptions(); }, runPredict});
 
 } // namespace
 } // namespace osprey::cli

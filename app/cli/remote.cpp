@@ -7,6 +7,7 @@
 #include "remote/outbox_sync.h"
 #include "remote/platform_client.h"
 #include "remote/platform_settings.h"
+#include "remote/remote_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -146,25 +147,17 @@ int runSync(const Args& args) {
     return report->remaining == 0 && report->problems.empty() ? 0 : 2;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "remote login",
-    "Check a platform API key and store it (keychain, else a 0600 settings file)",
-    {{"key", KeyType::String, "", "the platform API key (ul_...)", true},
-     {"url", KeyType::String, "", "platform base URL to store (default: the current one)"}},
-    runLogin});
+OSPREY_REGISTER_VERB(Verb{"remote login",
+                          "Check a platform API key and store it (keychain, else a 0600 settings file)",
+                          [] { return remote::remoteLoginOptions(); }, runLogin});
 OSPREY_REGISTER_VERB(Verb{"remote logout", "Remove the stored platform API key", {}, runLogout});
 OSPREY_REGISTER_VERB(Verb{
-    "remote status",
-    "Show the platform, the key (masked), and a project's queued events and last errors",
-    {{"project", KeyType::Path, "", "local project folder"},
-     {"check", KeyType::Bool, "true", "ask the platform which account the key belongs to"}},
-    runStatus});
+    "remote status", "Show the platform, the key (masked), and a project's queued events and last errors",
+    [] { return remote::remoteStatusOptions(); }, runStatus});
 OSPREY_REGISTER_VERB(Verb{
     "remote sync",
     "Send a project's queued platform events and uploads and MLflow records; non-zero exit if any are left",
-    {{"project", KeyType::Path, "", "local project folder", true},
-     {"timeout", KeyType::Double, "600", "give up after this many seconds"}},
-    runSync});
+    [] { return remote::remoteSyncOptions(); }, runSync});
 
 } // namespace
 } // namespace osprey::cli

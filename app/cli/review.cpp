@@ -1,5 +1,6 @@
 // osprey-cli review project=P [order=confidence|disagreement] [limit=20] [iou=0.5]
 // Lists the images that need review (labeled, with source=model boxes) in review order.
+#include "assist/assist_options.h"
 #include "assist/review_queue.h"
 #include "cli/verb.h"
 
@@ -56,15 +57,8 @@ int runReview(const Args& args) {
 }
 
 OSPREY_REGISTER_VERB(Verb{
-    "review",
-    "List the images whose model boxes need review, least confident or most disputed first",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"order", KeyType::String, "confidence",
-      "confidence: lowest mean model score first; disagreement: most false positives + missed boxes "
-      "against the manual/imported labels first"},
-     {"limit", KeyType::Int, "20", "list at most this many images (0: all)"},
-     {"iou", KeyType::Double, "0.5", "IoU at which a model box matches a label of the same class"}},
-    runReview});
+    "review", "List the images whose model boxes need review, least confident or most disputed first",
+    [] { return assist::reviewOptions(); }, runReview});
 
 } // namespace
 } // namespace osprey::cli

@@ -3,6 +3,7 @@
 #include "cli/runs_diff_output.h"
 #include "cli/verb.h"
 #include "project/run_info.h"
+#include "quality/quality_options.h"
 #include "quality/run_snapshot.h"
 
 #include <nlohmann/json.hpp>
@@ -147,20 +148,12 @@ int runRunsDiff(const Args& args) {
 
 OSPREY_REGISTER_VERB(Verb{"runs list",
                           "List the project's training runs with their best mAP50-95 and dataset snapshot",
-                          {{"project", KeyType::Path, "", "project folder", true},
-                           {"json", KeyType::Bool, "false", "print JSON instead of a table"}},
-                          runRunsList});
+                          [] { return quality::runsListOptions(); }, runRunsList});
 
 OSPREY_REGISTER_VERB(Verb{
     "runs diff",
     "What changed between two runs: images, boxes and classes of their dataset snapshots, and arguments",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"a", KeyType::String, "", "the first run (name in the runs table)", true},
-     {"b", KeyType::String, "current", "the second run, or `current` for the project now"},
-     {"iou", KeyType::Double, "0.95", "a box whose old and new place overlap less than this has moved"},
-     {"limit", KeyType::Int, "20", "list at most this many items per kind (0: all; JSON lists all)"},
-     {"json", KeyType::Bool, "false", "print JSON (every item) instead of text"}},
-    runRunsDiff});
+    [] { return quality::runsDiffOptions(); }, runRunsDiff});
 
 } // namespace
 } // namespace osprey::cli

@@ -3,6 +3,7 @@
 #include "cli/runs_diff_output.h"
 #include "cli/verb.h"
 #include "project/run_info.h"
+#include "quality/quality_options.h"
 #include "quality/run_snapshot.h"
 #include "run/run_folder.h"
 #include "run/val_results.h"
@@ -203,13 +204,7 @@ int runRunsErrors(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "runs errors",
     "The val images a run's model gets most wrong at an epoch: false positives, missed boxes, low IoU",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"run", KeyType::String, "", "the run (name in the runs table)", true},
-     {"epoch", KeyType::String, "best", "best, last or an epoch number"},
-     {"limit", KeyType::Int, "20", "list at most this many images (0: all those kept, the worst 200)"},
-     {"matrix", KeyType::Bool, "false", "also print the confusion matrix"},
-     {"json", KeyType::Bool, "false", "print JSON (the images with their boxes, and the confusion matrix)"}},
-    runRunsErrors});
+    [] { return quality::runsErrorsOptions(); }, runRunsErrors});
 
 } // namespace
 } // namespace osprey::cli

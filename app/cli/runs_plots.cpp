@@ -4,6 +4,7 @@
 // train split as it is now.
 #include "cli/verb.h"
 #include "formats/project_export.h"
+#include "plot/plot_options.h"
 #include "plot/run_plots.h"
 #include "project/project.h"
 #include "project/run_info.h"
@@ -60,10 +61,7 @@ int runRunsPlots(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "runs plots",
     "Draw a run's pictures (results, PR/F1/P/R curves, confusion matrices, labels): runs plots RUN project=P",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"labels", KeyType::Bool, "true", "also draw labels.jpg from the project's train split as it is now"}},
-    runRunsPlots,
-    1});
+    [] { return plot::runsPlotsOptions(); }, runRunsPlots, 1});
 
 } // namespace
 } // namespace osprey::cli

@@ -10,6 +10,7 @@
 #include "remote/mlflow_tracker.h"
 #include "remote/outbox.h"
 #include "remote/outbox_sync.h"
+#include "remote/remote_options.h"
 #include "run/events_tail.h"
 #include "run/run_folder.h"
 #include "run/train_events.h"
@@ -177,15 +178,7 @@ int runRunsPush(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "runs push",
     "Log a finished or older run to an MLflow tracking server: runs push RUN project=P mlflow=URI",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"mlflow", KeyType::String, "",
-      "the MLflow tracking server, http://host:port (default MLFLOW_TRACKING_URI)"},
-     {"mlflow_experiment", KeyType::String, "",
-      "the experiment (default MLFLOW_EXPERIMENT_NAME, else the project folder's name)"},
-     {"again", KeyType::Bool, "false", "log it as a new MLflow run even when it was logged before"},
-     {"timeout", KeyType::Double, "600", "give up after this many seconds; what is left stays queued"}},
-    runRunsPush,
-    1});
+    [] { return remote::runsPushOptions(); }, runRunsPush, 1});
 
 } // namespace
 } // namespace osprey::cli

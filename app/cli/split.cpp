@@ -2,6 +2,7 @@
 #include "cli/verb.h"
 #include "formats/project_export.h"
 #include "quality/dataset_splitter.h"
+#include "quality/quality_options.h"
 
 #include <iostream>
 
@@ -47,15 +48,8 @@ int runSplit(const Args& args) {
 }
 
 OSPREY_REGISTER_VERB(Verb{
-    "split",
-    "Assign train/val/test splits: seeded, stratified by class, duplicates kept together",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"train", KeyType::Double, "0.8", "fraction of images for training"},
-     {"val", KeyType::Double, "0.2", "fraction for validation"},
-     {"test", KeyType::Double, "0", "fraction for testing"},
-     {"seed", KeyType::Int, "0", "random seed; the same seed gives the same split"},
-     {"dry", KeyType::Bool, "false", "only print what would change"}},
-    runSplit});
+    "split", "Assign train/val/test splits: seeded, stratified by class, duplicates kept together",
+    [] { return quality::splitOptions(); }, runSplit});
 
 } // namespace
 } // namespace osprey::cli

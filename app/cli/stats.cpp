@@ -1,6 +1,7 @@
 // osprey-cli stats project=P [json=false] [bins=10]
 #include "cli/verb.h"
 #include "quality/dataset_stats.h"
+#include "quality/quality_options.h"
 
 #include <iostream>
 
@@ -22,12 +23,8 @@ int runStats(const Args& args) {
     return 0;
 }
 
-OSPREY_REGISTER_VERB(Verb{"stats",
-                          "Counts per class and split, box-size histograms and boxes per image",
-                          {{"project", KeyType::Path, "", "project folder", true},
-                           {"bins", KeyType::Int, "10", "histogram bins for relative box width and height"},
-                           {"json", KeyType::Bool, "false", "print JSON instead of tables"}},
-                          runStats});
+OSPREY_REGISTER_VERB(Verb{"stats", "Counts per class and split, box-size histograms and boxes per image",
+                          [] { return quality::statsOptions(); }, runStats});
 
 } // namespace
 } // namespace osprey::cli

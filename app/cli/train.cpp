@@ -11,6 +11,8 @@
 #include "planner/measurements.h"
 #include "remote/mlflow_tracker.h"
 #include "remote/platform_settings.h"
+#include "remote/remote_options.h"
+#include "run/train_options.h"
 
 #include <atomic>
 #include <csignal>
@@ -265,20 +267,11 @@ int runTrain(const Args& args) {
 }
 
 OSPREY_REGISTER_VERB(Verb{
-    "train",
-    "Train a detector on a project (Ultralytics-style key=value arguments)",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"events", KeyType::String, "", "jsonl: write events as JSON lines on stdout instead of a progress bar"},
-     {"remote", KeyType::String, "",
-      "stream the run to this platform project (user/proj) and upload the weights; none: do not stream"},
-     {"mlflow", KeyType::String, "",
-      "log the run to this MLflow tracking server (http://host:port; default MLFLOW_TRACKING_URI; none: "
-      "off)"},
-     {"mlflow_experiment", KeyType::String, "",
-      "the MLflow experiment (default MLFLOW_EXPERIMENT_NAME, else the project folder's name)"}},
-    runTrain,
-    0,
-    [] { return trainOptionKeys(); }});
+    "train", "Train a detector on a project (Ultralytics-style key=value arguments)",
+    [] {
+        return joined({run::trainLaunchOptions(), remote::trainSinkOptions(), trainCliOptions()});
+    },
+    runTrain});
 
 } // namespace
 } // namespace osprey::cli

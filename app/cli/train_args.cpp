@@ -4,20 +4,20 @@
 
 namespace osprey::cli {
 
-std::vector<KeySpec> trainOptionKeys() {
-    std::vector<KeySpec> keys;
+std::vector<run::OptionSpec> trainCliOptions() {
+    std::vector<run::OptionSpec> options;
     for (const auto& option : run::trainOptions())
         if (run::shows(option.shownIn, run::FrontEnd::Cli))
-            keys.push_back(keyFromOption(option));
-    return keys;
+            options.push_back(option);
+    return options;
 }
 
-std::vector<KeySpec> trainOptionKeys(const std::vector<std::string>& names) {
-    std::vector<KeySpec> keys;
+std::vector<run::OptionSpec> trainOptionsNamed(const std::vector<std::string>& names) {
+    std::vector<run::OptionSpec> options;
     for (const auto& name : names)
         if (const run::OptionSpec* option = run::findTrainOption(name))
-            keys.push_back(keyFromOption(*option));
-    return keys;
+            options.push_back(*option);
+    return options;
 }
 
 Status applyTrainArgs(run::TrainConfig& config, const Args& args) {

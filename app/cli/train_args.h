@@ -10,11 +10,11 @@
 
 namespace osprey::cli {
 
-/// The keys of every training option shown on the command line, in table order.
-std::vector<KeySpec> trainOptionKeys();
+/// Every training option shown on the command line, in table order.
+std::vector<run::OptionSpec> trainCliOptions();
 
-/// The keys of the named training options, in the given order (whether or not `train` shows them).
-std::vector<KeySpec> trainOptionKeys(const std::vector<std::string>& names);
+/// The named training options, in the given order (whether or not `train` shows them).
+std::vector<run::OptionSpec> trainOptionsNamed(const std::vector<std::string>& names);
 
 /// Sets every training option that `args` holds (given, or at its default); other keys are ignored.
 /// The error names the key and the bad value.

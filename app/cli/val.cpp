@@ -5,6 +5,7 @@
 #include "cli/train_args.h"
 #include "cli/verb.h"
 #include "job/project_training.h"
+#include "run/train_options.h"
 #include "train/validation_pictures.h"
 
 #include <cstdio>
@@ -51,15 +52,11 @@ int runVal(const Args& args) {
 OSPREY_REGISTER_VERB(Verb{
     "val",
     "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses; curves and pictures)",
-    {{"project", KeyType::Path, "", "project folder", true},
-     {"weights", KeyType::Path, "", "checkpoint (.pt) to validate", true},
-     {"plots", KeyType::Bool, "true", "write the curves, confusion matrices and val batch pictures"},
-     {"save_dir", KeyType::Path, "", "folder for the pictures (default: <project>/validations/valN)"}},
-    runVal,
-    0,
     [] {
-        return trainOptionKeys({"imgsz", "batch", "device", "workers", "threads", "conf", "iou", "max_det"});
-    }});
+        return joined({run::valFileOptions(), trainOptionsNamed({"imgsz", "batch", "device", "workers",
+                                                                 "threads", "conf", "iou", "max_det"})});
+    },
+    runVal});
 
 } // namespace
 } // namespace osprey::cli

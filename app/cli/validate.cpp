@@ -3,6 +3,7 @@
 #include "cli/verb.h"
 #include "formats/project_import.h"
 #include "quality/health_check.h"
+#include "quality/quality_options.h"
 
 #include <iostream>
 
@@ -54,17 +55,9 @@ int runValidate(const Args& args) {
     return report->healthy() ? 0 : 4;
 }
 
-OSPREY_REGISTER_VERB(Verb{
-    "validate",
-    "Health check of a project or a dataset folder (exit 4 when errors are found)",
-    {{"project", KeyType::Path, "", "project folder"},
-     {"source", KeyType::Path, "", "dataset folder or file to check instead of a project"},
-     {"format", KeyType::String, "auto", "format of source"},
-     {"images", KeyType::Path, "", "images folder for source"},
-     {"imgsz", KeyType::Int, "640", "training image size for the small-box check"},
-     {"decode", KeyType::Bool, "true", "decode every image to find corrupt ones"},
-     {"json", KeyType::Bool, "false", "print JSON instead of a table"}},
-    runValidate});
+OSPREY_REGISTER_VERB(Verb{"validate",
+                          "Health check of a project or a dataset folder (exit 4 when errors are found)",
+                          [] { return quality::validateOptions(); }, runValidate});
 
 } // namespace
 } // namespace osprey::cli

@@ -89,11 +89,18 @@ bool Args::flag(const std::string& key) const {
 }
 
 std::vector<KeySpec> keysOf(const Verb& verb) {
-    std::vector<KeySpec> keys = verb.keys;
-    if (verb.optionKeys)
-        for (auto& key : verb.optionKeys())
-            keys.push_back(std::move(key));
+    std::vector<KeySpec> keys;
+    if (verb.options)
+        for (const auto& option : verb.options())
+            keys.push_back(keyFromOption(option));
     return keys;
+}
+
+std::vector<run::OptionSpec> joined(std::initializer_list<std::vector<run::OptionSpec>> tables) {
+    std::vector<run::OptionSpec> options;
+    for (const auto& table : tables)
+        options.insert(options.end(), table.begin(), table.end());
+    return options;
 }
 
 KeySpec keyFromOption(const run::OptionSpec& option) {
@@ -119,7 +126,7 @@ KeySpec keyFromOption(const run::OptionSpec& option) {
     // One line in the CLI help: a sentence's final full stop reads oddly before the bracket.
     if (!help.empty() && help.back() == '.')
         help.pop_back();
-    return {option.key, type, option.defaultValue, help, false};
+    return {option.key, type, option.defaultValue, help, option.required};
 }
 
 bool registerVerb(Verb verb) {

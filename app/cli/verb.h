@@ -6,6 +6,7 @@
 #include "run/option_spec.h"
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -47,22 +48,29 @@ private:
     std::vector<std::string> m_positional;
 };
 
+/// The options of a verb, as the core module that owns its job declares them.
+using OptionTable = std::function<std::vector<run::OptionSpec>()>;
+
 struct Verb {
     std::string name;    ///< e.g. "train", or "model info" for a sub-verb
     std::string summary; ///< one line for `osprey-cli help`
-    std::vector<KeySpec> keys;
+    /// The verb's keys: its options from the core module's table, read each time the verb parses or
+    /// prints help so that the table is the only declaration; null for a verb without keys. The CLI
+    /// declares no key of its own.
+    OptionTable options;
     std::function<int(const Args&)> run; ///< returns the process exit code
     int positionalCount = 0;             ///< bare words accepted after the verb (e.g. `help VERB`)
-    /// Keys read from an option table (core/run) each time the verb parses or prints help, after `keys`;
-    /// null for none. Read late so that the table is the only declaration.
-    std::function<std::vector<KeySpec>()> optionKeys;
 };
 
-/// `keys` followed by `optionKeys()`.
+/// The command-line keys of `verb.options()`, in table order.
 std::vector<KeySpec> keysOf(const Verb& verb);
 
-/// The command-line key of one declared option (type, default and help from the declaration).
+/// The command-line key of one declared option (type, default, help and required-ness from the
+/// declaration).
 KeySpec keyFromOption(const run::OptionSpec& option);
+
+/// The options of `tables`, concatenated in order (a verb that takes a few options of several modules).
+std::vector<run::OptionSpec> joined(std::initializer_list<std::vector<run::OptionSpec>> tables);
 
 /// Registers a verb; used by OSPREY_REGISTER_VERB at static-initialisation time.
 bool registerVerb(Verb verb);

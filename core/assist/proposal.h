@@ -14,12 +14,17 @@ struct Proposal {
     int classIndex = 0; ///< index into the predictor's names()
 };
 
-/// Thresholds of one suggestion call; defaults follow Ultralytics predict.
+/// The declared defaults of the detection thresholds (core/model's thresholdOptions()).
+float defaultConfidence();
+float defaultIou();
+int defaultMaxDetections();
+
+/// Thresholds of one suggestion call; defaults are the declared ones (Ultralytics predict's).
 struct SuggestOptions {
-    float confThreshold = 0.25f; ///< keep scores strictly above this
-    float iouThreshold = 0.7f;   ///< class-aware NMS: suppress a box overlapping a kept one above this
-    int maxDetections = 300;     ///< per image
-    int imgsz = 0;               ///< inference size; 0 uses the model's own size
+    float confThreshold = defaultConfidence(); ///< keep scores strictly above this
+    float iouThreshold = defaultIou(); ///< class-aware NMS: suppress a box overlapping a kept one above this
+    int maxDetections = defaultMaxDetections(); ///< per image
+    int imgsz = 0;                              ///< inference size; 0 uses the model's own size
 };
 
 /// Class-aware greedy NMS (boxes of different classes never suppress each other). Keeps scores above

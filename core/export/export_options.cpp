@@ -8,48 +8,59 @@ namespace osprey::exporter {
 
 namespace {
 
-#define OPTION_TEXT(text) OSPREY_TRANSLATE_NOOP("osprey::run::Options", text)
-
 using run::FrontEnd;
 using run::OptionSpec;
 using run::OptionType;
 
 std::vector<OptionSpec> declare() {
     std::vector<OptionSpec> options;
-    OptionSpec format{"format",
-                      OptionType::Choice,
-                      "onnx",
-                      OPTION_TEXT("Format"),
-                      OPTION_TEXT("export format: onnx (a graph for ONNX runtimes), or ultralytics (a .pt "
-                                  "that Ultralytics 8.4 loads, to deploy with its exporters)"),
-                      FrontEnd::Both};
+    OptionSpec format{
+        "format",
+        OptionType::Choice,
+        "onnx",
+        OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Format"),
+        OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                              "export format: onnx (a graph for ONNX runtimes), or ultralytics (a .pt "
+                              "that Ultralytics 8.4 loads, to deploy with its exporters)"),
+        FrontEnd::Both};
     format.choices = {"onnx", "ultralytics"};
     options.push_back(format);
     OptionSpec imgsz{"imgsz",
                      OptionType::Integer,
                      "640",
-                     OPTION_TEXT("Image size"),
-                     OPTION_TEXT("square input side of the exported graph, a multiple of 32"),
+                     OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Image size"),
+                     OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                           "square input side of the exported graph, a multiple of 32"),
                      FrontEnd::Both,
                      32,
                      4096};
     imgsz.unit = "px";
     options.push_back(imgsz);
-    options.push_back({"opset", OptionType::Integer, "12", OPTION_TEXT("Opset"),
-                       OPTION_TEXT("ONNX opset version (11-17; 12 imports in OpenCV 4.6)"), FrontEnd::Both,
-                       11, 17});
-    options.push_back({"half", OptionType::Flag, "false", OPTION_TEXT("Half-precision weights"),
-                       OPTION_TEXT("store the weights as float16 (half the file); the graph still computes "
-                                   "in float32"),
-                       FrontEnd::Both});
-    options.push_back({"dynamic", OptionType::Flag, "false", OPTION_TEXT("Dynamic batch"),
-                       OPTION_TEXT("symbolic batch dimension; the input size stays fixed (onnxruntime, "
-                                   "TensorRT; OpenCV DNN runs batch 1)"),
-                       FrontEnd::Both});
-    options.push_back({"simplify", OptionType::Flag, "true", OPTION_TEXT("Annotate shapes"),
-                       OPTION_TEXT("store every intermediate shape (value_info); the graph is written "
-                                   "already folded, so nothing is left for onnxsim"),
-                       FrontEnd::Both});
+    options.push_back({"opset", OptionType::Integer, "12",
+                       OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Opset"),
+                       OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                             "ONNX opset version (11-17; 12 imports in OpenCV 4.6)"),
+                       FrontEnd::Both, 11, 17});
+    options.push_back(
+        {"half", OptionType::Flag, "false",
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Half-precision weights"),
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                               "store the weights as float16 (half the file); the graph still computes "
+                               "in float32"),
+         FrontEnd::Both});
+    options.push_back(
+        {"dynamic", OptionType::Flag, "false", OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Dynamic batch"),
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                               "symbolic batch dimension; the input size stays fixed (onnxruntime, "
+                               "TensorRT; OpenCV DNN runs batch 1)"),
+         FrontEnd::Both});
+    options.push_back(
+        {"simplify", OptionType::Flag, "true",
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Annotate shapes"),
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                               "store every intermediate shape (value_info); the graph is written "
+                               "already folded, so nothing is left for onnxsim"),
+         FrontEnd::Both});
     return options;
 }
 
@@ -57,6 +68,17 @@ std::vector<OptionSpec> declare() {
 
 const std::vector<run::OptionSpec>& exportOptions() {
     static const std::vector<run::OptionSpec> options = declare();
+    return options;
+}
+
+const std::vector<run::OptionSpec>& exportFileOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "weights", .type = OptionType::Path, .help = "the weights to export (.pt)", .required = true},
+        {.key = "out",
+         .type = OptionType::Path,
+         .help = "where to write it (default: the weights path with .onnx; format=ultralytics: "
+                 "<name>-ultralytics.pt)"},
+    };
     return options;
 }
 

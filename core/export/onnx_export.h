@@ -44,8 +44,12 @@ struct OnnxExportOptions {
 };
 
 /// The export options as data (format, imgsz, opset, half, dynamic, simplify), for the CLI's keys and
-/// help and the GUI's dialog. `weights` and `out` are the front ends' own.
+/// help and the GUI's dialog. `weights` and `out` are in exportFileOptions().
 const std::vector<run::OptionSpec>& exportOptions();
+
+/// `weights` (the .pt to export) and `out` (where to write it): the files of `osprey-cli model export`,
+/// which the GUI's dialog picks itself.
+const std::vector<run::OptionSpec>& exportFileOptions();
 
 /// Checks and parses option values given as text (keys of exportOptions(); missing keys keep their
 /// defaults, unknown keys are an error naming the key). `format` is checked against its choices; the front

@@ -2,6 +2,8 @@
 // Plain value types of the inference pipeline: detections, NMS options, letterbox geometry and image
 // views. No torch; safe to pass between threads by value.
 
+#include "model/model_options.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -29,12 +31,12 @@ enum class ClassMode { PerClass, Agnostic };
 /// Other families have the one-to-many head only.
 enum class HeadBranch { OneToMany, OneToOne };
 
-/// Non-maximum suppression settings; defaults follow `osprey-cli predict` (Ultralytics predict).
+/// Non-maximum suppression settings; the thresholds default to their declaration (thresholdOptions()).
 struct NmsOptions {
-    float confThreshold = 0.25f; ///< keep scores strictly above this
-    float iouThreshold = 0.7f;   ///< suppress a box whose IoU with a kept box is strictly above this
-    int maxDetections = 300;     ///< per image, after suppression
-    int maxCandidates = 30000;   ///< highest-scoring candidates considered per image
+    float confThreshold = defaultConfidence(); ///< keep scores strictly above this
+    float iouThreshold = defaultIou(); ///< suppress a box whose IoU with a kept box is strictly above this
+    int maxDetections = defaultMaxDetections(); ///< per image, after suppression
+    int maxCandidates = 30000;                  ///< highest-scoring candidates considered per image
     LabelMode labels = LabelMode::Best;
     ClassMode classes = ClassMode::PerClass;
     HeadBranch branch = HeadBranch::OneToMany; ///< YOLO26: OneToOne reads the head without NMS

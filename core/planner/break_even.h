@@ -10,17 +10,21 @@
 // months at 8 h/day. Pure functions; thread-safe.
 
 #include "common/expected.h"
+#include "planner/planner_options.h"
 
 #include <string>
 #include <vector>
 
 namespace osprey::planner {
 
+/// The defaults are the declared ones (planBreakEvenOptions()).
 struct BreakEvenInputs {
-    double hardwareCost = 3000; ///< USD
-    double powerPerHour = 0.10; ///< USD of electricity per training hour
-    double cloudPerHour = 0.89; ///< USD per GPU-hour
-    double hoursPerDay = 8;     ///< training hours per day, 0 < h <= 24
+    double hardwareCost = run::defaultNumber(planBreakEvenOptions(), "hardware"); ///< USD
+    double powerPerHour =
+        run::defaultNumber(planBreakEvenOptions(), "power"); ///< USD of electricity per training hour
+    double cloudPerHour = run::defaultNumber(planBreakEvenOptions(), "cloud"); ///< USD per GPU-hour
+    double hoursPerDay =
+        run::defaultNumber(planBreakEvenOptions(), "hours_per_day"); ///< training hours per day, 0 < h <= 24
 };
 
 struct BreakEven {

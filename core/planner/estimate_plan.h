@@ -12,6 +12,7 @@
 
 #include "planner/gpu_catalogue.h"
 #include "planner/measurements.h"
+#include "planner/planner_options.h"
 #include "planner/scaling_model.h"
 #include "planner/workload.h"
 
@@ -72,9 +73,10 @@ struct PlanInputs {
     Catalogue catalogue;
     Workload workload;
     std::vector<Measurement> measurements;
-    std::string machine;                   ///< machineId() of this machine
-    std::string thisDevice = "cpu";        ///< "cpu" or this machine's GPU name
-    double thisMachinePowerPerHour = 0.10; ///< USD of electricity per training hour
+    std::string machine;            ///< machineId() of this machine
+    std::string thisDevice = "cpu"; ///< "cpu" or this machine's GPU name
+    double thisMachinePowerPerHour =
+        run::defaultNumber(planOptions(), "power"); ///< USD of electricity per training hour
 };
 
 struct Plan {

@@ -29,6 +29,18 @@ Status checkRange(const OptionSpec& spec, const std::string& value, double parse
 
 } // namespace
 
+const OptionSpec* findOption(const std::vector<OptionSpec>& table, std::string_view key) {
+    for (const auto& option : table)
+        if (option.key == key)
+            return &option;
+    return nullptr;
+}
+
+double defaultNumber(const std::vector<OptionSpec>& table, std::string_view key) {
+    const OptionSpec* option = findOption(table, key);
+    return option ? parseDouble(option->defaultValue).value_or(0.0) : 0.0;
+}
+
 std::string typeLabel(const OptionSpec& spec) {
     switch (spec.type) {
     case OptionType::Text:

@@ -8,6 +8,7 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 /// Marks an option's label or help for the translation catalogue without translating it here (core has
@@ -54,7 +55,15 @@ struct OptionSpec {
     /// Whether Ultralytics has this key. Osprey's own keys are kept out of the `train_args` a checkpoint
     /// gives Ultralytics, whose resume refuses keys it does not know.
     bool ultralyticsKey = true;
+    bool required = false; ///< must be given (the CLI refuses a run without it); only with no default
 };
+
+/// The option with this key in `table`, or null.
+const OptionSpec* findOption(const std::vector<OptionSpec>& table, std::string_view key);
+
+/// The default of a declared Integer or Number option as a number (0 when it has none). Lets core
+/// structs take their defaults from the one declaration.
+double defaultNumber(const std::vector<OptionSpec>& table, std::string_view key);
 
 /// Checks `value` against the spec and returns it in canonical form (a choice in its declared
 /// spelling). The error names the key, the value and what is expected.

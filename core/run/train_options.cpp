@@ -548,4 +548,32 @@ Status setOptionValue(TrainConfig& config, std::string_view key, const std::stri
     return {};
 }
 
+const std::vector<OptionSpec>& trainLaunchOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "project", .type = OptionType::Path, .help = "project folder", .required = true},
+        {.key = "events",
+         .type = OptionType::Text,
+         .help = "jsonl: write events as JSON lines on stdout instead of a progress bar"},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& valFileOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "project", .type = OptionType::Path, .help = "project folder", .required = true},
+        {.key = "weights",
+         .type = OptionType::Path,
+         .help = "checkpoint (.pt) to validate",
+         .required = true},
+        {.key = "plots",
+         .type = OptionType::Flag,
+         .defaultValue = "true",
+         .help = "write the curves, confusion matrices and val batch pictures"},
+        {.key = "save_dir",
+         .type = OptionType::Path,
+         .help = "folder for the pictures (default: <project>/validations/valN)"},
+    };
+    return options;
+}
+
 } // namespace osprey::run

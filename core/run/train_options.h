@@ -26,6 +26,13 @@ const OptionSpec* findTrainOption(std::string_view key);
 /// lives in TrainConfig::extra. The error names a duplicate key or a default that fails its own check.
 Status addTrainOption(OptionSpec spec);
 
+/// `osprey-cli train`'s own keys besides the training options and the sinks (core/remote): the project
+/// and the events on stdout.
+const std::vector<OptionSpec>& trainLaunchOptions();
+
+/// `osprey-cli val`'s own keys: the project and the checkpoint (the rest are training options).
+const std::vector<OptionSpec>& valFileOptions();
+
 /// The option's value in `config`, in canonical text form ("" for an unknown key).
 std::string optionValue(const TrainConfig& config, std::string_view key);
 

@@ -3,8 +3,13 @@
 // added to the table (here a throw-away one, added by this test) shows up in the CLI help, is parsed
 // into the config, and is drawn by the GUI form, without any other edit.
 
+#include "assist/assist_options.h"
+#include "assist/proposal.h"
 #include "cli/train_args.h"
 #include "cli/verb.h"
+#include "model/detection.h"
+#include "planner/break_even.h"
+#include "planner/estimate_plan.h"
 #include "run/train_options.h"
 #include "ui/train/train_settings.h"
 
@@ -62,16 +67,41 @@ private slots:
         // MLflow tracking (issue 35).
         train.insert({{"mlflow", ""}, {"mlflow_experiment", ""}});
         QVERIFY(helpDefaults("train") == train);
-        const std::map<std::string, std::string> val{
+        std::map<std::string, std::string> val{
             {"project", "required"}, {"weights", "required"}, {"imgsz", "640"}, {"batch", "16"},
             {"device", "cpu"},       {"workers", "-1"},       {"threads", "0"}, {"conf", "0.001"},
             {"iou", "0.7"},          {"max_det", "300"}};
+        // Its pictures (issue 33).
+        val.insert({{"plots", "true"}, {"save_dir", ""}});
         QVERIFY(helpDefaults("val") == val);
         // And the help is the table: every command-line option with its declared default.
         const auto printed = helpDefaults("train");
         for (const run::OptionSpec& option : run::trainOptions())
             if (run::shows(option.shownIn, run::FrontEnd::Cli))
                 QCOMPARE(printed.at(option.key), option.defaultValue);
+    }
+
+    void coreDefaultsAreTheDeclaredOnes() {
+        // The thresholds are declared once (core/model) and reach predict, autolabel and both core structs.
+        const auto declared = [](const std::vector<run::OptionSpec>& table, const char* key) {
+            const run::OptionSpec* option = run::findOption(table, key);
+            return option ? std::stod(option->defaultValue) : -1.0;
+        };
+        const double conf = declared(model::thresholdOptions(), "conf");
+        QCOMPARE(conf, 0.25);
+        QCOMPARE(declared(assist::predictOptions(), "conf"), conf);
+        QCOMPARE(declared(assist::autoLabelOptions(), "conf"), conf);
+        QCOMPARE(assist::SuggestOptions{}.confThreshold, float(conf));
+        QCOMPARE(model::NmsOptions{}.confThreshold, float(conf));
+        QCOMPARE(model::NmsOptions{}.iouThreshold, float(declared(model::thresholdOptions(), "iou")));
+        QCOMPARE(double(assist::SuggestOptions{}.maxDetections),
+                 declared(assist::predictOptions(), "max_det"));
+        // The planner's break-even and power defaults: one row each for the CLI, the GUI and the core.
+        const planner::BreakEvenInputs breakEven;
+        QCOMPARE(breakEven.hardwareCost, declared(planner::planBreakEvenOptions(), "hardware"));
+        QCOMPARE(breakEven.cloudPerHour, 0.89);
+        QCOMPARE(breakEven.powerPerHour, declared(planner::planOptions(), "power"));
+        QCOMPARE(planner::PlanInputs{}.thisMachinePowerPerHour, breakEven.powerPerHour);
     }
 
     void throwAwayOptionReachesEveryFrontEnd() {

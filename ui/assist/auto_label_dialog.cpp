@@ -1,14 +1,15 @@
 #include "ui/assist/auto_label_dialog.h"
 
+#include "assist/assist_options.h"
 #include "assist/inference_threads.h"
 #include "run/run_curves.h"
 #include "ui/assist/class_mapping_dialog.h"
 #include "ui/assist/model_file_chooser.h"
 #include "ui/common/background_task.h"
+#include "ui/common/option_form.h"
 #include "ui/project/project_document.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -73,41 +74,25 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
     m_images->addItem(tr("Test split"), QStringLiteral("split:test"));
     m_count = new QLabel(this);
 
-    const assist::SuggestOptions defaults;
-    m_conf = new QDoubleSpinBox(this);
-    m_conf->setRange(0.01, 1.0);
-    m_conf->setSingleStep(0.05);
-    m_conf->setDecimals(2);
-    m_conf->setValue(defaults.confThreshold);
-    m_conf->setToolTip(tr("Boxes scoring at or below this are not stored"));
-    m_iou = new QDoubleSpinBox(this);
-    m_iou->setRange(0.05, 1.0);
-    m_iou->setSingleStep(0.05);
-    m_iou->setDecimals(2);
-    m_iou->setValue(defaults.iouThreshold);
-    m_iou->setToolTip(tr("Non-maximum suppression: a box overlapping a better one of its class above this "
-                         "IoU is dropped"));
-    m_mode = new QComboBox(this);
-    m_mode->addItem(tr("Add to the existing boxes"), static_cast<int>(assist::WriteMode::Add));
-    m_mode->addItem(tr("Replace earlier model boxes"), static_cast<int>(assist::WriteMode::Replace));
-    m_mode->setToolTip(tr("Replace deletes the image's earlier boxes from a model first; manual and imported "
-                          "boxes always stay"));
-    m_addClasses = new QComboBox(this);
-    m_addClasses->addItem(tr("Automatic: only when the project has no classes yet"),
-                          static_cast<int>(assist::AddClasses::Auto));
-    m_addClasses->addItem(tr("Yes: add the model classes the project lacks"),
-                          static_cast<int>(assist::AddClasses::Yes));
-    m_addClasses->addItem(tr("No: ignore the model classes the project lacks"),
-                          static_cast<int>(assist::AddClasses::No));
+    // Confidence, IoU, mode and add_classes are `osprey-cli autolabel`'s declared options (core/assist),
+    // drawn by the generic form with their defaults and ranges; the choices read as sentences here.
+    m_settings = new OptionForm(OptionForm::guiFields(assist::autoLabelOptions()), this);
+    m_settings->setObjectName(QStringLiteral("settings"));
+    m_settings->layout()->setContentsMargins(0, 0, 0, 0);
+    m_settings->setChoices(QStringLiteral("mode"),
+                           {{tr("Add to the existing boxes"), QStringLiteral("add")},
+                            {tr("Replace earlier model boxes"), QStringLiteral("replace")}});
+    m_settings->setChoices(
+        QStringLiteral("add_classes"),
+        {{tr("Automatic: only when the project has no classes yet"), QStringLiteral("auto")},
+         {tr("Yes: add the model classes the project lacks"), QStringLiteral("true")},
+         {tr("No: ignore the model classes the project lacks"), QStringLiteral("false")}});
 
     auto* form = new QFormLayout;
     form->addRow(tr("M&odel:"), modelRow);
     form->addRow(tr("&Images:"), m_images);
     form->addRow(QString(), m_count);
-    form->addRow(tr("Co&nfidence:"), m_conf);
-    form->addRow(tr("Io&U threshold:"), m_iou);
-    form->addRow(tr("Mo&de:"), m_mode);
-    form->addRow(tr("Add missing &classes:"), m_addClasses);
+    form->addRow(m_settings);
     if (auto* label = qobject_cast<QLabel*>(form->labelForField(modelRow)))
         label->setBuddy(m_chooseButton);
 
@@ -148,10 +133,6 @@ AutoLabelDialog::AutoLabelDialog(ProjectDocument* document, const assist::ModelS
 
     // Names for tests and accessibility tools.
     m_images->setObjectName(QStringLiteral("images"));
-    m_conf->setObjectName(QStringLiteral("confidence"));
-    m_iou->setObjectName(QStringLiteral("iou"));
-    m_mode->setObjectName(QStringLiteral("mode"));
-    m_addClasses->setObjectName(QStringLiteral("addClasses"));
     m_count->setObjectName(QStringLiteral("count"));
     m_status->setObjectName(QStringLiteral("status"));
     m_progress->setObjectName(QStringLiteral("progress"));
@@ -188,7 +169,7 @@ void AutoLabelDialog::setModel(const assist::ModelSource& model) {
     m_model = model;
     // A model from an Osprey run brings its best-F1 confidence (the run's curves.json) as the default.
     if (const auto best = run::runBestConfidence(m_model.model))
-        m_conf->setValue(*best);
+        m_settings->setValue(QStringLiteral("conf"), *best);
     updateModelLabel();
     updateCount();
 }
@@ -209,10 +190,15 @@ assist::AutoLabelOptions AutoLabelDialog::options() const {
     assist::AutoLabelOptions options;
     // The same words as the CLI's images=, parsed by the same code.
     (void)assist::parseImageSelection(m_images->currentData().toString().toStdString(), options);
-    options.suggest.confThreshold = static_cast<float>(m_conf->value());
-    options.suggest.iouThreshold = static_cast<float>(m_iou->value());
-    options.mode = static_cast<assist::WriteMode>(m_mode->currentData().toInt());
-    options.addClasses = static_cast<assist::AddClasses>(m_addClasses->currentData().toInt());
+    options.suggest.confThreshold = static_cast<float>(m_settings->value(QStringLiteral("conf")).toDouble());
+    options.suggest.iouThreshold = static_cast<float>(m_settings->value(QStringLiteral("iou")).toDouble());
+    options.mode = m_settings->value(QStringLiteral("mode")).toString() == QLatin1String("replace")
+                       ? assist::WriteMode::Replace
+                       : assist::WriteMode::Add;
+    const QString addClasses = m_settings->value(QStringLiteral("add_classes")).toString();
+    options.addClasses = addClasses == QLatin1String("true")    ? assist::AddClasses::Yes
+                         : addClasses == QLatin1String("false") ? assist::AddClasses::No
+                                                                : assist::AddClasses::Auto;
     options.batchSize = m_batchSize;
     options.mappingKey = ClassMappingDialog::modelKey(m_model);
     return options;
@@ -248,8 +234,8 @@ void AutoLabelDialog::updateCount() {
 }
 
 void AutoLabelDialog::setRunning(bool running) {
-    for (QWidget* input : std::initializer_list<QWidget*>{m_chooseButton, m_images, m_conf, m_iou, m_mode,
-                                                          m_addClasses, m_startButton, m_closeButton})
+    for (QWidget* input :
+         std::initializer_list<QWidget*>{m_chooseButton, m_images, m_settings, m_startButton, m_closeButton})
         input->setEnabled(!running);
     m_mappingButton->setEnabled(!running && !m_model.model.empty());
     m_cancelButton->setEnabled(running);

@@ -1,10 +1,11 @@
 #pragma once
 // AutoLabelDialog: batch auto-label, the GUI face of `osprey-cli autolabel` with the same defaults
-// (unlabeled images, confidence 0.25, IoU 0.7, add mode, add_classes=auto, the class mapping saved for the
-// model file); the choices of the project's last run are remembered. Shows how many images a run will
-// process, runs assist::autoLabel on a worker thread with its own Project connection, shows "k / N images, x
-// images/s, ETA", and stops after the current batch on Cancel (the batches already stored stay: each is one
-// committed transaction). The end shows a summary; projectChanged() tells the editor to reload.
+// (unlabeled images, then confidence, IoU, mode and add_classes: the declared options of
+// assist::autoLabelOptions(), drawn by the generic OptionForm; the class mapping saved for the model file);
+// the choices of the project's last run are remembered. Shows how many images a run will process, runs
+// assist::autoLabel on a worker thread with its own Project connection, shows "k / N images, x images/s,
+// ETA", and stops after the current batch on Cancel (the batches already stored stay: each is one committed
+// transaction). The end shows a summary; projectChanged() tells the editor to reload.
 //
 // The worker waits after each stored batch until the GUI has shown it (or a cancel), so what the progress
 // bar shows is what is stored and a cancel from the progressed() signal stops right after that batch.
@@ -21,7 +22,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -31,6 +31,7 @@ class QPushButton;
 namespace osprey::ui {
 
 class BackgroundTask;
+class OptionForm;
 class ClassMappingDialog;
 class ProjectDocument;
 struct TaskResult;
@@ -104,10 +105,7 @@ private:
     QPushButton* m_chooseButton;
     QPushButton* m_mappingButton;
     QComboBox* m_images;
-    QDoubleSpinBox* m_conf;
-    QDoubleSpinBox* m_iou;
-    QComboBox* m_mode;
-    QComboBox* m_addClasses;
+    OptionForm* m_settings; ///< conf, iou, mode, add_classes: assist::autoLabelOptions() shown in the GUI
     QLabel* m_count;
     QProgressBar* m_progress;
     QLabel* m_status;

@@ -4,6 +4,8 @@
 // slider moves, without running the model again); accepted or rejected ones are dismissed, though they
 // keep suppressing their duplicates. One of the shown proposals is selected. A value type; GUI thread.
 
+#include "assist/proposal.h"
+
 #include <QPointF>
 #include <QRectF>
 #include <cstdint>
@@ -61,8 +63,8 @@ private:
     std::vector<Candidate> m_candidates;
     std::vector<int> m_visible;
     int m_selected = -1;
-    float m_conf = 0.25f;
-    float m_iou = 0.7f;
+    float m_conf = assist::defaultConfidence(); ///< the declared default (core/model's thresholds)
+    float m_iou = assist::defaultIou();
 };
 
 } // namespace osprey::ui

@@ -1,6 +1,7 @@
 #include "ui/planner/break_even_box.h"
 
 #include "planner/break_even.h"
+#include "ui/common/option_form.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -11,28 +12,21 @@ namespace osprey::ui {
 
 namespace {
 
-QDoubleSpinBox* amount(double value, double maximum, int decimals, const QString& prefix,
-                       const QString& suffix, QWidget* parent) {
-    auto* box = new QDoubleSpinBox(parent);
-    box->setRange(0, maximum);
-    box->setDecimals(decimals);
-    box->setValue(value);
-    box->setPrefix(prefix);
-    box->setSuffix(suffix);
-    return box;
+QDoubleSpinBox* amount(const OptionForm* form, const char* key) {
+    return qobject_cast<QDoubleSpinBox*>(form->editor(QString::fromLatin1(key)));
 }
 
 } // namespace
 
 BreakEvenBox::BreakEvenBox(QWidget* parent) : QGroupBox(tr("Buy or rent: break-even"), parent) {
-    m_hardware = amount(3000, 1e7, 0, QStringLiteral("$"), QString(), this);
-    m_power = amount(0.10, 100, 2, QStringLiteral("$"), tr(" /h"), this);
-    m_cloud = amount(0.89, 1000, 2, QStringLiteral("$"), tr(" /h"), this);
-    m_hoursPerDay = amount(8, 24, 1, QString(), tr(" h/day"), this);
-    m_hoursPerDay->setMinimum(0.5);
-    m_hardware->setToolTip(tr("What the machine with the GPU costs to buy."));
-    m_power->setToolTip(tr("Electricity per hour of training."));
-    m_cloud->setToolTip(tr("The cloud price of the same GPU per hour."));
+    // Hardware, power, cloud and hours per day are `osprey-cli plan breakeven`'s declared options, drawn by
+    // the generic form with their defaults, units and ranges.
+    m_inputs = new OptionForm(OptionForm::guiFields(planner::planBreakEvenOptions()), this);
+    m_inputs->layout()->setContentsMargins(0, 0, 0, 0);
+    m_hardware = amount(m_inputs, "hardware");
+    m_power = amount(m_inputs, "power");
+    m_cloud = amount(m_inputs, "cloud");
+    m_hoursPerDay = amount(m_inputs, "hours_per_day");
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("breakEvenResult"));
     m_result->setWordWrap(true);
@@ -47,10 +41,7 @@ BreakEvenBox::BreakEvenBox(QWidget* parent) : QGroupBox(tr("Buy or rent: break-e
         << tr("Buying wins when the GPU is busy almost continuously, or when the hardware is already owned.");
     caveats->setText(lines.join(QLatin1Char('\n')));
     auto* form = new QFormLayout(this);
-    form->addRow(tr("Hardware"), m_hardware);
-    form->addRow(tr("Power"), m_power);
-    form->addRow(tr("Cloud GPU"), m_cloud);
-    form->addRow(tr("Training"), m_hoursPerDay);
+    form->addRow(m_inputs);
     form->addRow(m_result);
     form->addRow(caveats);
     for (auto* box : {m_hardware, m_power, m_cloud, m_hoursPerDay})

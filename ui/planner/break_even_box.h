@@ -1,7 +1,9 @@
 #pragma once
 // BreakEvenBox: when buying a GPU pays off against renting one (core/planner/break_even.h). Hardware
 // cost, power $/h, cloud $/h and training hours per day in; break-even hours and months out, with the
-// articles' caveats. Starts at the articles' example ($3,000, $0.10/h, $0.89/h, 8 h/day). GUI thread only.
+// articles' caveats. The inputs are planner::planBreakEvenOptions() drawn by the generic OptionForm, so they
+// start at the declared defaults (the articles' example: $3,000, $0.10/h, $0.89/h, 8 h/day). GUI thread
+// only.
 
 #include <QGroupBox>
 
@@ -9,6 +11,8 @@ class QDoubleSpinBox;
 class QLabel;
 
 namespace osprey::ui {
+
+class OptionForm;
 
 class BreakEvenBox : public QGroupBox {
     Q_OBJECT
@@ -25,6 +29,7 @@ public:
 private:
     void update();
 
+    OptionForm* m_inputs;
     QDoubleSpinBox* m_hardware;
     QDoubleSpinBox* m_power;
     QDoubleSpinBox* m_cloud;

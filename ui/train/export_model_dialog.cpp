@@ -2,8 +2,8 @@
 
 #include "export/onnx_export.h"
 #include "ui/common/background.h"
+#include "ui/common/option_form.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
@@ -16,10 +16,11 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <map>
 #include <memory>
+#include <vector>
 
 namespace osprey::ui {
 
@@ -31,6 +32,13 @@ QString optionHelp(const std::string& key) {
         if (option.key == key)
             return QCoreApplication::translate(run::kOptionTextContext, option.help.c_str());
     return {};
+}
+
+/// The declared export options the form draws: all but the format, which the dialog offers by name.
+std::vector<OptionForm::Field> onnxFields() {
+    std::vector<OptionForm::Field> fields = OptionForm::guiFields(exporter::exportOptions());
+    std::erase_if(fields, [](const OptionForm::Field& field) { return field.spec.key == "format"; });
+    return fields;
 }
 
 QWidget* withButton(QLineEdit* edit, QPushButton* button) {
@@ -62,39 +70,16 @@ ExportModelDialog::ExportModelDialog(const QString& weights, QWidget* parent) : 
     auto* browseOut = new QPushButton(tr("Browse…"));
     connect(browseOut, &QPushButton::clicked, this, &ExportModelDialog::chooseOutput);
 
-    m_imgsz = new QSpinBox;
-    m_imgsz->setObjectName("imgszSpin");
-    m_imgsz->setRange(32, 4096);
-    m_imgsz->setSingleStep(32);
-    m_imgsz->setValue(640);
-    m_imgsz->setSuffix(tr(" px"));
-    m_imgsz->setToolTip(optionHelp("imgsz"));
-    m_opset = new QSpinBox;
-    m_opset->setObjectName("opsetSpin");
-    m_opset->setRange(11, 17);
-    m_opset->setValue(12);
-    m_opset->setToolTip(optionHelp("opset"));
-    m_half = new QCheckBox(tr("Half-precision weights (float16)"));
-    m_half->setObjectName("halfCheck");
-    m_half->setToolTip(optionHelp("half"));
-    m_dynamic = new QCheckBox(tr("Dynamic batch size"));
-    m_dynamic->setObjectName("dynamicCheck");
-    m_dynamic->setToolTip(optionHelp("dynamic"));
-    m_simplify = new QCheckBox(tr("Store intermediate shapes"));
-    m_simplify->setObjectName("simplifyCheck");
-    m_simplify->setChecked(true);
-    m_simplify->setToolTip(optionHelp("simplify"));
+    m_settings = new OptionForm(onnxFields());
+    m_settings->setObjectName("onnxSettings");
+    m_settings->layout()->setContentsMargins(0, 0, 0, 0);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Weights:"), withButton(m_weights, browseWeights));
     m_outLabel = new QLabel;
     form->addRow(m_outLabel, withButton(m_out, browseOut));
-    form->addRow(tr("Image size:"), m_imgsz);
-    form->addRow(tr("Opset:"), m_opset);
-    form->addRow(QString(), m_half);
-    form->addRow(QString(), m_dynamic);
-    form->addRow(QString(), m_simplify);
+    form->addRow(m_settings);
 
     m_progress = new QProgressBar;
     m_progress->setObjectName("progressBar");
@@ -134,8 +119,7 @@ bool ExportModelDialog::ultralytics() const {
 
 void ExportModelDialog::updateFormat() {
     const bool pt = ultralytics();
-    for (QWidget* widget : std::initializer_list<QWidget*>{m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
-        widget->setEnabled(!pt && !m_busy);
+    m_settings->setEnabled(!pt && !m_busy);
     m_outLabel->setText(pt ? tr("Checkpoint file:") : tr("ONNX file:"));
     m_progress->setValue(0); // a finished export's 100 % does not carry over to the other format
     m_out->setPlaceholderText(pt ? tr("next to the weights, as <name>-ultralytics.pt")
@@ -178,8 +162,7 @@ void ExportModelDialog::setBusy(bool busy) {
     m_export->setEnabled(!busy);
     for (QWidget* widget : std::initializer_list<QWidget*>{m_format, m_weights, m_out})
         widget->setEnabled(!busy);
-    for (QWidget* widget : std::initializer_list<QWidget*>{m_imgsz, m_opset, m_half, m_dynamic, m_simplify})
-        widget->setEnabled(!busy && !ultralytics());
+    m_settings->setEnabled(!busy && !ultralytics());
 }
 
 void ExportModelDialog::startUltralyticsExport(const QString& weights) {
@@ -219,12 +202,16 @@ void ExportModelDialog::startExport() {
         startUltralyticsExport(weights);
         return;
     }
-    exporter::OnnxExportOptions options;
-    options.imgsz = m_imgsz->value();
-    options.opset = m_opset->value();
-    options.half = m_half->isChecked();
-    options.dynamic = m_dynamic->isChecked();
-    options.simplify = m_simplify->isChecked();
+    // The form's values go through the same parsing and checks as the CLI's keys.
+    std::map<std::string, std::string> values;
+    for (const QString& argument : m_settings->arguments())
+        values[argument.section('=', 0, 0).toStdString()] = argument.section('=', 1).toStdString();
+    auto parsed = exporter::parseExportOptions(values);
+    if (!parsed) {
+        m_status->setText(QString::fromStdString(parsed.message()));
+        return;
+    }
+    exporter::OnnxExportOptions options = *parsed;
     options.out = m_out->text().trimmed().toStdString();
     if (options.imgsz % 32 != 0) {
         m_status->setText(tr("The image size must be a multiple of 32 (the largest stride)."));

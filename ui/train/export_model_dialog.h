@@ -1,23 +1,25 @@
 #pragma once
 // ExportModelDialog (Train ▸ Export Model…): exports a weights file with core/export, off the GUI thread,
 // with a progress bar and the summary or the error in the dialog: to ONNX in Ultralytics' layout, or to a
-// .pt that Ultralytics loads (format=ultralytics; the ONNX settings are then disabled). Widgets are named
-// for tests: formatCombo, weightsEdit, outEdit, imgszSpin, opsetSpin, halfCheck, dynamicCheck,
-// simplifyCheck, exportButton, progressBar, statusLabel. GUI thread only.
+// .pt that Ultralytics loads (format=ultralytics; the ONNX settings are then disabled). The ONNX settings are
+// core/export's declared options (exporter::exportOptions()) drawn by the generic OptionForm, so they have
+// the CLI's defaults, ranges and help. Widgets are named for tests: formatCombo, weightsEdit, outEdit,
+// onnxSettings (its editors named by key: imgsz, opset, half, dynamic, simplify), exportButton, progressBar,
+// statusLabel. GUI thread only.
 
 #include <QDialog>
 
 #include <string>
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 
 namespace osprey::ui {
+
+class OptionForm;
 
 class ExportModelDialog : public QDialog {
     Q_OBJECT
@@ -45,11 +47,7 @@ private:
     QComboBox* m_format;
     QLineEdit* m_weights;
     QLineEdit* m_out;
-    QSpinBox* m_imgsz;
-    QSpinBox* m_opset;
-    QCheckBox* m_half;
-    QCheckBox* m_dynamic;
-    QCheckBox* m_simplify;
+    OptionForm* m_settings; ///< the ONNX options of exporter::exportOptions() but the format
     QProgressBar* m_progress;
     QLabel* m_status;
     QLabel* m_outLabel;

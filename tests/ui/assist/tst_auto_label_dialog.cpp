@@ -80,7 +80,7 @@ private slots:
         QVERIFY(dialog.findChild<QLabel*>("count")->text().contains("Images to process: 6"));
 
         // Confidence 0.30, typed.
-        auto* conf = dialog.findChild<QDoubleSpinBox*>("confidence");
+        auto* conf = dialog.findChild<QDoubleSpinBox*>("conf");
         conf->setFocus();
         conf->selectAll();
         QTest::keyClicks(conf, "0.30");
@@ -129,6 +129,10 @@ private slots:
         // What stays unlabeled is what a second run would process.
         QCOMPARE(dialog.imageCount(), 6 - report.labeled);
         // The next dialog in this project starts from this run's choices.
+        const auto remembered = document->project().setting("autolabel.dialog");
+        QVERIFY(remembered);
+        QCOMPARE(QString::fromStdString(*remembered),
+                 QString("images=unlabeled;conf=0.3;iou=0.7;mode=add;add_classes=auto"));
         ui::AutoLabelDialog again(document.get(), fastest());
         QCOMPARE(again.options().suggest.confThreshold, 0.30f);
         QVERIFY(again.options().images == assist::ImageSelection::Unlabeled);
@@ -141,6 +145,12 @@ private slots:
         QCOMPARE(damaged.options().suggest.confThreshold, 0.25f);
         QCOMPARE(damaged.options().suggest.iouThreshold, 0.5f);
         QVERIFY(damaged.options().mode == assist::WriteMode::Add);
+        // Settings written before they took the CLI's spelling hold the enum numbers.
+        QVERIFY(document->project().setSetting("autolabel.dialog", "conf=0.4;mode=1;add_classes=2"));
+        ui::AutoLabelDialog legacy(document.get(), fastest());
+        QCOMPARE(legacy.options().suggest.confThreshold, 0.4f);
+        QVERIFY(legacy.options().mode == assist::WriteMode::Replace);
+        QVERIFY(legacy.options().addClasses == assist::AddClasses::No);
     }
 
     void cancelAfterFirstBatchKeepsItOnly() {

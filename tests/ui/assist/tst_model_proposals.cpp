@@ -283,7 +283,7 @@ private slots:
         QCOMPARE(conf->value(), 43);
         QCOMPARE(assist->confidence(), 0.43f);
         ui::AutoLabelDialog dialog(window.document(), assist->source(), &window);
-        QCOMPARE(dialog.findChild<QDoubleSpinBox*>(QStringLiteral("confidence"))->value(), 0.43);
+        QCOMPARE(dialog.findChild<QDoubleSpinBox*>(QStringLiteral("conf"))->value(), 0.43);
     }
 
     void projectWithoutClassesTakesTheModelClasses() {

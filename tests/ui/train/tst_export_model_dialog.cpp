@@ -1,5 +1,7 @@
 // Train ▸ Export Model…: the dialog exports in the background (the GUI stays responsive), shows the
-// summary, and shows the error naming the file for bad weights, writing nothing.
+// summary, and shows the error naming the file for bad weights, writing nothing. Its ONNX settings are
+// drawn from core/export's declared options.
+#include "export/onnx_export.h"
 #include "model/detector.h"
 #include "model/weights.h"
 #include "ui/train/export_model_dialog.h"
@@ -32,8 +34,18 @@ private slots:
 
         ui::ExportModelDialog dialog(QString::fromStdString((folder / "best.pt").string()));
         dialog.show();
-        dialog.findChild<QSpinBox*>("imgszSpin")->setValue(320);
-        QVERIFY(dialog.findChild<QCheckBox*>("simplifyCheck")->isChecked());
+        // The ONNX settings are core/export's declared options with their defaults; the format is offered by
+        // name in its own combo box.
+        for (const run::OptionSpec& option : exporter::exportOptions())
+            if (option.type == run::OptionType::Integer)
+                QCOMPARE(dialog.findChild<QSpinBox*>(option.key.c_str())->value(),
+                         std::stoi(option.defaultValue));
+            else if (option.type == run::OptionType::Flag)
+                QCOMPARE(dialog.findChild<QCheckBox*>(option.key.c_str())->isChecked(),
+                         option.defaultValue == "true");
+        QVERIFY(!dialog.findChild<QWidget*>("format"));
+        dialog.findChild<QSpinBox*>("imgsz")->setValue(320);
+        QVERIFY(dialog.findChild<QCheckBox*>("simplify")->isChecked());
         QSignalSpy finished(&dialog, &ui::ExportModelDialog::finished);
         QTest::mouseClick(dialog.findChild<QPushButton*>("exportButton"), Qt::LeftButton);
         QVERIFY(dialog.busy());
@@ -58,12 +70,12 @@ private slots:
         ui::ExportModelDialog dialog(QString::fromStdString((folder / "best.pt").string()));
         dialog.show();
         auto* format = dialog.findChild<QComboBox*>("formatCombo");
-        QVERIFY(dialog.findChild<QSpinBox*>("opsetSpin")->isEnabled());
+        QVERIFY(dialog.findChild<QSpinBox*>("opset")->isEnabled());
         format->setCurrentIndex(format->findData("ultralytics"));
         // The ONNX settings do not apply to a checkpoint.
-        for (const char* name : {"imgszSpin", "opsetSpin"})
+        for (const char* name : {"imgsz", "opset"})
             QVERIFY(!dialog.findChild<QSpinBox*>(name)->isEnabled());
-        QVERIFY(!dialog.findChild<QCheckBox*>("halfCheck")->isEnabled());
+        QVERIFY(!dialog.findChild<QCheckBox*>("half")->isEnabled());
         QSignalSpy finished(&dialog, &ui::ExportModelDialog::finished);
         QTest::mouseClick(dialog.findChild<QPushButton*>("exportButton"), Qt::LeftButton);
         QVERIFY(dialog.busy());
@@ -77,7 +89,7 @@ private slots:
         QCOMPARE(meta->spec.name(), std::string("yolo11n"));
         QCOMPARE(dialog.findChild<QProgressBar*>("progressBar")->value(), 100);
         QVERIFY(dialog.findChild<QLabel*>("statusLabel")->text().contains("best-ultralytics.pt"));
-        QVERIFY(!dialog.findChild<QSpinBox*>("opsetSpin")->isEnabled()); // still the checkpoint format
+        QVERIFY(!dialog.findChild<QSpinBox*>("opset")->isEnabled()); // still the checkpoint format
     }
 
     void showsTheErrorForBadWeights() {

@@ -1,0 +1,117 @@
+#include "formats/format_options.h"
+
+#include "formats/format_registry.h"
+
+namespace osprey::formats {
+
+using run::OptionSpec;
+using run::OptionType;
+
+const std::vector<OptionSpec>& datasetImportOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "project",
+         .type = OptionType::Path,
+         .help = "project folder (created when missing)",
+         .required = true},
+        {.key = "source",
+         .type = OptionType::Path,
+         .help = "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml)",
+         .required = true},
+        {.key = "format",
+         .type = OptionType::Text,
+         .defaultValue = "auto",
+         .help = "auto|" + FormatRegistry::instance().names()},
+        {.key = "images",
+         .type = OptionType::Path,
+         .help = "folder holding the images when they are not beside the labels"},
+        {.key = "strict",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "abort on any problem, warnings included; the project stays unchanged"},
+        {.key = "crowd",
+         .type = OptionType::Text,
+         .defaultValue = "keep",
+         .help = "COCO iscrowd boxes: keep (flagged) or skip"},
+        {.key = "hash",
+         .type = OptionType::Flag,
+         .defaultValue = "true",
+         .help = "hash image files (duplicate detection, split grouping)"},
+        {.key = "outside",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "follow paths outside source and images: a COCO file_name with ../ or an absolute path, a "
+                 "data.yaml path: (a relative one to a dataset folder with images/ and labels/ is followed "
+                 "without it)"},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& datasetExportOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "project", .type = OptionType::Path, .help = "project folder", .required = true},
+        {.key = "format", .type = OptionType::Text, .defaultValue = "yolo", .help = "yolo|coco|voc"},
+        {.key = "dest", .type = OptionType::Path, .help = "output folder", .required = true},
+        {.key = "images",
+         .type = OptionType::Text,
+         .defaultValue = "link",
+         .help = "link|copy|none: how images are placed"},
+        {.key = "unlabeled",
+         .type = OptionType::Text,
+         .defaultValue = "skip",
+         .help = "skip|keep images that are not labeled yet"},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& evalOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "gt",
+         .type = OptionType::Path,
+         .help = "ground truth: COCO JSON, or a folder of VOC XML or text files",
+         .required = true},
+        {.key = "pred",
+         .type = OptionType::Path,
+         .help = "detections: COCO results JSON, or a folder of text files",
+         .required = true},
+        {.key = "style",
+         .type = OptionType::Text,
+         .defaultValue = "coco",
+         .help = "coco | voc | ultralytics"},
+        {.key = "box",
+         .type = OptionType::Text,
+         .defaultValue = "xyxy",
+         .help = "text box notation: xyxy | xywh (pixels) | yolo (normalised cx cy w h)"},
+        {.key = "gtbox",
+         .type = OptionType::Text,
+         .help = "box notation of ground truth text files when it differs from box"},
+        {.key = "names",
+         .type = OptionType::Path,
+         .help = "class names file (one per line): integer classes index it"},
+        {.key = "images",
+         .type = OptionType::Path,
+         .help = "folder with the images, for the sizes that normalised boxes need"},
+        {.key = "imgsize",
+         .type = OptionType::Text,
+         .help = "WIDTH,HEIGHT of every image when no other size is known"},
+        {.key = "round",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "round normalised boxes to whole pixels, as the mAP tools do"},
+        {.key = "iou", .type = OptionType::Number, .defaultValue = "0.5", .help = "IoU threshold (voc)"},
+        {.key = "plus1",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "VOC '+1 pixel' box sizes (voc)"},
+        {.key = "interp",
+         .type = OptionType::Text,
+         .defaultValue = "all",
+         .help = "all | 11: all-point or 11-point interpolation (voc)"},
+        {.key = "json",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "print one JSON object instead of text"},
+    };
+    return options;
+}
+
+} // namespace osprey::formats
