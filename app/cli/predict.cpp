@@ -199,6 +199,13 @@ int runPredict(const Args& args) {
     }
     nms.iouThreshold = static_cast<float>(args.number("iou"));
     nms.maxDetections = static_cast<int>(args.integer("max_det"));
+    nms.branch = args.flag("nms") ? model::HeadBranch::OneToMany : model::HeadBranch::OneToOne;
+    if (onnx && nms.branch == model::HeadBranch::OneToOne) {
+        std::cerr
+            << "error: nms=false reads a YOLO26 checkpoint's one-to-one head; give the .pt, or leave nms "
+               "unset for an ONNX file\n";
+        return 2;
+    }
     const fs::path out = args.str("out");
     const bool save = args.flag("save"), saveTxt = args.flag("save_txt");
     std::error_code error;

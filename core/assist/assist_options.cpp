@@ -45,6 +45,7 @@ const std::vector<OptionSpec>& predictOptions() {
          .defaultValue = "640",
          .help = "inference size (0: the size the model was trained at)"},
         threshold("max_det"),
+        threshold("nms"),
         {.key = "save", .type = OptionType::Flag, .defaultValue = "true", .help = "write annotated images"},
         {.key = "save_txt",
          .type = OptionType::Flag,

@@ -30,6 +30,11 @@ const std::vector<OptionSpec>& thresholdOptions() {
          .defaultValue = "300",
          .help = "maximum detections per image",
          .minimum = 1},
+        {.key = "nms",
+         .type = OptionType::Flag,
+         .defaultValue = "true",
+         .help = "false: a YOLO26 model reads its NMS-free one-to-one head (the top max_det scores, no "
+                 "suppression), as Ultralytics' nms=False; other models have the NMS head only"},
     };
     return options;
 }

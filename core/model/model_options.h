@@ -10,7 +10,8 @@
 
 namespace osprey::model {
 
-/// `conf`, `iou` and `max_det` of running a detector on images.
+/// `conf`, `iou`, `max_det` and `nms` (YOLO26's head branch, model::HeadBranch) of running a detector on
+/// images.
 const std::vector<run::OptionSpec>& thresholdOptions();
 
 /// The declared defaults of thresholdOptions(), as numbers.

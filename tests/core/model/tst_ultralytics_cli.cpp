@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QProcess>
 #include <QRegularExpression>
@@ -137,6 +138,49 @@ private slots:
         QVERIFY2(again.code == 0, qPrintable(again.err));
         QVERIFY(!again.out.contains("pictures"));
         QVERIFY(!QDir(project + "/validations/val2").exists());
+    }
+
+    /// A YOLO26 .pt in both heads from the command line: the default (one-to-many with NMS) and nms=false
+    /// (one-to-one, no NMS) find as many boxes per image as Ultralytics 8.4.190 does in each mode.
+    void predictsYolo26InBothHeads() {
+        const std::string yolo26 = kTrained + "yolo26n/";
+        OSPREY_REQUIRE_FIXTURE(yolo26);
+        QTemporaryDir dir;
+        QDir images(dir.filePath("images"));
+        QVERIFY(images.mkpath("."));
+        const QStringList names = {"val_00000.jpg", "val_00001.jpg", "val_00002.jpg", "val_00003.jpg",
+                                   "val_00004.jpg"};
+        for (const QString& name : names)
+            QVERIFY(QFile::copy(
+                QString::fromStdString(test::fixture(kTrained + "shapes13/images/val/").string()) + name,
+                images.filePath(name)));
+        for (const bool nms : {true, false}) {
+            const QString out = dir.filePath(nms ? "nms" : "e2e");
+            const auto run = cli(
+                {"predict",
+                 "model=" + QString::fromStdString(test::fixture(yolo26 + "yolo26n-shapes-best.pt").string()),
+                 "source=" + images.path(), "imgsz=320", "conf=0.25", "save=false",
+                 QString("nms=") + (nms ? "true" : "false"), "out=" + out});
+            QVERIFY2(run.code == 0, qPrintable(run.err));
+            QFile reference(QString::fromStdString(
+                test::fixture(yolo26 + (nms ? "predictions.json" : "predictions-e2e.json")).string()));
+            QVERIFY(reference.open(QIODevice::ReadOnly));
+            const auto expected = nlohmann::json::parse(reference.readAll().toStdString())["images"];
+            for (const QString& name : names) {
+                QFile labels(out + "/labels/" + QFileInfo(name).completeBaseName() + ".txt");
+                int rows = 0;
+                if (labels.open(QIODevice::ReadOnly))
+                    rows = static_cast<int>(labels.readAll().trimmed().split('\n').size());
+                if (labels.size() == 0)
+                    rows = 0;
+                QCOMPARE(rows, static_cast<int>(expected[name.toStdString()].size()));
+            }
+        }
+        // An ONNX file or a model without the one-to-one head is told so.
+        const auto refused = cli({"predict", "model=" + checkpoint(), "source=" + images.path(), "nms=false",
+                                  "save=false", "out=" + dir.filePath("refused")});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("nms=false is for YOLO26"), qPrintable(refused.err));
     }
 
     void fineTunesFromWhereItLeftOff() {
