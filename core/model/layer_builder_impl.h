@@ -133,4 +133,7 @@ private:
     std::vector<int> m_channels;
 };
 
+/// Layers 0-8 of yolo11.yaml (also YOLO26's): the stem and the P3-P5 stages up to SPPF.
+void buildYolo11Stem(LayerBuilder& b);
+
 } // namespace osprey::model

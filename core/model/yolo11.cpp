@@ -4,8 +4,7 @@
 
 namespace osprey::model {
 
-void buildYolo11(DetectionModel& model) {
-    LayerBuilder b(model);
+void buildYolo11Stem(LayerBuilder& b) {
     b.conv(64, 3, 2);            // 0  P1/2
     b.conv(128, 3, 2);           // 1  P2/4
     b.c3k2(256, 2, false, 0.25); // 2
@@ -15,8 +14,13 @@ void buildYolo11(DetectionModel& model) {
     b.c3k2(512, 2, true, 0.5);   // 6
     b.conv(1024, 3, 2);          // 7  P5/32
     b.c3k2(1024, 2, true, 0.5);  // 8
-    b.sppf(1024, 5);             // 9
-    b.c2psa(1024, 2);            // 10
+}
+
+void buildYolo11(DetectionModel& model) {
+    LayerBuilder b(model);
+    buildYolo11Stem(b);
+    b.sppf(1024, 5);  // 9
+    b.c2psa(1024, 2); // 10
 
     b.upsample();               // 11
     b.concat({-1, 6});          // 12 backbone P4

@@ -7,17 +7,9 @@ namespace osprey::model {
 
 void buildYolo26(DetectionModel& model) {
     LayerBuilder b(model);
-    b.conv(64, 3, 2);            // 0  P1/2
-    b.conv(128, 3, 2);           // 1  P2/4
-    b.c3k2(256, 2, false, 0.25); // 2
-    b.conv(256, 3, 2);           // 3  P3/8
-    b.c3k2(512, 2, false, 0.25); // 4
-    b.conv(512, 3, 2);           // 5  P4/16
-    b.c3k2(512, 2, true, 0.5);   // 6
-    b.conv(1024, 3, 2);          // 7  P5/32
-    b.c3k2(1024, 2, true, 0.5);  // 8
-    b.sppf(1024, 5, true);       // 9  SPPF(1024, 5, 3, True)
-    b.c2psa(1024, 2);            // 10
+    buildYolo11Stem(b);    // 0-8: yolo11.yaml's, row for row
+    b.sppf(1024, 5, true); // 9  SPPF(1024, 5, 3, True)
+    b.c2psa(1024, 2);      // 10
 
     b.upsample();                     // 11
     b.concat({-1, 6});                // 12 backbone P4

@@ -19,14 +19,21 @@ struct ModelFigures {
 };
 
 inline constexpr ModelFigures kModelFigures[] = {
-    {"yolov8n", 3157200, 8.9, true},     {"yolov8s", 11166560, 28.8, true},
-    {"yolov8m", 25902640, 79.3, false},  {"yolov8l", 43691520, 165.7, false},
-    {"yolov8x", 68229648, 258.5, false}, {"yolo11n", 2624080, 6.6, true},
-    {"yolo11s", 9458752, 21.7, true},    {"yolo11m", 20114688, 68.5, false},
-    {"yolo11l", 25372160, 87.6, false},  {"yolo11x", 56966176, 196.0, false},
+    {"yolov8n", 3157200, 8.9, true},
+    {"yolov8s", 11166560, 28.8, true},
+    {"yolov8m", 25902640, 79.3, false},
+    {"yolov8l", 43691520, 165.7, false},
+    {"yolov8x", 68229648, 258.5, false},
+    {"yolo11n", 2624080, 6.6, true},
+    {"yolo11s", 9458752, 21.7, true},
+    {"yolo11m", 20114688, 68.5, false},
+    {"yolo11l", 25372160, 87.6, false},
+    {"yolo11x", 56966176, 196.0, false},
     // YOLO26: both head branches (one-to-many and one-to-one), as training runs them (spec yolo26 §3).
-    {"yolo26n", 2572280, 6.1, true},     {"yolo26s", 10009784, 22.8, true},
-    {"yolo26m", 21896248, 75.4, false},  {"yolo26l", 26299704, 93.8, false},
+    {"yolo26n", 2572280, 6.1, true},
+    {"yolo26s", 10009784, 22.8, true},
+    {"yolo26m", 21896248, 75.4, false},
+    {"yolo26l", 26299704, 93.8, false},
     {"yolo26x", 58993368, 209.5, false},
 };
 
