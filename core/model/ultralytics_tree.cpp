@@ -589,6 +589,12 @@ Status TreeWriter::network(DetectionModel& model, const CheckpointMeta& meta) {
 
 Status writeNetwork(pickle::Writer& writer, StorageRecords& storages, DetectionModel& model,
                     const CheckpointMeta& meta, const TensorList& state, const std::string& what) {
+    // YOLO26's Detect (reg_max 1, the one-to-one branches, an Identity for the DFL, the yaml's end2end) and
+    // its residual SPPF are not written yet: a file Ultralytics would misread is refused instead.
+    if (meta.spec.family == Family::Yolo26)
+        return fail(what + ": Osprey cannot write a YOLO26 as an Ultralytics checkpoint yet; use the "
+                           "Ultralytics .pt as it is (predict, val and autolabel read it)",
+                    "unsupported");
     TreeWriter tree(writer, storages, state, what);
     return tree.network(model, meta);
 }

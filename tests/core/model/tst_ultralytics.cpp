@@ -374,6 +374,23 @@ private slots:
         QVERIFY2(worstBox <= 1e-3, qPrintable(QString::number(worstBox)));
     }
 
+    /// Writing YOLO26 as an Ultralytics checkpoint is not there yet: refused, and nothing is left behind.
+    void refusesToWriteYolo26() {
+        OSPREY_REQUIRE_FIXTURE(kYolo26);
+        QTemporaryDir dir;
+        const fs::path out = fs::path(dir.path().toStdString()) / "yolo26n-osprey.pt";
+        const auto imported = importWeights(test::fixture(kYolo26 + "yolo26n-shapes-best.pt"), out);
+        QVERIFY(!imported);
+        QVERIFY2(imported.message().find("cannot write a YOLO26") != std::string::npos,
+                 imported.message().c_str());
+        QVERIFY(!fs::exists(out));
+        auto fresh = Detector::create(parseModelName("yolo26n", 3).value()).value();
+        CheckpointMeta meta;
+        meta.spec = fresh.spec();
+        QVERIFY(!saveWeights(fresh, meta, out));
+        QVERIFY(!fs::exists(out));
+    }
+
     void predictsWhatUltralyticsPredicts_data() {
         QTest::addColumn<QString>("weights");
         QTest::addColumn<QString>("predictions");
