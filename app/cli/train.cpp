@@ -12,6 +12,7 @@
 #include "remote/mlflow_tracker.h"
 #include "remote/platform_settings.h"
 #include "remote/remote_options.h"
+#include "run/run_files.h"
 #include "run/train_options.h"
 
 #include <atomic>
@@ -62,6 +63,7 @@ public:
                 "Training %s on %lld train / %lld val images (%zu classes), %d epochs; run folder %s\n",
                 e.modelName.c_str(), static_cast<long long>(e.trainImages),
                 static_cast<long long>(e.valImages), e.classNames.size(), e.epochs, e.runDir.c_str());
+            m_thirdLoss = run::thirdLossName(e.modelName);
             break;
         case Type::Batch:
             if (!m_bar || m_barEpoch != e.epoch) {
@@ -69,8 +71,8 @@ public:
                                                       std::to_string(e.epochs));
                 m_barEpoch = e.epoch;
             }
-            std::snprintf(detail, sizeof detail, " box %.3f cls %.3f dfl %.3f  %.1f img/s", e.boxLoss,
-                          e.clsLoss, e.dflLoss, e.imagesPerS);
+            std::snprintf(detail, sizeof detail, " box %.3f cls %.3f %s %.3f  %.1f img/s", e.boxLoss,
+                          e.clsLoss, m_thirdLoss, e.dflLoss, e.imagesPerS);
             m_bar->update(e.batch, e.batches, detail);
             if (e.batch == e.batches)
                 m_bar->finish(detail);
@@ -78,11 +80,11 @@ public:
         case Type::Epoch:
             std::fprintf(
                 stderr,
-                "Epoch %d/%d: P %.3f R %.3f mAP50 %.3f mAP50-95 %.3f | val box %.3f cls %.3f dfl %.3f | "
+                "Epoch %d/%d: P %.3f R %.3f mAP50 %.3f mAP50-95 %.3f | val box %.3f cls %.3f %s %.3f | "
                 "%.1f img/s%s\n",
                 e.epoch, e.epochs, e.metrics.precision, e.metrics.recall, e.metrics.map50,
-                e.metrics.map50to95, e.metrics.valBoxLoss, e.metrics.valClsLoss, e.metrics.valDflLoss,
-                e.imagesPerS, e.best ? "  (best)" : "");
+                e.metrics.map50to95, e.metrics.valBoxLoss, e.metrics.valClsLoss, m_thirdLoss,
+                e.metrics.valDflLoss, e.imagesPerS, e.best ? "  (best)" : "");
             break;
         case Type::Log:
             std::fprintf(stderr, "%s%s\n", e.level == "info" ? "" : (e.level + ": ").c_str(),
@@ -112,6 +114,7 @@ public:
     }
 
 private:
+    const char* m_thirdLoss = "dfl";
     std::mutex m_mutex;
     const bool m_terminal = ::isatty(STDERR_FILENO) != 0;
     std::unique_ptr<ProgressBar> m_bar;

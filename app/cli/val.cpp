@@ -5,6 +5,7 @@
 #include "cli/train_args.h"
 #include "cli/verb.h"
 #include "job/project_training.h"
+#include "run/run_files.h"
 #include "run/train_options.h"
 #include "train/validation_pictures.h"
 
@@ -41,9 +42,9 @@ int runVal(const Args& args) {
         return 1;
     }
     const auto& m = report->metrics;
-    std::printf("P %.4f  R %.4f  mAP50 %.4f  mAP50-95 %.4f  | val box %.4f cls %.4f dfl %.4f  (%.1f s)\n",
+    std::printf("P %.4f  R %.4f  mAP50 %.4f  mAP50-95 %.4f  | val box %.4f cls %.4f %s %.4f  (%.1f s)\n",
                 m.precision, m.recall, m.map50, m.map50to95, report->boxLoss, report->clsLoss,
-                report->dflLoss, report->seconds);
+                run::thirdLossName(report->modelName), report->dflLoss, report->seconds);
     if (!plotsDir.empty())
         std::printf("%zu pictures and curves in %s\n", pictures.files.size(), plotsDir.string().c_str());
     return 0;
@@ -53,8 +54,9 @@ OSPREY_REGISTER_VERB(Verb{
     "val",
     "Validate a checkpoint on a project's val split (mAP50, mAP50-95, P, R, val losses; curves and pictures)",
     [] {
-        return joined({run::valFileOptions(), trainOptionsNamed({"imgsz", "batch", "device", "workers",
-                                                                 "threads", "conf", "iou", "max_det"})});
+        return joined(
+            {run::valFileOptions(), trainOptionsNamed({"imgsz", "batch", "device", "workers", "threads",
+                                                       "conf", "iou", "max_det", "nms"})});
     },
     runVal});
 

@@ -27,6 +27,33 @@ const std::vector<std::string>& resultsCsvColumns() {
 
 namespace {
 
+constexpr std::string_view kDflLoss = "/dfl_loss";
+constexpr std::string_view kL1Loss = "/l1_loss";
+
+std::string l1Name(const std::string& column) {
+    return column.ends_with(kDflLoss)
+               ? column.substr(0, column.size() - kDflLoss.size()) + std::string(kL1Loss)
+               : column;
+}
+
+} // namespace
+
+const std::vector<std::string>& endToEndResultsCsvColumns() {
+    static const std::vector<std::string> kColumns = [] {
+        std::vector<std::string> columns;
+        for (const auto& column : resultsCsvColumns())
+            columns.push_back(l1Name(column));
+        return columns;
+    }();
+    return kColumns;
+}
+
+const char* thirdLossName(std::string_view modelName) {
+    return toLower(std::string(modelName)).starts_with("yolo26") ? "l1" : "dfl";
+}
+
+namespace {
+
 bool needsQuotes(const std::string& value) {
     if (value.empty())
         return true;
@@ -34,9 +61,9 @@ bool needsQuotes(const std::string& value) {
     return value.find_first_of(kSpecial) != std::string::npos || value.front() == ' ' || value.back() == ' ';
 }
 
-std::string header() {
+std::string header(bool endToEnd) {
     std::string line;
-    for (const auto& column : resultsCsvColumns())
+    for (const auto& column : endToEnd ? endToEndResultsCsvColumns() : resultsCsvColumns())
         line += (line.empty() ? "" : ",") + column;
     return line;
 }
@@ -89,7 +116,8 @@ Expected<std::map<std::string, std::string>> readArgsYaml(const std::filesystem:
     return args;
 }
 
-ResultsCsv::ResultsCsv(std::filesystem::path path) : m_path(std::move(path)) {}
+ResultsCsv::ResultsCsv(std::filesystem::path path, bool endToEnd)
+    : m_path(std::move(path)), m_endToEnd(endToEnd) {}
 
 Status ResultsCsv::loadExisting(int lastEpoch) {
     m_rows.clear();
@@ -141,7 +169,7 @@ Status ResultsCsv::append(const EpochMetrics& m) {
     for (const auto& cell : resultsCsvCells(m))
         row += (row.empty() ? "" : ",") + cell;
     m_rows.push_back(row);
-    std::string text = header() + "\n";
+    std::string text = header(m_endToEnd) + "\n";
     for (const auto& line : m_rows)
         text += line + "\n";
     return writeFileAtomic(m_path, text);
@@ -149,7 +177,9 @@ Status ResultsCsv::append(const EpochMetrics& m) {
 
 std::vector<double> ResultsTable::column(const std::string& name) const {
     std::vector<double> values;
-    const auto at = std::find(columns.begin(), columns.end(), name);
+    auto at = std::find(columns.begin(), columns.end(), name);
+    if (at == columns.end())
+        at = std::find(columns.begin(), columns.end(), l1Name(name));
     if (at == columns.end())
         return values;
     const auto index = static_cast<size_t>(at - columns.begin());

@@ -18,6 +18,11 @@ namespace osprey::run {
 
 /// The results.csv header, Ultralytics 8.4: epoch, time, train/box_loss, ..., lr/pg2.
 const std::vector<std::string>& resultsCsvColumns();
+/// A YOLO26 run's header: the third loss is its L1 box term, named train/l1_loss and val/l1_loss as
+/// Ultralytics 8.4.190 names it (EpochMetrics::dflLoss and valDflLoss hold it).
+const std::vector<std::string>& endToEndResultsCsvColumns();
+/// The short name of the third loss for the log: "l1" for a YOLO26 model ("yolo26n", ...), else "dfl".
+const char* thirdLossName(std::string_view modelName);
 
 /// One results.csv row as its cells, in resultsCsvColumns() order, formatted as the file holds them.
 std::vector<std::string> resultsCsvCells(const EpochMetrics& metrics);
@@ -27,7 +32,8 @@ std::vector<std::string> resultsCsvCells(const EpochMetrics& metrics);
 struct ResultsTable {
     std::vector<std::string> columns;
     std::vector<std::vector<double>> rows;
-    /// The values of one column over the epochs; empty when there is no such column.
+    /// The values of one column over the epochs; empty when there is no such column. A YOLO26 run's
+    /// train/l1_loss and val/l1_loss also answer to train/dfl_loss and val/dfl_loss (the third loss).
     std::vector<double> column(const std::string& name) const;
 };
 
@@ -61,7 +67,8 @@ std::map<std::string, std::string> readRunConfigJson(std::string_view json);
 /// results.csv kept in memory and rewritten atomically after each epoch.
 class ResultsCsv {
 public:
-    explicit ResultsCsv(std::filesystem::path path);
+    /// `endToEnd`: a YOLO26 run (endToEndResultsCsvColumns).
+    explicit ResultsCsv(std::filesystem::path path, bool endToEnd = false);
     /// Resume: keeps the rows of epochs 1..lastEpoch already in the file.
     Status loadExisting(int lastEpoch);
     Status append(const EpochMetrics& metrics);
@@ -69,6 +76,7 @@ public:
 
 private:
     std::filesystem::path m_path;
+    bool m_endToEnd;
     std::vector<std::string> m_rows;
 };
 

@@ -48,11 +48,6 @@ Status TrainConfig::check() const {
                     "fraction between 0 and 1 (AutoBatch for that share of free GPU memory)");
     if (imgsz % 32 != 0)
         return fail("imgsz: must be a positive multiple of 32 (got " + std::to_string(imgsz) + ")");
-    // core/model builds, reads and runs YOLO26, but the trainer has no end-to-end head loop yet.
-    if (toLower(model).starts_with("yolo26") || toLower(model).starts_with("yolov26"))
-        return fail("model=" + model +
-                    ": Osprey reads, predicts and validates YOLO26 models but cannot train one yet; train a "
-                    "yolo11 or yolov8 model (n, s, m, l, x) instead");
     return {};
 }
 

@@ -76,6 +76,7 @@ struct TrainConfig {
     double valConf{};
     double valIou{};
     int valMaxDet{};
+    bool valNms{}; ///< YOLO26: validate the one-to-many head with NMS (true) or the NMS-free one-to-one head
     bool validate{}; ///< validate each epoch (the fitness needs it)
 
     /// Values of options declared in the table without a typed field here (added with addTrainOption),

@@ -74,7 +74,7 @@ Binding batchField() {
 
 std::vector<std::string> modelNames() {
     std::vector<std::string> names;
-    for (const char* family : {"yolov8", "yolo11"})
+    for (const char* family : {"yolov8", "yolo11", "yolo26"})
         for (const char scale : std::string("nsmlx"))
             names.push_back(std::string(family) + scale);
     return names;
@@ -103,8 +103,9 @@ void addFormOptions(Table& t) {
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Model"),
            .help = OSPREY_TRANSLATE_NOOP(
                "osprey::run::Options",
-               "Network: yolov8n/s/m/l/x or yolo11n/s/m/l/x. n (nano) is fastest; s, m, l and x are "
-               "larger, slower and usually more accurate."),
+               "Network: yolov8n/s/m/l/x, yolo11n/s/m/l/x or yolo26n/s/m/l/x (NMS-free head, trained "
+               "with both head branches). n (nano) is fastest; s, m, l and x are larger, slower and "
+               "usually more accurate."),
            .shownIn = F::Both,
            .choices = modelNames(),
            .openChoices = true},
@@ -178,10 +179,10 @@ void addFormTrainingOptions(Table& t) {
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Optimiser"),
            .help = OSPREY_TRANSLATE_NOOP(
                "osprey::run::Options",
-               "auto, SGD or AdamW. auto picks AdamW for short runs and SGD for long ones, with its "
-               "own learning rate."),
+               "auto, SGD, AdamW or MuSGD. auto picks AdamW for short runs and, for long ones, SGD "
+               "(YOLO26: MuSGD), with its own learning rate."),
            .shownIn = F::Both,
-           .choices = {"auto", "SGD", "AdamW"}},
+           .choices = {"auto", "SGD", "AdamW", "MuSGD"}},
           {[](TrainConfig& c, const std::string& v) { c.optimizer = *parseOptimizer(v); },
            [](const TrainConfig& c) { return toString(c.optimizer); }});
     t.add({.key = "lr0",
@@ -467,6 +468,16 @@ void addRecordedOptions(Table& t) {
            .minimum = 1,
            .maximum = 100000},
           field(&TrainConfig::valMaxDet));
+    t.add({.key = "nms",
+           .type = T::Flag,
+           .defaultValue = "true",
+           .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                         "YOLO26: validate the one-to-many head with NMS (true, Ultralytics "
+                                         "8.4.190's default) or the NMS-free one-to-one head (false). Other "
+                                         "models have the NMS head only."),
+           .shownIn = F::None,
+           .ultralyticsKey = false},
+          field(&TrainConfig::valNms));
     t.add({.key = "val",
            .type = T::Flag,
            .defaultValue = "true",

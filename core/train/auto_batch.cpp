@@ -3,7 +3,7 @@
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/model_spec.h"
-#include "train/detection_loss_impl.h"
+#include "train/criterion_impl.h"
 #include "train/device_choice.h"
 #include "train/grad_scaler_impl.h"
 
@@ -140,20 +140,20 @@ Expected<AutoBatchPlan> planAutoBatch(const run::TrainConfig& config, int numCla
         auto network = std::make_shared<model::DetectionModel>(spec.value());
         network->to(device);
         network->train();
-        const DetectionLoss loss(numClasses, network->strides());
+        const Criterion loss(*network, config.epochs, LossGains{});
         for (const int batch : autoBatchProfileSizes()) {
             try {
                 probe->beginStep(batch);
                 auto images = torch::rand({batch, 3, config.imgsz, config.imgsz},
                                           torch::TensorOptions().device(device));
                 const auto targets = syntheticTargets(batch, config.imgsz, numClasses, device);
-                std::vector<torch::Tensor> raw;
+                model::HeadMaps maps;
                 {
-                    model::compat::AutocastScope autocast(device.type(), autocastType(precision),
-                                                          precision != Precision::Float32);
-                    raw = network->forwardRaw(images);
+                    const bool lower = precision != Precision::Float32;
+                    model::compat::AutocastScope autocast(device.type(), autocastType(precision), lower);
+                    maps = loss.forward(*network, images, lower);
                 }
-                loss(raw, targets).total.backward();
+                loss(maps, targets).total.backward();
                 plan.samples.push_back({batch, probe->peakBytes()});
                 network->zero_grad();
             } catch (const std::exception& error) {

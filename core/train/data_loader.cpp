@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <map>
@@ -16,6 +17,26 @@
 #include <thread>
 
 namespace osprey::train {
+
+BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgsz) {
+    constexpr double kStride = 32, kPad = 0.5;
+    double lowest = 1, highest = 1; // height / width
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const auto [width, height] = sizes[i];
+        const double ratio = width > 0 && height > 0 ? static_cast<double>(height) / width : 1.0;
+        lowest = i == 0 ? ratio : std::min(lowest, ratio);
+        highest = i == 0 ? ratio : std::max(highest, ratio);
+    }
+    double h = 1, w = 1;
+    if (highest < 1)
+        h = highest; // all landscape: as high as the highest
+    else if (lowest > 1)
+        w = 1 / lowest; // all portrait: as wide as the widest
+    const auto side = [&](double fraction) {
+        return static_cast<int>(std::ceil(fraction * imgsz / kStride + kPad)) * static_cast<int>(kStride);
+    };
+    return {side(w), side(h)};
+}
 
 int autoLoaderWorkers(const std::string& device, int cpus) {
     const bool gpu = !device.empty() && device != "cpu";
@@ -90,7 +111,7 @@ struct DataLoader::Impl {
 
     // A corrupt or vanished file is reported once and replaced by the next readable image, so the batch
     // keeps its size and training goes on.
-    LabeledImage load(size_t index, bool augment) {
+    LabeledImage load(size_t index, bool augment, std::pair<int, int>* originalSize = nullptr) {
         for (size_t attempt = 0; attempt < samples.size(); ++attempt) {
             const Sample& sample = samples[(index + attempt) % samples.size()];
             auto decoded = imaging::decodeImage(sample.path);
@@ -100,6 +121,8 @@ struct DataLoader::Impl {
                 std::memcpy(image.rgb.data, decoded->pixels.data(), decoded->pixels.size());
                 for (const auto& box : sample.boxes)
                     image.boxes.push_back({box.classId, box.x1, box.y1, box.x2, box.y2});
+                if (originalSize)
+                    *originalSize = {decoded->width, decoded->height};
                 return resizeLongSide(image, options.imgsz, augment);
             }
             bool first = false;
@@ -148,11 +171,26 @@ struct DataLoader::Impl {
         batch.count = static_cast<int>(last - first);
         batch.width = imgsz;
         batch.height = imgsz;
-        const size_t imageBytes = static_cast<size_t>(imgsz) * imgsz * 3;
+        // Validation: the batch's images first, for the batch's rectangular shape.
+        std::vector<LabeledImage> valImages;
+        if (options.mode == LoaderMode::Val) {
+            std::vector<std::pair<int, int>> sizes;
+            for (size_t position = first; position < last; ++position) {
+                std::pair<int, int> size{imgsz, imgsz}; // an unreadable image's stand-in is imgsz square
+                valImages.push_back(load(static_cast<size_t>(order[position]), false, &size));
+                sizes.push_back(size);
+            }
+            const auto shape = valBatchShape(sizes, imgsz);
+            batch.width = shape.width;
+            batch.height = shape.height;
+        }
+        const size_t imageBytes = static_cast<size_t>(batch.width) * static_cast<size_t>(batch.height) * 3;
         batch.pixels.resize(imageBytes * static_cast<size_t>(batch.count));
         for (size_t position = first; position < last; ++position) {
             LabeledImage image;
-            if (options.mode == LoaderMode::Train && plan.augment) {
+            if (options.mode == LoaderMode::Val) {
+                image = letterboxPad(valImages[position - first], batch.width, batch.height);
+            } else if (plan.augment) {
                 // Each image's randomness depends only on (seed, epoch, position): reproducible and
                 // independent of which worker builds it.
                 std::seed_seq seq{static_cast<unsigned>(options.seed),

@@ -19,7 +19,8 @@
 
 namespace osprey::train {
 
-/// Whether a loader augments (training) or only letterboxes (validation).
+/// Whether a loader augments (training) or only letterboxes (validation, in rectangular batches:
+/// valBatchShape; images keep their order).
 enum class LoaderMode { Train, Val };
 
 struct LoaderOptions {
@@ -44,6 +45,15 @@ struct LoaderOptions {
     /// resolved by autoLoaderWorkers).
     static LoaderOptions fromConfig(const run::TrainConfig& config, LoaderMode mode);
 };
+
+/// The size a val batch is letterboxed to, as Ultralytics' rectangular val batches (rect=True, pad 0.5):
+/// from the smallest and largest height/width ratio of the batch's images, the long side imgsz and the
+/// short side scaled by the ratio, each rounded up to a multiple of 32 after adding half a stride. A batch
+/// of square 320-px images is letterboxed to 352 x 352. `sizes`: each image's original (width, height).
+struct BatchShape {
+    int width = 0, height = 0;
+};
+BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgsz);
 
 /// The loader threads of `workers=-1` (auto) for a run on `device` on a machine with `cpus` cores: for a
 /// GPU the cores minus one, at most 8 (the GPU outruns decoding); on the CPU one per four cores, at least

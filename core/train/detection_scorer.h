@@ -25,6 +25,12 @@ class DetectionScorer {
 public:
     virtual ~DetectionScorer() = default;
     virtual void reset() = 0;
+    /// The letterboxed size of the val batch whose images follow (its images are padded to it; see
+    /// valBatchShape); scorers that map boxes back to the original images need it.
+    virtual void beginBatch(int width, int height) {
+        (void)width;
+        (void)height;
+    }
     /// One validation image: its ground truth and the detections after NMS (same pixel space).
     virtual void addImage(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) = 0;
     virtual ValMetrics compute() = 0;

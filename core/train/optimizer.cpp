@@ -1,6 +1,9 @@
 #include "train/optimizer_impl.h"
 
+#include "train/mu_sgd_impl.h"
+
 #include <sstream>
+#include <tuple>
 
 namespace osprey::train {
 
@@ -30,33 +33,69 @@ ParamGroups splitParameters(torch::nn::Module& model) {
     return groups;
 }
 
-RecipeOptimizer::RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice& choice, double weightDecay)
-    : m_kind(choice.kind), m_initialLr(choice.lr), m_groups(splitParameters(model)) {
-    const std::vector<std::pair<std::vector<torch::Tensor>*, double>> layout{
-        {&m_groups.weights, weightDecay}, {&m_groups.norms, 0.0}, {&m_groups.biases, 0.0}};
-    if (m_kind == run::OptimizerKind::AdamW) {
-        std::vector<torch::optim::OptimizerParamGroup> groups;
-        for (const auto& [params, decay] : layout) {
+RecipeOptimizer::RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice& choice, double weightDecay,
+                                 const std::vector<std::string>& boostedModules)
+    : m_kind(choice.kind), m_initialLr(choice.lr) {
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    if (m_kind == run::OptimizerKind::MuSgd) {
+        const auto muon = muSgdGroups(model, boostedModules, choice.lr, weightDecay);
+        for (const auto& group : muon) {
+            const ParamGroup role = group.role == MuSgdGroup::Role::Norm   ? kNormGroup
+                                    : group.role == MuSgdGroup::Role::Bias ? kBiasGroup
+                                                                           : kWeightsGroup;
+            m_layout.push_back({role, group.lr / choice.lr});
+            m_counts[role] += static_cast<int>(group.params.size());
+            m_parameters.insert(m_parameters.end(), group.params.begin(), group.params.end());
+        }
+        m_optimizer = std::make_unique<MuSgd>(toParamGroups(muon, choice.momentum), MuSgdOptions(choice.lr));
+        return;
+    }
+    ParamGroups split = splitParameters(model);
+    const std::vector<std::tuple<ParamGroup, std::vector<torch::Tensor>*, double>> layout{
+        {kWeightsGroup, &split.weights, weightDecay},
+        {kNormGroup, &split.norms, 0.0},
+        {kBiasGroup, &split.biases, 0.0}};
+    for (const auto& [role, params, decay] : layout) {
+        m_layout.push_back({role, 1.0});
+        m_counts[role] = static_cast<int>(params->size());
+        m_parameters.insert(m_parameters.end(), params->begin(), params->end());
+        if (m_kind == run::OptimizerKind::AdamW) {
             auto options = std::make_unique<torch::optim::AdamWOptions>(choice.lr);
             options->betas({choice.momentum, 0.999}).weight_decay(decay);
             groups.emplace_back(*params, std::move(options));
-        }
-        m_optimizer =
-            std::make_unique<torch::optim::AdamW>(std::move(groups), torch::optim::AdamWOptions(choice.lr));
-    } else {
-        std::vector<torch::optim::OptimizerParamGroup> groups;
-        for (const auto& [params, decay] : layout) {
+        } else {
             auto options = std::make_unique<torch::optim::SGDOptions>(choice.lr);
             options->momentum(choice.momentum).nesterov(true).weight_decay(decay);
             groups.emplace_back(*params, std::move(options));
         }
+    }
+    if (m_kind == run::OptimizerKind::AdamW)
+        m_optimizer =
+            std::make_unique<torch::optim::AdamW>(std::move(groups), torch::optim::AdamWOptions(choice.lr));
+    else
         m_optimizer = std::make_unique<torch::optim::SGD>(
             std::move(groups), torch::optim::SGDOptions(choice.lr).momentum(choice.momentum).nesterov(true));
-    }
+}
+
+double RecipeOptimizer::initialLr(int group) const {
+    return m_initialLr * m_layout[static_cast<size_t>(group)].lrFactor;
+}
+
+bool RecipeOptimizer::isBiasGroup(int group) const {
+    return m_layout[static_cast<size_t>(group)].role == kBiasGroup;
 }
 
 double RecipeOptimizer::lr(int group) const {
     return m_optimizer->param_groups()[static_cast<size_t>(group)].options().get_lr();
+}
+
+double RecipeOptimizer::roleLr(ParamGroup role) const {
+    // The last group of the role: MuSGD puts each role's x3 group first and its plain group after it.
+    double value = 0;
+    for (size_t i = 0; i < m_layout.size(); ++i)
+        if (m_layout[i].role == role && m_layout[i].lrFactor == 1.0)
+            value = lr(static_cast<int>(i));
+    return value;
 }
 
 void RecipeOptimizer::setLr(int group, double lr) {
@@ -69,21 +108,23 @@ void RecipeOptimizer::setMomentum(int group, double momentum) {
         // Ultralytics ramps only SGD's momentum; Adam-style groups have betas and keep beta1.
         return;
     }
-    static_cast<torch::optim::SGDOptions&>(options).momentum(momentum);
+    if (m_kind == run::OptimizerKind::MuSgd)
+        static_cast<MuSgdOptions&>(options).momentum(momentum);
+    else
+        static_cast<torch::optim::SGDOptions&>(options).momentum(momentum);
 }
 
 std::vector<torch::Tensor> RecipeOptimizer::parameters() const {
-    std::vector<torch::Tensor> all = m_groups.weights;
-    all.insert(all.end(), m_groups.norms.begin(), m_groups.norms.end());
-    all.insert(all.end(), m_groups.biases.begin(), m_groups.biases.end());
-    return all;
+    return m_parameters;
 }
 
 std::string RecipeOptimizer::describe() const {
     std::ostringstream out;
-    out << (m_kind == run::OptimizerKind::AdamW ? "AdamW" : "SGD") << "(lr=" << m_initialLr
-        << ") with parameter groups " << m_groups.weights.size() << " weight(decay), "
-        << m_groups.norms.size() << " weight(decay=0.0), " << m_groups.biases.size() << " bias(decay=0.0)";
+    out << toString(m_kind) << "(lr=" << m_initialLr << ") with parameter groups " << m_counts[kWeightsGroup]
+        << (m_kind == run::OptimizerKind::MuSgd ? " weight(decay, Muon)" : " weight(decay)") << ", "
+        << m_counts[kNormGroup] << " weight(decay=0.0), " << m_counts[kBiasGroup] << " bias(decay=0.0)";
+    if (m_kind == run::OptimizerKind::MuSgd)
+        out << "; the class branches at lr x3";
     return out.str();
 }
 

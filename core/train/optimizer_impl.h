@@ -1,7 +1,7 @@
 #pragma once
-// Private to core/train: the recipe's optimiser (three parameter groups, SGD Nesterov or AdamW) with
-// per-group lr and momentum control for warmup and the schedule, and the model EMA. Used from the
-// training thread only.
+// Private to core/train: the recipe's optimiser (three parameter groups, SGD Nesterov or AdamW; YOLO26's
+// MuSGD with Ultralytics' eight) with per-group lr and momentum control for warmup and the schedule, and the
+// model EMA. Used from the training thread only.
 
 #include "train/schedule.h"
 
@@ -27,28 +27,46 @@ struct ParamGroups {
 };
 ParamGroups splitParameters(torch::nn::Module& model);
 
-/// One optimiser with the three groups; lr, momentum and weight decay as chosen by the recipe.
+/// One optimiser with the recipe's groups; lr, momentum and weight decay as chosen by the recipe. SGD and
+/// AdamW have the three groups of ParamGroup. MuSGD has Ultralytics 8.4.190's eight, [weight x3, weight,
+/// norm x3, norm, bias x3, bias, muon x3, muon] (the x3 groups: the parameters under `boostedModules`, the
+/// head's class branches, at three times the lr; every 2-D and 4-D weight in a muon group).
 class RecipeOptimizer {
 public:
-    RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice& choice, double weightDecay);
+    RecipeOptimizer(torch::nn::Module& model, const OptimizerChoice& choice, double weightDecay,
+                    const std::vector<std::string>& boostedModules = {});
 
     torch::optim::Optimizer& get() { return *m_optimizer; }
     run::OptimizerKind kind() const { return m_kind; }
-    /// The lr the schedule starts from (Ultralytics' initial_lr), the same for every group.
-    double initialLr() const { return m_initialLr; }
+    int groupCount() const { return static_cast<int>(m_layout.size()); }
+    /// The lr group `group` starts its schedule from (Ultralytics' initial_lr: the chosen lr, x3 for the
+    /// boosted groups).
+    double initialLr(int group) const;
+    /// Warmup starts a bias group's lr at warmup_bias_lr, the others' at 0.
+    bool isBiasGroup(int group) const;
     double lr(int group) const;
     void setLr(int group, double lr);
-    /// SGD momentum or AdamW beta1.
+    /// SGD momentum (MuSGD: both Muon's and SGD's beta) or AdamW beta1 (left alone: Ultralytics ramps only
+    /// the momentum of optimisers that have one).
     void setMomentum(int group, double momentum);
+    /// The current lr of the weight, norm and bias groups at the chosen lr (results.csv's lr/pg0..2; for
+    /// MuSGD the muon group stands for the weights).
+    double roleLr(ParamGroup role) const;
     std::vector<torch::Tensor> parameters() const;
     /// Group sizes, for the log: weights, norms, biases.
     std::string describe() const;
 
 private:
+    struct GroupInfo {
+        ParamGroup role;
+        double lrFactor = 1.0;
+    };
     run::OptimizerKind m_kind;
     double m_initialLr;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
-    ParamGroups m_groups;
+    std::vector<GroupInfo> m_layout;
+    std::vector<torch::Tensor> m_parameters;
+    int m_counts[3] = {0, 0, 0}; ///< parameters per role, for describe()
 };
 
 /// Exponential moving average of a model's floating-point state (parameters and BatchNorm statistics),

@@ -107,16 +107,13 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
                                              ? toDevice(batch, m_device)
                                              : toDevice(sliceBatch(batch, start, count), m_device);
                 const auto t1 = Clock::now();
-                std::vector<torch::Tensor> raw;
+                model::HeadMaps maps;
                 {
-                    model::compat::AutocastScope autocast(m_device.type(), autocastType(m_precision),
-                                                          m_precision != Precision::Float32);
-                    raw = m_state.model->forwardRaw(deviceBatch.images);
+                    const bool lower = m_precision != Precision::Float32;
+                    model::compat::AutocastScope autocast(m_device.type(), autocastType(m_precision), lower);
+                    maps = m_criterion->forward(*m_state.model, deviceBatch.images, lower);
                 }
-                if (m_precision != Precision::Float32)
-                    for (auto& map : raw)
-                        map = map.to(torch::kFloat); // the loss in float32, as under torch.autocast
-                const auto loss = (*m_loss)(raw, deviceBatch.targets);
+                const auto loss = (*m_criterion)(maps, deviceBatch.targets);
                 const auto t2 = Clock::now();
                 m_scaler->scaleLoss(loss.total).backward();
                 const auto t3 = Clock::now();

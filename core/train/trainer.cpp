@@ -81,10 +81,10 @@ double Run::totalImagesPerS(long long images, double elapsedS) const {
 // Returns false when a stop was requested (the current batch was finished first).
 Expected<bool> Run::trainEpoch(int epoch) {
     const int nb = m_batchesPerEpoch;
-    const double scheduled =
-        m_state.choice.lr * lrFactor(m_config.schedule, epoch, m_config.epochs, m_config.lrf);
-    for (int group = 0; group < 3; ++group)
-        m_state.optimizer->setLr(group, scheduled);
+    const double factor = lrFactor(m_config.schedule, epoch, m_config.epochs, m_config.lrf);
+    auto& optimizer = *m_state.optimizer;
+    for (int group = 0; group < optimizer.groupCount(); ++group)
+        optimizer.setLr(group, optimizer.initialLr(group) * factor);
     const bool mosaic = epoch < m_config.epochs - m_config.closeMosaic && m_config.mosaic > 0;
     if (epoch == m_config.epochs - m_config.closeMosaic && m_config.mosaic > 0)
         m_emit.log("Closing dataloader mosaic for the last " + std::to_string(m_config.closeMosaic) +
@@ -110,12 +110,13 @@ Expected<bool> Run::trainEpoch(int epoch) {
             const double target = static_cast<double>(m_config.nominalBatch) / m_config.batch;
             m_accumulate = std::max(1, static_cast<int>(std::lround(interpolate2(
                                            static_cast<double>(ni), 0, m_warmupIterations, 1, target))));
-            for (int group = 0; group < 3; ++group) {
-                const auto values = warmupValues(static_cast<int>(ni), m_warmupIterations,
-                                                 group == kBiasGroup, scheduled, m_state.choice.warmupBiasLr,
-                                                 m_config.warmupMomentum, m_state.choice.momentum);
-                m_state.optimizer->setLr(group, values.lr);
-                m_state.optimizer->setMomentum(group, values.momentum);
+            for (int group = 0; group < optimizer.groupCount(); ++group) {
+                const auto values =
+                    warmupValues(static_cast<int>(ni), m_warmupIterations, optimizer.isBiasGroup(group),
+                                 optimizer.initialLr(group) * factor, m_state.choice.warmupBiasLr,
+                                 m_config.warmupMomentum, m_config.momentum);
+                optimizer.setLr(group, values.lr);
+                optimizer.setMomentum(group, values.momentum);
             }
         }
         auto t1 = Clock::now();
@@ -183,15 +184,17 @@ Status Run::finishEpoch(int epoch, bool interrupted) {
     metrics.boxLoss = m_epochLoss[0];
     metrics.clsLoss = m_epochLoss[1];
     metrics.dflLoss = m_epochLoss[2];
-    metrics.lrPg0 = m_state.optimizer->lr(kWeightsGroup);
-    metrics.lrPg1 = m_state.optimizer->lr(kNormGroup);
-    metrics.lrPg2 = m_state.optimizer->lr(kBiasGroup);
+    metrics.lrPg0 = m_state.optimizer->roleLr(kWeightsGroup);
+    metrics.lrPg1 = m_state.optimizer->roleLr(kNormGroup);
+    metrics.lrPg2 = m_state.optimizer->roleLr(kBiasGroup);
+    m_criterion->setCompletedEpochs(epoch + 1); // Ultralytics' criterion.update() at the end of the epoch
     bool best = false;
     if (!interrupted) {
         const auto valStart = Clock::now();
         if (m_inputs.val && m_config.validate) {
-            const auto val = validateEpoch(*m_state.ema, *m_inputs.val, *m_loss, m_inputs.scorer, m_config,
-                                           m_device, m_precision, epoch, m_inputs.beforeValidationForward);
+            const auto val =
+                validateEpoch(*m_state.ema, *m_inputs.val, *m_criterion, m_inputs.scorer, m_config, m_device,
+                              m_precision, epoch, m_inputs.beforeValidationForward);
             metrics.precision = val.metrics.precision;
             metrics.recall = val.metrics.recall;
             metrics.map50 = val.metrics.map50;

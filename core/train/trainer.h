@@ -90,8 +90,9 @@ struct TrainResult {
 /// The result of validating a weights file.
 struct ValidationReport {
     ValMetrics metrics;
-    double boxLoss = 0, clsLoss = 0, dflLoss = 0;
+    double boxLoss = 0, clsLoss = 0, dflLoss = 0; ///< YOLO26: dflLoss holds the L1 box term
     double seconds = 0;
+    std::string modelName; ///< "yolo26n", ...
 };
 
 /// Validates `weights` (EMA when present) on `source` as the trainer's per-epoch validation does (letterboxed

@@ -6,7 +6,7 @@
 #include "run/train_config.h"
 #include "run/train_events.h"
 #include "train/batch_source.h"
-#include "train/detection_loss_impl.h"
+#include "train/criterion_impl.h"
 #include "train/detection_scorer.h"
 #include "train/grad_scaler_impl.h"
 #include "train/optimizer_impl.h"
@@ -68,7 +68,7 @@ struct ValidationResult {
 /// `precision` other than float32 runs the network under that autocast; the raw maps are then cast to
 /// float32, and the boxes decoded, the loss computed and NMS run in float32 (bf16's 8-bit mantissa would
 /// round box corners at 640 px to whole pixels).
-ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
+ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const Criterion& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
                                const torch::Device& device, Precision precision, int epoch,
                                const std::function<void(int)>& beforeForward = {});

@@ -5,6 +5,7 @@
 
 #include "run/run_files.h"
 #include "run/tensorboard.h"
+#include "train/criterion_impl.h"
 #include "train/grad_scaler_impl.h"
 #include "train/trainer.h"
 #include "train/trainer_impl.h"
@@ -89,7 +90,7 @@ private:
     Emitter& m_emit;
     torch::Device m_device;
     TrainingState m_state;
-    std::unique_ptr<DetectionLoss> m_loss;
+    std::unique_ptr<Criterion> m_criterion;
     std::unique_ptr<run::ResultsCsv> m_results;
     std::unique_ptr<run::TensorBoardWriter> m_tensorboard; ///< <run>/tensorboard, beside results.csv
     PhaseTimes m_phases;

@@ -114,7 +114,12 @@ Status Run::setUp() {
 
     m_batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
     m_accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
-    m_warmupIterations = warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
+    const bool endToEnd = m_state.model->head().endToEnd();
+    // YOLO26 follows Ultralytics 8.4.190 (warmup capped at epochs - 1, no 100-iteration floor); YOLOv8 and
+    // YOLO11 keep 8.4.90's rule, which their parity runs were measured against.
+    m_warmupIterations =
+        endToEnd ? yolo26WarmupIterations(m_config.warmupEpochs, m_config.epochs, m_batchesPerEpoch)
+                 : warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
     const std::filesystem::path last = run::RunFolder(m_inputs.runDir).lastWeights();
     if (m_config.resume) {
         auto choice = checkpointOptimizer(last);
@@ -124,11 +129,18 @@ Status Run::setUp() {
         m_state.choice.warmupBiasLr =
             m_config.optimizer == run::OptimizerKind::Auto ? 0.0 : m_config.warmupBiasLr;
     } else {
-        m_state.choice = chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
+        m_state.choice = endToEnd ? chooseYolo26Optimizer(m_config, m_inputs.train->imageCount(), nc)
+                                  : chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
     }
     const double decay =
         scaledWeightDecay(m_config.weightDecay, m_config.batch, m_accumulate, m_config.nominalBatch);
-    m_state.optimizer = std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay);
+    // MuSGD's x3 lr groups: the head's class branches (Ultralytics picks cv3 and one2one_cv3 of the head).
+    std::vector<std::string> classBranches;
+    const std::string head = "model." + std::to_string(m_state.model->layers().size() - 1);
+    for (const char* branch : {".cv3", ".one2one_cv3"})
+        classBranches.push_back(head + branch);
+    m_state.optimizer =
+        std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay, classBranches);
     if (m_config.optimizer == run::OptimizerKind::Auto && !m_config.resume) {
         m_emit.log("optimizer=auto: chose " + toString(m_state.choice.kind) +
                    " (lr=" + std::to_string(m_state.choice.lr) +
@@ -170,8 +182,11 @@ Status Run::setUp() {
     } else if (m_config.syncBn) {
         m_emit.log("sync_bn=true has no effect with one process: BatchNorm already sees the whole batch");
     }
-    m_loss = std::make_unique<DetectionLoss>(nc, m_state.model->strides(),
-                                             LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
+    m_criterion = std::make_unique<Criterion>(
+        *m_state.model, m_config.epochs, LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
+    // Resume: the branch weights of the epoch that comes next (Ultralytics: updates = start_epoch - 1, then
+    // one update()).
+    m_criterion->setCompletedEpochs(m_state.nextEpoch);
     std::error_code error;
     const run::RunFolder folder(m_inputs.runDir);
     std::filesystem::create_directories(folder.weightsDir(), error);
@@ -184,7 +199,7 @@ Status Run::setUp() {
         return {}; // rank 0 writes the run folder
     if (auto status = run::writeArgsYaml(folder.args(), m_config.toMap()); !status)
         return status;
-    m_results = std::make_unique<run::ResultsCsv>(folder.results());
+    m_results = std::make_unique<run::ResultsCsv>(folder.results(), m_criterion->endToEnd());
     if (m_config.resume) {
         if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
             return status;

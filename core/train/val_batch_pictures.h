@@ -29,6 +29,7 @@ public:
     std::optional<HostBatch> next() override;
 
     void reset() override;
+    void beginBatch(int width, int height) override { m_scorer.beginBatch(width, height); }
     void addImage(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) override;
     ValMetrics compute() override { return m_scorer.compute(); }
 

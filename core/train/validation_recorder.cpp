@@ -30,7 +30,7 @@ std::vector<RecordedImage> recordedImagesOf(const std::vector<Sample>& samples) 
     return out;
 }
 
-LetterboxMapping::LetterboxMapping(int width, int height, int imgsz) {
+LetterboxMapping::LetterboxMapping(int width, int height, int imgsz, int padWidth, int padHeight) {
     if (width <= 0 || height <= 0 || imgsz <= 0)
         return;
     // The val loader's geometry: resizeLongSide (ceil, capped at imgsz) then letterboxPad (the odd pixel
@@ -43,8 +43,8 @@ LetterboxMapping::LetterboxMapping(int width, int height, int imgsz) {
     }
     scaleX = static_cast<double>(newWidth) / width;
     scaleY = static_cast<double>(newHeight) / height;
-    left = static_cast<double>(std::lround((imgsz - newWidth) / 2.0 - 0.1));
-    top = static_cast<double>(std::lround((imgsz - newHeight) / 2.0 - 0.1));
+    left = static_cast<double>(std::lround(((padWidth > 0 ? padWidth : imgsz) - newWidth) / 2.0 - 0.1));
+    top = static_cast<double>(std::lround(((padHeight > 0 ? padHeight : imgsz) - newHeight) / 2.0 - 0.1));
 }
 
 namespace {
@@ -81,6 +81,7 @@ struct ValidationRecorder::Impl {
     std::vector<RecordedImage> images;
     std::vector<std::string> classNames;
     int imgsz = 640;
+    int batchWidth = 0, batchHeight = 0; ///< the current val batch's letterboxed size
     std::filesystem::path file;
     run::ValidationLimits limits;
     metrics::ImageErrorOptions options;
@@ -95,7 +96,7 @@ struct ValidationRecorder::Impl {
 
     void add(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) {
         const RecordedImage& image = images[index];
-        const LetterboxMapping map(image.width, image.height, imgsz);
+        const LetterboxMapping map(image.width, image.height, imgsz, batchWidth, batchHeight);
         const double maxX = image.width > 0 ? image.width : 1e9, maxY = image.height > 0 ? image.height : 1e9;
         std::vector<metrics::GroundTruthBox> gt;
         if (truths.size() == image.boxes.size()) {
@@ -233,6 +234,12 @@ void ValidationRecorder::reset() {
     impl.pending->classNames = impl.classNames;
     const size_t side = impl.classNames.size() + 1;
     impl.pending->matrix.assign(side * side, 0);
+}
+
+void ValidationRecorder::beginBatch(int width, int height) {
+    m_inner.beginBatch(width, height);
+    m_impl->batchWidth = width;
+    m_impl->batchHeight = height;
 }
 
 void ValidationRecorder::addImage(const std::vector<TargetBox>& truths,

@@ -34,11 +34,12 @@ struct RecordedImage {
 /// The val samples as the recorder needs them (sizes read from the file headers, EXIF applied).
 std::vector<RecordedImage> recordedImagesOf(const std::vector<Sample>& samples);
 
-/// Maps a point of the letterboxed validation image (imgsz x imgsz, as the val loader builds it: long side
-/// resized to imgsz, then padded evenly) back to pixels of the original width x height image.
+/// Maps a point of the letterboxed validation image (as the val loader builds it: long side resized to
+/// imgsz, then padded evenly to the batch's padWidth x padHeight, imgsz square when not given) back to pixels
+/// of the original width x height image.
 struct LetterboxMapping {
     double scaleX = 1, scaleY = 1, left = 0, top = 0;
-    LetterboxMapping(int width, int height, int imgsz);
+    LetterboxMapping(int width, int height, int imgsz, int padWidth = 0, int padHeight = 0);
     double toImageX(double x) const { return (x - left) / scaleX; }
     double toImageY(double y) const { return (y - top) / scaleY; }
 };
@@ -51,6 +52,7 @@ public:
     ~ValidationRecorder() override;
 
     void reset() override;
+    void beginBatch(int width, int height) override;
     void addImage(const std::vector<TargetBox>& truths, const std::vector<ScoredBox>& detections) override;
     ValMetrics compute() override;
     /// Appends the pending validation on the `epoch` event.

@@ -37,7 +37,7 @@ DeviceBatch toDevice(const HostBatch& batch, const torch::Device& device) {
     return out;
 }
 
-ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const DetectionLoss& loss,
+ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& source, const Criterion& loss,
                                DetectionScorer* scorer, const run::TrainConfig& config,
                                const torch::Device& device, Precision precision, int epoch,
                                const std::function<void(int)>& beforeForward) {
@@ -57,24 +57,39 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     torch::Tensor sum = torch::zeros({3});
     int piece = 0; // images per forward after an out-of-memory error (0: the whole batch)
     const bool lower = precision != Precision::Float32;
+    // YOLO26 with nms=false scores its NMS-free one-to-one head: the top max_det (anchor, class) scores
+    // above conf, as Ultralytics' val with nms=False.
+    const bool oneToOne = loss.endToEnd() && !config.valNms;
+    struct Output {
+        model::HeadMaps maps;
+        torch::Tensor decoded; ///< [N, 4 + nc, A] for NMS, or [N, k, 6] end-to-end rows
+    };
     const auto forwardOnce = [&](const torch::Tensor& images) {
-        model::DetectorOutput output;
+        Output output;
         {
             model::compat::AutocastScope autocast(device.type(), autocastType(precision), lower);
-            output.raw = network.forwardRaw(images);
+            output.maps = loss.forward(network, images, lower);
         }
-        if (lower)
-            for (auto& map : output.raw)
-                map = map.to(torch::kFloat);
-        output.decoded = network.head().decode(output.raw);
+        output.decoded = oneToOne ? network.head().decodeEndToEnd(output.maps.oneToOne, config.valMaxDet)
+                                  : network.head().decode(output.maps.oneToMany);
         return output;
+    };
+    const auto joinLevels = [](const std::vector<Output>& parts, auto branch) {
+        std::vector<torch::Tensor> joined;
+        for (size_t level = 0; level < (parts.front().maps.*branch).size(); ++level) {
+            std::vector<torch::Tensor> maps;
+            for (const auto& part : parts)
+                maps.push_back((part.maps.*branch)[level]);
+            joined.push_back(torch::cat(maps, 0));
+        }
+        return joined;
     };
     const auto forward = [&](const torch::Tensor& images) {
         while (true) {
             const auto count = static_cast<int>(images.size(0));
             const int step = piece > 0 ? std::min(piece, count) : count;
             try {
-                std::vector<model::DetectorOutput> parts;
+                std::vector<Output> parts;
                 for (int start = 0; start < count; start += step) {
                     const int n = std::min(step, count - start);
                     if (beforeForward)
@@ -83,13 +98,9 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
                 }
                 if (parts.size() == 1)
                     return std::move(parts.front());
-                model::DetectorOutput joined;
-                for (size_t level = 0; level < parts.front().raw.size(); ++level) {
-                    std::vector<torch::Tensor> maps;
-                    for (const auto& part : parts)
-                        maps.push_back(part.raw[level]);
-                    joined.raw.push_back(torch::cat(maps, 0));
-                }
+                Output joined;
+                joined.maps.oneToMany = joinLevels(parts, &model::HeadMaps::oneToMany);
+                joined.maps.oneToOne = joinLevels(parts, &model::HeadMaps::oneToOne);
                 std::vector<torch::Tensor> decoded;
                 for (const auto& part : parts)
                     decoded.push_back(part.decoded);
@@ -106,11 +117,13 @@ ValidationResult validateEpoch(model::DetectionModel& network, BatchSource& sour
     while (auto batch = source.next()) {
         const auto deviceBatch = toDevice(*batch, device);
         const auto output = forward(deviceBatch.images);
-        sum += loss(output.raw, deviceBatch.targets).parts.to(torch::kCPU);
+        sum += loss(output.maps, deviceBatch.targets).parts.to(torch::kCPU);
         ++batches;
         if (!scorer)
             continue;
-        const auto detections = model::nonMaxSuppression(output.decoded, nms);
+        const auto detections = oneToOne ? model::endToEndDetections(output.decoded, nms)
+                                         : model::nonMaxSuppression(output.decoded, nms);
+        scorer->beginBatch(batch->width, batch->height);
         std::vector<std::vector<TargetBox>> truths(static_cast<size_t>(batch->count));
         for (const auto& box : batch->boxes)
             truths[static_cast<size_t>(box.imageIndex)].push_back(box);
@@ -163,8 +176,7 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
             return fail(network.error());
         auto& net = *network.value();
         net.to(device);
-        DetectionLoss loss(numClasses, net.strides(),
-                           LossGains{config.boxGain, config.clsGain, config.dflGain});
+        const Criterion loss(net, config.epochs, LossGains{config.boxGain, config.clsGain, config.dflGain});
         // Standalone validation is the reference measurement: float32, as Ultralytics' `val` (half=False).
         const auto result = validateEpoch(net, source, loss, scorer, config, device, Precision::Float32, 0);
         ValidationReport report;
@@ -172,6 +184,7 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
         report.boxLoss = result.boxLoss;
         report.clsLoss = result.clsLoss;
         report.dflLoss = result.dflLoss;
+        report.modelName = checkpoint->meta.spec.name();
         report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return report;
     } catch (const c10::Error& error) {

@@ -196,6 +196,28 @@ private slots:
         QVERIFY(!run::readValidationFile(file.parent_path() / "none.jsonl"));
     }
 
+    /// Ultralytics' rect val batch shapes (pad 0.5, stride 32): ceil(ratio x imgsz / 32 + 0.5) x 32 for the
+    /// short side, from the batch's extreme height/width ratios; worked by hand from its formula.
+    void valBatchesAreUltralyticsRectangles() {
+        using Sizes = std::vector<std::pair<int, int>>;
+        const struct {
+            Sizes sizes;
+            int imgsz, width, height;
+        } cases[] = {
+            {{{320, 320}}, 320, 352, 352},                     // square: half a stride of padding each side
+            {{{640, 480}, {640, 360}}, 640, 672, 512},         // landscape: 0.75 x 20 + 0.5 = 15.5 -> 16 x 32
+            {{{480, 640}, {300, 600}}, 640, 512, 672},         // portrait: widest 0.75
+            {{{640, 480}, {480, 640}}, 640, 672, 672},         // mixed: square
+            {{{1000, 100}}, 320, 352, 64},                     // 0.1 x 10 + 0.5 = 1.5 -> 2 x 32
+            {{{200, 120}, {200, 119}, {50, 30}}, 96, 128, 96}, // highest 0.6: 0.6 x 3 + 0.5 = 2.3 -> 3 x 32
+        };
+        for (const auto& c : cases) {
+            const auto shape = train::valBatchShape(c.sizes, c.imgsz);
+            QCOMPARE(shape.width, c.width);
+            QCOMPARE(shape.height, c.height);
+        }
+    }
+
     void letterboxMappingMatchesTheValLoader() {
         QTemporaryDir dir;
         const struct {
@@ -220,7 +242,12 @@ private slots:
             QVERIFY(batch && batch->boxes.size() == 1);
             const auto images = train::recordedImagesOf({sample});
             QCOMPARE(images[0].width, c.width);
-            const train::LetterboxMapping map(images[0].width, images[0].height, c.imgsz);
+            // The loader letterboxes to the batch's rectangular shape (Ultralytics' rect val batches).
+            const auto shape = train::valBatchShape({{c.width, c.height}}, c.imgsz);
+            QCOMPARE(batch->width, shape.width);
+            QCOMPARE(batch->height, shape.height);
+            const train::LetterboxMapping map(images[0].width, images[0].height, c.imgsz, shape.width,
+                                              shape.height);
             const auto& b = batch->boxes[0];
             const auto& s = sample.boxes[0];
             QVERIFY2(
