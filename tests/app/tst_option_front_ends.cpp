@@ -73,6 +73,8 @@ private slots:
             {"iou", "0.7"},          {"max_det", "300"}};
         // Its pictures (issue 33).
         val.insert({{"plots", "true"}, {"save_dir", ""}});
+        // YOLO26's head choice (issue 30).
+        val.insert({{"nms", "true"}});
         QVERIFY(helpDefaults("val") == val);
         // And the help is the table: every command-line option with its declared default.
         const auto printed = helpDefaults("train");
