@@ -4,6 +4,7 @@
 // the half-precision file and a dynamic batch of two run too.
 #include "export/onnx_export.h"
 #include "export_fixture.h"
+#include "peer_python.h"
 
 #include <QDir>
 #include <QProcess>
@@ -20,8 +21,11 @@ namespace {
 const QString kVenv = QStringLiteral(OSPREY_ONNX_VENV);
 const QString kScript = QStringLiteral(OSPREY_SOURCE_DIR "/tests/core/export/run_onnxruntime.py");
 
+// The build's own venv, or else the Ultralytics peer's, which has onnx and onnxruntime too (offline hosts).
+QString g_python = kVenv + "/bin/python";
+
 QString python() {
-    return kVenv + "/bin/python";
+    return g_python;
 }
 
 // Runs a program; returns its exit code (-1 when it could not start or timed out) and its output.
@@ -49,8 +53,16 @@ QString ensureVenv() {
         runProgram("/usr/bin/python3", {"-m", "venv", kVenv}, 120000, &output) != 0)
         return "cannot create the venv " + kVenv + ": " + output.right(300);
     if (runProgram(python(), {"-m", "pip", "install", "-q", "onnxruntime", "onnx", "numpy"}, 480000,
-                   &output) != 0)
+                   &output) != 0) {
+        const QString peer = test::ultralyticsPython();
+        QString peerOutput;
+        if (!peer.isEmpty() &&
+            runProgram(peer, {"-c", "import onnxruntime, onnx, numpy"}, 60000, &peerOutput) == 0) {
+            g_python = peer;
+            return {};
+        }
         return "pip cannot install onnxruntime/onnx into " + kVenv + " (offline?): " + output.right(300);
+    }
     return {};
 }
 
@@ -185,6 +197,73 @@ private slots:
               halfDiff.scores);
         QVERIFY(halfDiff.boxesPx <= 0.05);
         QVERIFY(halfDiff.scores <= 1e-3);
+    }
+
+    void yolo26BothLayoutsMatchLibTorchAndUltralytics() {
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        const std::filesystem::path fixtures =
+            OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained/yolo26n";
+        if (!std::filesystem::exists(fixtures / "yolo26n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained/yolo26n is absent");
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto weights = fixtures / "yolo26n-shapes-best.pt";
+        const auto input = readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320});
+        auto reference = model::loadDetector(weights).value();
+        auto& network = *reference.impl().model;
+        network.eval();
+        torch::NoGradGuard noGrad;
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = 320;
+        options.out = folder / "o2m.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto oneToMany = runtimeOutput(options.out, input, {1, 8, 2100});
+        const auto o2mUltralytics =
+            test::differences(oneToMany, readFloats(fixtures / "raw-output-o2m.f32", {1, 8, 2100}));
+        const auto o2mLibTorch = test::differences(oneToMany, network.forwardDecoded(input));
+        qInfo("yolo26n one-to-many in onnxruntime: vs Ultralytics boxes %.2e px, scores %.2e; vs LibTorch "
+              "boxes %.2e px, scores %.2e",
+              o2mUltralytics.boxesPx, o2mUltralytics.scores, o2mLibTorch.boxesPx, o2mLibTorch.scores);
+        QVERIFY(o2mUltralytics.boxesPx <= 1e-3 && o2mUltralytics.scores <= 1e-4);
+        QVERIFY(o2mLibTorch.boxesPx <= 1e-3 && o2mLibTorch.scores <= 1e-4);
+
+        // nms=false: [1, 300, 6] rows x1, y1, x2, y2, score, class by descending score.
+        options.nms = false;
+        options.out = folder / "e2e.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto endToEnd = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto compare = [&](const torch::Tensor& expected, const char* what) {
+            const auto boxes =
+                (endToEnd.narrow(2, 0, 4) - expected.narrow(2, 0, 4)).abs().max().item<double>();
+            const auto scores =
+                (endToEnd.narrow(2, 4, 1) - expected.narrow(2, 4, 1)).abs().max().item<double>();
+            const auto classes = (endToEnd.narrow(2, 5, 1) != expected.narrow(2, 5, 1)).sum().item<int>();
+            qInfo("yolo26n end-to-end in onnxruntime vs %s: boxes %.2e px, scores %.2e, %d of 300 classes "
+                  "differ",
+                  what, boxes, scores, classes);
+            QVERIFY2(boxes <= 1e-3, qPrintable(QString::number(boxes)));
+            QVERIFY2(scores <= 1e-4, qPrintable(QString::number(scores)));
+            QCOMPARE(classes, 0);
+        };
+        compare(readFloats(fixtures / "raw-output-e2e.f32", {1, 300, 6}), "Ultralytics");
+        if (QTest::currentTestFailed())
+            return;
+        compare(network.forwardEndToEnd(input, 300), "LibTorch");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(endToEnd[0][0][4].item<float>() > 0.25f); // real detections lead the rows
+
+        // A dynamic batch of two images runs the same top-k per image.
+        options.dynamic = true;
+        options.out = folder / "e2e-dynamic.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto pair = torch::cat({input, input.flip(3)});
+        const auto batched = runtimeOutput(options.out, pair, {2, 300, 6});
+        const auto expected = network.forwardEndToEnd(pair, 300);
+        QVERIFY((batched - expected).narrow(2, 0, 4).abs().max().item<double>() <= 1e-3);
+        QVERIFY((batched - expected).narrow(2, 4, 2).abs().max().item<double>() <= 1e-4);
     }
 
     void halfOfTheTrainedCheckpointStaysCloseToUltralytics() {
