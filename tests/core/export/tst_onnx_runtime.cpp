@@ -4,6 +4,7 @@
 // the half-precision file and a dynamic batch of two run too.
 #include "export/onnx_export.h"
 #include "export_fixture.h"
+#include "model/fused_network.h"
 #include "peer_python.h"
 
 #include <QDir>
@@ -264,6 +265,66 @@ private slots:
         const auto expected = network.forwardEndToEnd(pair, 300);
         QVERIFY((batched - expected).narrow(2, 0, 4).abs().max().item<double>() <= 1e-3);
         QVERIFY((batched - expected).narrow(2, 4, 2).abs().max().item<double>() <= 1e-4);
+    }
+
+    void yolo26EndToEndAt640WithOptions() {
+        // 8400 anchors (k = 300 of them), opset 17, and float16 weights, against LibTorch's one-to-one head.
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        const std::filesystem::path fixtures =
+            OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained/yolo26n";
+        if (!std::filesystem::exists(fixtures / "yolo26n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained/yolo26n is absent");
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto weights = fixtures / "yolo26n-shapes-best.pt";
+        auto reference = model::loadDetector(weights).value();
+        auto& network = *reference.impl().model;
+        network.eval();
+        torch::NoGradGuard noGrad;
+        // The recorded val image, twice the size: real shapes, so that real detections lead the rows.
+        namespace F = torch::nn::functional;
+        const auto input =
+            F::interpolate(
+                readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320}),
+                F::InterpolateFuncOptions().size(std::vector<std::int64_t>{640, 640}).mode(torch::kNearest))
+                .contiguous();
+        const auto expected = network.forwardEndToEnd(input, 300);
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = 640;
+        options.opset = 17;
+        options.nms = false;
+        options.out = folder / "e2e-640.onnx";
+        const auto report = exporter::exportOnnx(weights, options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->output.shape, (std::vector<std::int64_t>{1, 300, 6}));
+        const auto actual = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto boxes = (actual.narrow(2, 0, 4) - expected.narrow(2, 0, 4)).abs().max().item<double>();
+        const auto scores = (actual.narrow(2, 4, 1) - expected.narrow(2, 4, 1)).abs().max().item<double>();
+        qInfo("yolo26n end-to-end at 640, opset 17, in onnxruntime vs LibTorch: boxes %.2e px, scores %.2e",
+              boxes, scores);
+        QVERIFY(boxes <= 1e-3 && scores <= 1e-4);
+        QVERIFY(torch::equal(actual.narrow(2, 5, 1), expected.narrow(2, 5, 1)));
+
+        // float16 weights: the rows above 0.1 of the network with its weights rounded alike (the tail of
+        // near-equal low scores may swap order).
+        options.half = true;
+        options.out = folder / "e2e-640-half.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        reference.fuse(model::HeadBranch::OneToOne);
+        model::roundParametersToHalf(reference);
+        const auto rounded = network.forwardEndToEnd(input, 300);
+        const auto half = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto confident = (rounded.select(2, 4) > 0.1f).sum().item<std::int64_t>();
+        QVERIFY(confident >= 1);
+        const auto diff = (half.narrow(1, 0, confident) - rounded.narrow(1, 0, confident)).abs();
+        qInfo("half: %lld rows above 0.1, boxes %.2e px, scores %.2e, classes %.0f", (long long)confident,
+              diff.narrow(2, 0, 4).max().item<double>(), diff.select(2, 4).max().item<double>(),
+              diff.select(2, 5).max().item<double>());
+        QVERIFY(diff.narrow(2, 0, 4).max().item<double>() <= 1e-2);
+        QVERIFY(diff.select(2, 4).max().item<double>() <= 1e-3);
+        QCOMPARE(diff.select(2, 5).max().item<double>(), 0.0);
     }
 
     void halfOfTheTrainedCheckpointStaysCloseToUltralytics() {
