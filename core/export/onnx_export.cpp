@@ -348,8 +348,9 @@ std::string formatExportReport(const OnnxExportReport& report) {
                             : "  cx, cy, w, h (px), class scores\n");
     char timing[160];
     std::snprintf(timing, sizeof timing,
-                  "  time:   %.2f s (build %.0f ms, check %.0f ms, OpenCV DNN verification %.0f ms)\n",
-                  report.totalMs / 1000.0, report.buildMs, report.checkMs, report.verifyMs);
+                  "  time:   %.2f s (build %.0f ms, check %.0f ms, OpenCV DNN verification%s %.0f ms)\n",
+                  report.totalMs / 1000.0, report.buildMs, report.checkMs,
+                  report.endToEnd ? " up to the top-k" : "", report.verifyMs);
     out << timing;
     return out.str();
 }
