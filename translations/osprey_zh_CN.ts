@@ -554,6 +554,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>h/day</source>
         <translation>小时/天</translation>
     </message>
+    <message>
+        <source>NMS layout</source>
+        <translation>NMS 输出布局</translation>
+    </message>
+    <message>
+        <source>true: output [1, 4+nc, anchors] for NMS outside the graph (runs in OpenCV DNN); false: a YOLO26 model&apos;s end-to-end [1, 300, 6] from its one-to-one head (x1 y1 x2 y2 score class, no NMS; onnxruntime), as Ultralytics&apos; nms=False; other models have the first layout only</source>
+        <translation>true：输出 [1, 4+nc, anchors]，NMS 在计算图之外进行（可在 OpenCV DNN 中运行）；false：YOLO26 模型由一对一检测头输出端到端的 [1, 300, 6]（x1 y1 x2 y2 分数 类别，无需 NMS；用 onnxruntime 运行），与 Ultralytics 的 nms=False 相同；其他模型只有第一种布局</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>

@@ -1,5 +1,6 @@
 // ONNX and Darknet detectors through OpenCV DNN.
 #include "assist/darknet_cfg_impl.h"
+#include "assist/letterbox_impl.h"
 #include "assist/onnx_info_impl.h"
 #include "assist/output_layout.h"
 #include "assist/predictors_impl.h"
@@ -42,32 +43,16 @@ public:
         if (image.channels != 3 || image.empty())
             return fail("predict: need a decoded RGB image", "invalid");
         const int size = options.imgsz > 0 ? options.imgsz : m_inputSize;
-        // Ultralytics letterbox: long side to `size`, centred grey padding.
-        const double scale =
-            std::min(static_cast<double>(size) / image.width, static_cast<double>(size) / image.height);
-        const int width = static_cast<int>(std::lround(image.width * scale));
-        const int height = static_cast<int>(std::lround(image.height * scale));
-        const int padX = (size - width) / 2, padY = (size - height) / 2;
         try {
-            cv::Mat canvas(size, size, CV_8UC3, cv::Scalar(114, 114, 114));
-            cv::resize(wrap(image), canvas(cv::Rect(padX, padY, width, height)), cv::Size(width, height), 0,
-                       0, cv::INTER_LINEAR);
-            m_net.setInput(
-                cv::dnn::blobFromImage(canvas, 1.0 / 255.0, cv::Size(), cv::Scalar(), false, false));
+            Letterbox letterbox;
+            auto planes = letterboxPlanar(image, size, &letterbox);
+            const int sizes[] = {1, 3, size, size};
+            m_net.setInput(cv::Mat(4, sizes, CV_32F, planes.data()));
             cv::Mat output = m_net.forward();
             if (!output.isContinuous() || output.type() != CV_32F)
                 output = output.clone();
-            auto candidates = decodeOutput(output.ptr<float>(), shapeOf(output), options.confThreshold,
-                                           static_cast<int>(m_names.size()));
-            if (!candidates)
-                return fail(candidates.error());
-            for (auto& p : *candidates) {
-                p.x1 = std::clamp(static_cast<float>((p.x1 - padX) / scale), 0.0f, float(image.width));
-                p.x2 = std::clamp(static_cast<float>((p.x2 - padX) / scale), 0.0f, float(image.width));
-                p.y1 = std::clamp(static_cast<float>((p.y1 - padY) / scale), 0.0f, float(image.height));
-                p.y2 = std::clamp(static_cast<float>((p.y2 - padY) / scale), 0.0f, float(image.height));
-            }
-            return suppressOverlaps(*candidates, options);
+            return detectionsFromOutput(output.ptr<float>(), shapeOf(output), letterbox, options,
+                                        static_cast<int>(m_names.size()));
         } catch (const cv::Exception& error) {
             return fail(std::string("ONNX inference failed: ") + error.what(), "inference");
         }
@@ -130,7 +115,39 @@ private:
     std::vector<std::string> m_outputs;
 };
 
+// Why OpenCV DNN cannot import an Ultralytics-style ONNX file, and which export to use instead.
+std::string importAdvice(const std::string& what, bool endToEnd) {
+    const std::string osprey = "osprey-cli model export weights=X.pt (nms=true, the default)";
+    if (endToEnd || what.find("TopK") != std::string::npos)
+        return "it is an end-to-end export (metadata end2end=True, output [1, 300, 6]: Ultralytics' "
+               "nms=False, Osprey's nms=false), whose top-k (TopK) OpenCV " CV_VERSION
+               "'s DNN cannot run. Export the one-to-many layout [1, 4+nc, anchors] instead: " +
+               osprey + ", or yolo export model=X.pt format=onnx opset=12 simplify=True (nms unset)";
+    if (what.find("parseBias") != std::string::npos)
+        return "OpenCV " CV_VERSION " cannot import its unsimplified box-decoding Shape -> Gather -> Add "
+               "chain (parseBias). Re-export it with simplify=True (Ultralytics' default; needs onnxslim): "
+               "yolo export model=X.pt format=onnx simplify=True opset=12, or " +
+               osprey;
+    if (what.find("splits > 0") != std::string::npos)
+        return "OpenCV " CV_VERSION " splits evenly where the file's Split (opset 13 and later) gives "
+               "uneven sizes, as in YOLO11's and YOLO26's attention. Re-export it with opset=12: yolo export "
+               "model=X.pt format=onnx opset=12, or " +
+               osprey;
+    return {};
+}
+
 } // namespace
+
+std::vector<float> letterboxPlanar(const imaging::Image& image, int side, Letterbox* letterbox) {
+    const Letterbox box = letterboxFor(image.width, image.height, side);
+    cv::Mat canvas(side, side, CV_8UC3, cv::Scalar(114, 114, 114));
+    cv::resize(wrap(image), canvas(cv::Rect(box.padX, box.padY, box.resizedWidth, box.resizedHeight)),
+               cv::Size(box.resizedWidth, box.resizedHeight), 0, 0, cv::INTER_LINEAR);
+    const cv::Mat blob = cv::dnn::blobFromImage(canvas, 1.0 / 255.0, cv::Size(), cv::Scalar(), false, false);
+    if (letterbox)
+        *letterbox = box;
+    return std::vector<float>(blob.ptr<float>(), blob.ptr<float>() + blob.total());
+}
 
 Expected<std::unique_ptr<BoxPredictor>> openOnnxPredictor(const ModelSource& source) {
     auto info = readOnnxInfo(source.model);
@@ -163,19 +180,14 @@ Expected<std::unique_ptr<BoxPredictor>> openOnnxPredictor(const ModelSource& sou
         if (net.empty())
             return fail(source.model.string() + ": OpenCV DNN read an empty network", "corrupt");
         return std::unique_ptr<BoxPredictor>(new OnnxPredictor(std::move(net), std::move(names), inputSize));
-    } catch (const cv::Exception& error) {
+    } catch (const std::exception& error) { // cv::Exception, and the importers' standard exceptions
         const std::string what = error.what();
-        if (what.find("parseBias") != std::string::npos)
-            return fail(
-                source.model.string() +
-                    ": OpenCV 4.6 cannot import this ONNX export (its unsimplified box-decoding "
-                    "Shape -> Gather -> Add chain fails in parseBias). Re-export it with "
-                    "simplify=True (Ultralytics' default): yolo export model=X.pt format=onnx simplify=True",
-                "unsupported");
+        const auto it = info->metadata.find("end2end");
+        const std::string advice = importAdvice(what, it != info->metadata.end() && it->second == "True");
+        if (!advice.empty())
+            return fail(source.model.string() + ": OpenCV DNN cannot run this ONNX file: " + advice,
+                        "unsupported");
         return fail(source.model.string() + ": OpenCV DNN cannot import this ONNX file: " + what,
-                    "unsupported");
-    } catch (const std::exception& error) { // the importers also throw standard exceptions
-        return fail(source.model.string() + ": OpenCV DNN cannot import this ONNX file: " + error.what(),
                     "unsupported");
     }
 }

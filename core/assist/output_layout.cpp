@@ -3,6 +3,7 @@
 #include "common/xyxy_iou.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace osprey::assist {
@@ -145,6 +146,44 @@ Expected<std::vector<Proposal>> decodeOutput(const float* data, const std::vecto
         break;
     }
     return out;
+}
+
+Letterbox letterboxFor(int width, int height, int side) {
+    Letterbox box;
+    box.width = width;
+    box.height = height;
+    box.scale = std::min(static_cast<double>(side) / width, static_cast<double>(side) / height);
+    box.resizedWidth = static_cast<int>(std::lround(width * box.scale));
+    box.resizedHeight = static_cast<int>(std::lround(height * box.scale));
+    box.padX = (side - box.resizedWidth) / 2;
+    box.padY = (side - box.resizedHeight) / 2;
+    return box;
+}
+
+Expected<std::vector<Proposal>> detectionsFromOutput(const float* data,
+                                                     const std::vector<std::int64_t>& shape,
+                                                     const Letterbox& letterbox,
+                                                     const SuggestOptions& options, int numClasses) {
+    auto layout = detectLayout(shape, numClasses);
+    if (!layout)
+        return fail(layout.error());
+    auto candidates = decodeOutput(data, shape, options.confThreshold, numClasses);
+    if (!candidates)
+        return fail(candidates.error());
+    const auto width = static_cast<float>(letterbox.width), height = static_cast<float>(letterbox.height);
+    for (auto& p : *candidates) {
+        p.x1 = std::clamp(static_cast<float>((p.x1 - letterbox.padX) / letterbox.scale), 0.0f, width);
+        p.x2 = std::clamp(static_cast<float>((p.x2 - letterbox.padX) / letterbox.scale), 0.0f, width);
+        p.y1 = std::clamp(static_cast<float>((p.y1 - letterbox.padY) / letterbox.scale), 0.0f, height);
+        p.y2 = std::clamp(static_cast<float>((p.y2 - letterbox.padY) / letterbox.scale), 0.0f, height);
+    }
+    if (*layout != OutputLayout::EndToEnd)
+        return suppressOverlaps(*candidates, options);
+    std::stable_sort(candidates->begin(), candidates->end(),
+                     [](const Proposal& a, const Proposal& b) { return a.score > b.score; });
+    if (candidates->size() > static_cast<size_t>(std::max(options.maxDetections, 0)))
+        candidates->resize(static_cast<size_t>(std::max(options.maxDetections, 0)));
+    return candidates;
 }
 
 std::vector<Proposal> decodeDarknetRows(const float* data, int rows, int columns, float confThreshold,

@@ -61,6 +61,14 @@ std::vector<OptionSpec> declare() {
                                "store every intermediate shape (value_info); the graph is written "
                                "already folded, so nothing is left for onnxsim"),
          FrontEnd::Both});
+    options.push_back(
+        {"nms", OptionType::Flag, "true", OSPREY_TRANSLATE_NOOP("osprey::run::Options", "NMS layout"),
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                               "true: output [1, 4+nc, anchors] for NMS outside the graph (runs in OpenCV "
+                               "DNN); false: a YOLO26 model's end-to-end [1, 300, 6] from its one-to-one "
+                               "head (x1 y1 x2 y2 score class, no NMS; onnxruntime), as Ultralytics' "
+                               "nms=False; other models have the first layout only"),
+         FrontEnd::Both});
     return options;
 }
 
@@ -107,6 +115,7 @@ Expected<OnnxExportOptions> parseExportOptions(const std::map<std::string, std::
     options.half = flag("half");
     options.dynamic = flag("dynamic");
     options.simplify = flag("simplify");
+    options.nms = flag("nms");
     if (options.imgsz % 32 != 0)
         return fail("export: imgsz=" + std::to_string(options.imgsz) +
                         " is not a multiple of 32 (the largest stride); try " +

@@ -53,7 +53,8 @@ std::string prettyName(const std::string& name) {
 
 std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMeta& meta,
                                                        const model::ModelSpec& spec,
-                                                       const OnnxExportOptions& options, int maxStride) {
+                                                       const OnnxExportOptions& options, int maxStride,
+                                                       bool endToEnd) {
     std::map<std::string, std::string> metadata;
     std::string data;
     for (const char* key : {"data", "project"})
@@ -72,6 +73,10 @@ std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMe
     metadata["docs"] = "https://docs.ultralytics.com/modes/export/ (layout)";
     metadata["stride"] = std::to_string(maxStride);
     metadata["task"] = "detect";
+    metadata["head"] = "Detect";
+    // Runtimes that read Ultralytics files (its AutoBackend, Osprey's predictor) apply only a confidence
+    // filter to an end2end output, and NMS otherwise.
+    metadata["end2end"] = pythonBool(endToEnd);
     metadata["batch"] = "1";
     metadata["imgsz"] = "[" + std::to_string(options.imgsz) + ", " + std::to_string(options.imgsz) + "]";
     metadata["channels"] = "3";
@@ -85,7 +90,7 @@ std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMe
     metadata["args"] =
         "{'batch': 1, 'imgsz': " + std::to_string(options.imgsz) + ", 'half': " + pythonBool(options.half) +
         ", 'dynamic': " + pythonBool(options.dynamic) + ", 'simplify': " + pythonBool(options.simplify) +
-        ", 'opset': " + std::to_string(options.opset) + "}";
+        ", 'opset': " + std::to_string(options.opset) + ", 'nms': " + (endToEnd ? "False" : "None") + "}";
     return metadata;
 }
 
@@ -146,8 +151,10 @@ Expected<std::vector<float>> runInOpenCv(const std::string& bytes, std::vector<f
     }
 }
 
+// `output` and `layout` are the report's, or the twin's that OpenCV checks.
 Status buildModel(onnx::ModelProto& proto, const model::FusedNetwork& network,
-                  const OnnxExportOptions& options, bool halfWeights, const OnnxExportReport& report) {
+                  const OnnxExportOptions& options, bool halfWeights, const OnnxExportReport& report,
+                  const TensorSignature& output, GraphOutput layout) {
     proto.set_ir_version(onnx::IR_VERSION);
     proto.set_producer_name("osprey");
     proto.set_producer_version(kVersion);
@@ -158,9 +165,11 @@ Status buildModel(onnx::ModelProto& proto, const model::FusedNetwork& network,
     graph->set_name("main_graph");
     declareTensor(*graph->add_input(), report.input);
     GraphWriter writer(*graph, options.opset, halfWeights);
-    if (auto emitted = emitNetwork(writer, network, options.imgsz, "images", "output0"); !emitted)
+    if (auto emitted =
+            emitNetwork(writer, network, options.imgsz, "images", "output0", layout, options.maxDetections);
+        !emitted)
         return emitted;
-    declareTensor(*graph->add_output(), report.output);
+    declareTensor(*graph->add_output(), output);
     for (const auto& [key, value] : report.metadata) {
         auto* entry = proto.add_metadata_props();
         entry->set_key(key);
@@ -198,7 +207,11 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     if (!loaded)
         return fail(loaded.error());
     model::Detector detector = std::move(*loaded);
-    detector.fuse();
+    // nms=false selects a YOLO26 head's one-to-one branch, as Ultralytics 8.4.190 does; a head without one
+    // (YOLOv8, YOLO11) has the one-to-many layout only, as there.
+    const bool endToEnd = !options.nms && detector.spec().family == model::Family::Yolo26;
+    const auto branch = endToEnd ? model::HeadBranch::OneToOne : model::HeadBranch::OneToMany;
+    detector.fuse(branch);
     // The file stores float16 weights: round the reference network the same way, so that the check
     // below compares the graph with the network it encodes.
     if (options.half)
@@ -218,14 +231,23 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
         anchors += (options.imgsz / stride) * (options.imgsz / stride);
         maxStride = std::max(maxStride, stride);
     }
+    if (endToEnd && options.maxDetections < 1)
+        return fail("export: max_det=" + std::to_string(options.maxDetections) + " keeps no detection",
+                    "invalid");
     const std::int64_t batch = options.dynamic ? -1 : 1;
-    report.input = {
-        "images", "float32", {batch, 3, options.imgsz, options.imgsz}, options.dynamic ? "batch" : ""};
-    report.output = {
-        "output0", "float32", {batch, 4 + report.numClasses, anchors}, options.dynamic ? "batch" : ""};
-    report.metadata = ultralyticsMetadata(meta, detector.spec(), options, maxStride);
+    const std::string batchName = options.dynamic ? "batch" : "";
+    report.endToEnd = endToEnd;
+    report.input = {"images", "float32", {batch, 3, options.imgsz, options.imgsz}, batchName};
+    // The one-to-many layout, and what OpenCV checks of an end-to-end graph (its top-k does not import).
+    const TensorSignature decodedOutput{
+        "output0", "float32", {batch, 4 + report.numClasses, anchors}, batchName};
+    const auto layout = endToEnd ? GraphOutput::EndToEnd : GraphOutput::Decoded;
+    report.output = decodedOutput;
+    if (endToEnd)
+        report.output.shape = {batch, std::min(options.maxDetections, anchors), 6};
+    report.metadata = ultralyticsMetadata(meta, detector.spec(), options, maxStride, endToEnd);
     onnx::ModelProto proto;
-    if (auto built = buildModel(proto, network, options, options.half, report); !built)
+    if (auto built = buildModel(proto, network, options, options.half, report, report.output, layout); !built)
         return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
     const auto* graph = &proto.graph();
     report.nodes = graph->node_size();
@@ -255,11 +277,14 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     const auto verifyStarted = Clock::now();
     auto probe = probeImage(options.imgsz);
     std::string verified = bytes;
-    if (options.half) {
-        // OpenCV 4.6 cannot read float16 tensors: verify the same graph with the same (float16-rounded)
-        // weights stored as float32, without the Casts.
+    if (options.half || endToEnd) {
+        // OpenCV 4.6 cannot read float16 tensors, nor import TopK: verify the same graph with the same
+        // (float16-rounded) weights stored as float32, without the Casts, and up to the end-to-end top-k
+        // (the one-to-one branch decoded as the one-to-many layout is).
         onnx::ModelProto twin;
-        if (auto built = buildModel(twin, network, options, false, report); !built)
+        if (auto built =
+                buildModel(twin, network, options, false, report, decodedOutput, GraphOutput::Decoded);
+            !built)
             return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
         verified = twin.SerializeAsString();
     }
@@ -267,7 +292,7 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     if (!fromOpenCv)
         return fail(fromOpenCv.error());
     std::int64_t expectedAnchors = 0;
-    auto expected = model::forwardDecoded(detector, probe, options.imgsz, &expectedAnchors);
+    auto expected = model::forwardDecoded(detector, probe, options.imgsz, &expectedAnchors, branch);
     if (!expected)
         return fail(weights.string() + ": cannot run the network for the check: " + expected.message(),
                     "internal");
@@ -318,11 +343,14 @@ std::string formatExportReport(const OnnxExportReport& report) {
         << report.file.string() << " (" << size << ", ONNX opset " << report.opset << ", " << report.nodes
         << " nodes)\n";
     out << "  input:  " << shapeText(report.input) << "  RGB 0-1\n";
-    out << "  output: " << shapeText(report.output) << "  cx, cy, w, h (px), class scores\n";
+    out << "  output: " << shapeText(report.output)
+        << (report.endToEnd ? "  x1, y1, x2, y2 (px), score, class (end-to-end: no NMS)\n"
+                            : "  cx, cy, w, h (px), class scores\n");
     char timing[160];
     std::snprintf(timing, sizeof timing,
-                  "  time:   %.2f s (build %.0f ms, check %.0f ms, OpenCV DNN verification %.0f ms)\n",
-                  report.totalMs / 1000.0, report.buildMs, report.checkMs, report.verifyMs);
+                  "  time:   %.2f s (build %.0f ms, check %.0f ms, OpenCV DNN verification%s %.0f ms)\n",
+                  report.totalMs / 1000.0, report.buildMs, report.checkMs,
+                  report.endToEnd ? " up to the top-k" : "", report.verifyMs);
     out << timing;
     return out.str();
 }

@@ -5,15 +5,22 @@
 //
 // - input `images`  float32 [1, 3, H, W], RGB in 0..1 (letterboxed; H = W = imgsz);
 // - output `output0` float32 [1, 4 + nc, anchors]: cx, cy, w, h in input pixels, then class scores after
-//   the sigmoid; anchors = sum over strides 8, 16, 32 of (H / s) * (W / s);
-// - metadata_props: description, author, date, version, license, docs, stride, task, batch, imgsz,
-//   names ("{0: 'person', ...}"), channels and args, as Ultralytics writes them.
+//   the sigmoid; anchors = sum over strides 8, 16, 32 of (H / s) * (W / s) (the one-to-many layout: NMS
+//   runs outside the graph);
+// - or, for a YOLO26 model exported with nms=false (Ultralytics 8.4.190's `nms=False`), the end-to-end
+//   output0 float32 [1, k, 6]: x1, y1, x2, y2 in input pixels, score, class, by descending score, from the
+//   one-to-one branch and its top-k (spec yolo26 §2.5), k = min(300, anchors); no NMS;
+// - metadata_props: description, author, date, version, license, docs, stride, task, head, batch, imgsz,
+//   names ("{0: 'person', ...}"), args, channels and end2end ("True" / "False"), as Ultralytics writes them.
 //
 // The graph is written from the network's own modules (BatchNorm folded into the convolutions), with no
 // shape-computing subgraphs: anchor points and strides are full-size initialisers and every Reshape has a
-// constant target, so it imports in OpenCV 4.6's DNN (Debian 12) as well as in onnxruntime. The file must
-// pass the ONNX checker and load and run in OpenCV DNN before it is written (atomically); on any error
-// nothing is written. No torch or onnx types here. Thread-safe for distinct output files.
+// constant target, so the one-to-many layout imports in OpenCV 4.6's DNN (Debian 12) as well as in
+// onnxruntime. The file must pass the ONNX checker and load and run in OpenCV DNN before it is written
+// (atomically); the end-to-end layout's top-k (TopK, GatherElements, Mod) does not import in OpenCV 4.6, so
+// there the same graph up to the top-k (the one-to-one branch decoded) is what runs in OpenCV DNN, and the
+// top-k is left to onnxruntime (checked in CTest). On any error nothing is written. No torch or onnx types
+// here. Thread-safe for distinct output files.
 
 #include "common/expected.h"
 #include "run/option_spec.h"
@@ -40,10 +47,13 @@ struct OnnxExportOptions {
     bool dynamic = false; ///< symbolic batch dimension ("batch"); H and W stay fixed (see docs/onnx.md)
     bool simplify = true; ///< annotate every intermediate value with its inferred shape (value_info); the
                           ///< graph is emitted already folded, so there is nothing for onnxsim to remove
+    bool nms = true;      ///< false: a YOLO26 model's end-to-end layout [1, k, 6] (one-to-one branch, top-k,
+                          ///< no NMS needed); true, and every other model: [1, 4 + nc, A] for NMS outside
+    int maxDetections = 300;   ///< the end-to-end layout's rows, at most the anchor count
     std::filesystem::path out; ///< "" = the weights path with the extension .onnx
 };
 
-/// The export options as data (format, imgsz, opset, half, dynamic, simplify), for the CLI's keys and
+/// The export options as data (format, imgsz, opset, half, dynamic, simplify, nms), for the CLI's keys and
 /// help and the GUI's dialog. `weights` and `out` are in exportFileOptions().
 const std::vector<run::OptionSpec>& exportOptions();
 
@@ -73,6 +83,7 @@ struct OnnxExportReport {
     int opset = 12;
     std::string modelName; ///< "yolov8n", ...
     int numClasses = 0;
+    bool endToEnd = false; ///< the output is the end-to-end [1, k, 6] layout (metadata end2end=True)
     TensorSignature input;
     TensorSignature output;
     int nodes = 0;        ///< graph nodes
@@ -80,7 +91,7 @@ struct OnnxExportReport {
     std::map<std::string, std::string> metadata;
     double buildMs = 0;  ///< loading the weights and building the graph
     double checkMs = 0;  ///< ONNX checker and shape inference
-    double verifyMs = 0; ///< loading and running it in OpenCV DNN
+    double verifyMs = 0; ///< loading and running it (end-to-end: up to the top-k) in OpenCV DNN
     double totalMs = 0;
 };
 

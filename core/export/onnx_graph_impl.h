@@ -79,9 +79,17 @@ private:
     std::map<std::string, int> m_used;
 };
 
-/// Emits the whole network: from the graph input `images` (float [N, 3, imgsz, imgsz]) to the decoded
-/// output [N, 4 + nc, A] named `output`. Errors name the layer that cannot be exported.
+/// What the graph's output holds.
+enum class GraphOutput {
+    Decoded,  ///< [N, 4 + nc, A]: cx, cy, w, h in input pixels, then the class scores after the sigmoid
+    EndToEnd, ///< [N, k, 6]: x1, y1, x2, y2 in input pixels, score, class; the top-k of spec yolo26 §2.5
+};
+
+/// Emits the whole network: from the graph input `images` (float [N, 3, imgsz, imgsz]) to the output named
+/// `output` in `layout` (EndToEnd: k = min(maxDetections, A)). Errors name the layer that cannot be
+/// exported.
 Status emitNetwork(GraphWriter& writer, const model::FusedNetwork& network, int imgsz,
-                   const std::string& input, const std::string& output);
+                   const std::string& input, const std::string& output,
+                   GraphOutput layout = GraphOutput::Decoded, int maxDetections = 300);
 
 } // namespace osprey::exporter

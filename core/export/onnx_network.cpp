@@ -1,5 +1,6 @@
 #include "export/onnx_graph_impl.h"
 
+#include <algorithm>
 #include <map>
 
 namespace osprey::exporter {
@@ -78,12 +79,8 @@ public:
         if (!list)
             return fail(scope + ": no inner blocks (m)");
         for (const auto& [name, inner] : list->children) {
-            const std::string innerScope = scope + ".m." + name;
-            Expected<Value> y = fail(innerScope + ": unsupported inner block " + inner.type);
-            if (inner.kind == Kind::Bottleneck)
-                y = bottleneck(inner, ys.back(), innerScope);
-            else if (inner.kind == Kind::C3k)
-                y = c3k(inner, ys.back(), innerScope);
+            // Bottleneck, C3k, or YOLO26's (Bottleneck, PSABlock) pair.
+            auto y = unary(inner, ys.back(), scope + ".m." + name);
             if (!y)
                 return y;
             ys.push_back(*y);
@@ -105,7 +102,11 @@ public:
                  Attribute::integers("pads", {pad, pad, pad, pad}), Attribute::integers("strides", {1, 1})});
             ys.push_back(pooled);
         }
-        return convChild(block, "cv2", concat(ys, scope), scope);
+        auto y = convChild(block, "cv2", concat(ys, scope), scope);
+        if (!y || !block.residual)
+            return y;
+        y->name = m_w.one("Add", "/" + scope, {x.name, y->name});
+        return y;
     }
 
     Expected<Value> attention(const FusedBlock& block, const Value& x, const std::string& scope) {
@@ -238,9 +239,13 @@ public:
     }
 
     Status detect(const model::FusedHead& head, const std::vector<Value>& features, const std::string& scope,
-                  const std::string& output);
+                  const std::string& output, GraphOutput layout, int maxDetections);
 
 private:
+    /// The end-to-end post-process on boxes [N, 4, A] (x1, y1, x2, y2 px) and scores [N, nc, A].
+    void topK(const std::string& boxes, const std::string& scores, std::int64_t anchors, std::int64_t classes,
+              std::int64_t k, const std::string& scope);
+
     Expected<Value> convChild(const FusedBlock& block, const std::string& name, const Value& x,
                               const std::string& scope) {
         const FusedBlock* module = block.child(name);
@@ -254,7 +259,8 @@ private:
 };
 
 Status NetworkEmitter::detect(const model::FusedHead& head, const std::vector<Value>& features,
-                              const std::string& scope, const std::string& output) {
+                              const std::string& scope, const std::string& output, GraphOutput layout,
+                              int maxDetections) {
     if (head.boxBranches.size() != features.size() || head.classBranches.size() != features.size() ||
         head.strides.size() != features.size())
         return fail(scope + ": " + std::to_string(features.size()) + " feature maps for " +
@@ -262,17 +268,21 @@ Status NetworkEmitter::detect(const model::FusedHead& head, const std::vector<Va
     const std::string s = "/" + scope;
     std::vector<std::string> boxes, scores;
     std::vector<float> anchorX, anchorY, strideRow;
+    const std::string boxName = head.oneToOne ? ".one2one_cv2." : ".cv2.";
+    const std::string className = head.oneToOne ? ".one2one_cv3." : ".cv3.";
     for (size_t i = 0; i < features.size(); ++i) {
         const std::string level = std::to_string(i);
-        auto box = unary(head.boxBranches[i], features[i], scope + ".cv2." + level);
-        auto cls = unary(head.classBranches[i], features[i], scope + ".cv3." + level);
+        auto box = unary(head.boxBranches[i], features[i], scope + boxName + level);
+        auto cls = unary(head.classBranches[i], features[i], scope + className + level);
         if (!box)
             return fail(box.error());
         if (!cls)
             return fail(cls.error());
         const std::int64_t cells = features[i].height * features[i].width;
-        boxes.push_back(m_w.reshape(s + "/cv2." + level, box->name, {0, box->channels, cells}));
-        scores.push_back(m_w.reshape(s + "/cv3." + level, cls->name, {0, cls->channels, cells}));
+        boxes.push_back(
+            m_w.reshape(s + "/" + boxName.substr(1) + level, box->name, {0, box->channels, cells}));
+        scores.push_back(
+            m_w.reshape(s + "/" + className.substr(1) + level, cls->name, {0, cls->channels, cells}));
         // makeAnchors: cell centres (x + 0.5, y + 0.5) in row-major order, in grid units.
         for (std::int64_t y = 0; y < features[i].height; ++y)
             for (std::int64_t x = 0; x < features[i].width; ++x) {
@@ -286,21 +296,26 @@ Status NetworkEmitter::detect(const model::FusedHead& head, const std::vector<Va
     const auto boxLogits = m_w.one("Concat", s, boxes, {Attribute::integer("axis", 2)});
     const auto classLogits = m_w.one("Concat", s, scores, {Attribute::integer("axis", 2)});
 
-    // DFL: softmax over each side's bins (moved to the last axis, where every opset's Softmax agrees),
-    // then the expectation with the module's own bin weights as a [bins, 1] MatMul.
-    if (head.dflWeight.values.size() != static_cast<size_t>(bins))
-        return fail(scope + ".dfl: " + std::to_string(head.dflWeight.values.size()) + " bin weights for " +
-                    std::to_string(bins) + " bins");
-    const std::string d = s + "/dfl";
-    const auto sides = m_w.reshape(d, boxLogits, {0, 4, bins, anchors});
-    const auto binsLast = m_w.one("Transpose", d, {sides}, {Attribute::integers("perm", {0, 1, 3, 2})});
-    const auto probabilities = m_w.one("Softmax", d, {binsLast}, {Attribute::integer("axis", 3)});
-    const auto binWeights = m_w.weight(scope + ".dfl.conv.weight", {{bins, 1}, head.dflWeight.values});
-    const auto expectation = m_w.one("MatMul", d, {probabilities, binWeights});
-    const auto distances = m_w.reshape(d, expectation, {0, 4, anchors});
+    std::string distances = boxLogits; // reg_max 1 (YOLO26): the box outputs are the ltrb distances
+    if (bins > 1) {
+        // DFL: softmax over each side's bins (moved to the last axis, where every opset's Softmax agrees),
+        // then the expectation with the module's own bin weights as a [bins, 1] MatMul.
+        if (head.dflWeight.values.size() != static_cast<size_t>(bins))
+            return fail(scope + ".dfl: " + std::to_string(head.dflWeight.values.size()) +
+                        " bin weights for " + std::to_string(bins) + " bins");
+        const std::string d = s + "/dfl";
+        const auto sides = m_w.reshape(d, boxLogits, {0, 4, bins, anchors});
+        const auto binsLast = m_w.one("Transpose", d, {sides}, {Attribute::integers("perm", {0, 1, 3, 2})});
+        const auto probabilities = m_w.one("Softmax", d, {binsLast}, {Attribute::integer("axis", 3)});
+        const auto binWeights = m_w.weight(scope + ".dfl.conv.weight", {{bins, 1}, head.dflWeight.values});
+        const auto expectation = m_w.one("MatMul", d, {probabilities, binWeights});
+        distances = m_w.reshape(d, expectation, {0, 4, anchors});
+    } else if (bins != 1) {
+        return fail(scope + ": reg_max " + std::to_string(bins) + " is not a box branch width");
+    }
 
-    // dist2bbox (xywh) around full-size anchor points, then times the full-size strides: every constant
-    // has the shape of the value it meets, which OpenCV 4.6 needs.
+    // dist2bbox around full-size anchor points, then times the full-size strides: every constant has the
+    // shape of the value it meets, which OpenCV 4.6 needs.
     std::vector<float> points = anchorX;
     points.insert(points.end(), anchorY.begin(), anchorY.end());
     const auto anchorPoints = m_w.floats(scope + ".anchors", {1, 2, anchors}, points);
@@ -308,24 +323,71 @@ Status NetworkEmitter::detect(const model::FusedHead& head, const std::vector<Va
     for (int row = 0; row < 4; ++row)
         strides.insert(strides.end(), strideRow.begin(), strideRow.end());
     const auto strideMap = m_w.floats(scope + ".strides", {1, 4, anchors}, strides);
-    const auto half = m_w.floats(scope + ".half", {}, {0.5f});
     const auto sidesLtRb = m_w.split(s, distances, 1, {2, 2});
     const auto topLeft = m_w.one("Sub", s, {anchorPoints, sidesLtRb[0]});
     const auto bottomRight = m_w.one("Add", s, {anchorPoints, sidesLtRb[1]});
-    const auto centre = m_w.one("Mul", s, {m_w.one("Add", s, {topLeft, bottomRight}), half});
-    const auto size = m_w.one("Sub", s, {bottomRight, topLeft});
-    const auto boxGrid = m_w.one("Concat", s, {centre, size}, {Attribute::integer("axis", 1)});
-    const auto boxPixels = m_w.one("Mul", s, {boxGrid, strideMap});
     const auto probabilitiesOut = m_w.one("Sigmoid", s, {classLogits});
-    m_w.one("Concat", s, {boxPixels, probabilitiesOut}, {Attribute::integer("axis", 1)});
+    if (layout == GraphOutput::EndToEnd) {
+        // The end-to-end head keeps its boxes as corners (x1, y1, x2, y2).
+        const auto corners = m_w.one("Concat", s, {topLeft, bottomRight}, {Attribute::integer("axis", 1)});
+        const auto cornersPx = m_w.one("Mul", s, {corners, strideMap});
+        const std::int64_t k = std::min<std::int64_t>(maxDetections, anchors);
+        if (k < 1)
+            return fail(scope + ": max_det " + std::to_string(maxDetections) + " keeps no detection");
+        topK(cornersPx, probabilitiesOut, anchors, head.numClasses, k, s + "/topk");
+    } else {
+        const auto half = m_w.floats(scope + ".half", {}, {0.5f});
+        const auto centre = m_w.one("Mul", s, {m_w.one("Add", s, {topLeft, bottomRight}), half});
+        const auto size = m_w.one("Sub", s, {bottomRight, topLeft});
+        const auto boxGrid = m_w.one("Concat", s, {centre, size}, {Attribute::integer("axis", 1)});
+        const auto boxPixels = m_w.one("Mul", s, {boxGrid, strideMap});
+        m_w.one("Concat", s, {boxPixels, probabilitiesOut}, {Attribute::integer("axis", 1)});
+    }
     m_w.renameLastOutput(output);
     return {};
+}
+
+void NetworkEmitter::topK(const std::string& boxes, const std::string& scores, std::int64_t anchors,
+                          std::int64_t classes, std::int64_t k, const std::string& s) {
+    // Written with GatherElements on index tensors broadcast by Expand and Reshapes to constant targets
+    // (0 keeps the batch), so every shape is static but the batch, and a batch of several images works.
+    const auto boxRows = m_w.one("Transpose", s, {boxes}, {Attribute::integers("perm", {0, 2, 1})});
+    const auto scoreRows = m_w.one("Transpose", s, {scores}, {Attribute::integers("perm", {0, 2, 1})});
+    const auto best = m_w.one("ReduceMax", s, {scoreRows},
+                              {Attribute::integers("axes", {2}), Attribute::integer("keepdims", 0)});
+    const auto count = m_w.int64s(s + "/k", {k});
+    const std::vector<Attribute> topAttributes{
+        Attribute::integer("axis", 1), Attribute::integer("largest", 1), Attribute::integer("sorted", 1)};
+    // (a) the k anchors with the highest best-class score, [N, k].
+    const auto anchorIndex = m_w.node("TopK", s, {best, count}, topAttributes, 2)[1];
+    // (b) their full score rows [N, k, nc], flattened, and the top k (anchor, class) pairs among them.
+    const auto rowIndex =
+        m_w.one("Expand", s,
+                {m_w.reshape(s, anchorIndex, {0, k, 1}), m_w.int64s(s + "/score_rows", {1, 1, classes})});
+    const auto candidates =
+        m_w.one("GatherElements", s, {scoreRows, rowIndex}, {Attribute::integer("axis", 1)});
+    const auto flat = m_w.reshape(s, candidates, {0, k * classes});
+    const auto top = m_w.node("TopK", s, {flat, count}, topAttributes, 2);
+    // (c) class = flat index mod nc, anchor = the (flat index div nc)-th of the k anchors.
+    const auto numClasses = m_w.int64s(s + "/nc", {classes});
+    const auto classIndex = m_w.one("Mod", s, {top[1], numClasses});
+    const auto slot = m_w.one("Div", s, {top[1], numClasses});
+    const auto chosen = m_w.one("GatherElements", s, {anchorIndex, slot}, {Attribute::integer("axis", 1)});
+    const auto boxIndex =
+        m_w.one("Expand", s, {m_w.reshape(s, chosen, {0, k, 1}), m_w.int64s(s + "/box_rows", {1, 1, 4})});
+    const auto chosenBoxes =
+        m_w.one("GatherElements", s, {boxRows, boxIndex}, {Attribute::integer("axis", 1)});
+    const auto scoreColumn = m_w.reshape(s, top[0], {0, k, 1});
+    const auto classColumn = m_w.one("Cast", s, {m_w.reshape(s, classIndex, {0, k, 1})},
+                                     {Attribute::integer("to", onnx::TensorProto::FLOAT)});
+    m_w.one("Concat", s, {chosenBoxes, scoreColumn, classColumn}, {Attribute::integer("axis", 2)});
 }
 
 } // namespace
 
 Status emitNetwork(GraphWriter& writer, const model::FusedNetwork& network, int imgsz,
-                   const std::string& input, const std::string& output) {
+                   const std::string& input, const std::string& output, GraphOutput layout,
+                   int maxDetections) {
     NetworkEmitter emitter(writer);
     std::vector<Value> outputs;
     Value x{input, 3, imgsz, imgsz};
@@ -344,7 +406,7 @@ Status emitNetwork(GraphWriter& writer, const model::FusedNetwork& network, int 
             std::vector<Value> features;
             for (const int index : layer.from)
                 features.push_back(from(index));
-            return emitter.detect(network.head, features, scope, output);
+            return emitter.detect(network.head, features, scope, output, layout, maxDetections);
         } else {
             auto y = emitter.unary(layer.block, from(layer.from[0]), scope);
             if (!y)

@@ -76,6 +76,7 @@ Expected<FusedBlock> describe(const torch::nn::Module& module, const std::string
         block.kind = Kind::Sppf;
         block.type = "SPPF";
         block.poolKernel = sppf->kernel();
+        block.residual = sppf->residual();
     } else if (const auto* attention = as<Attention>(module)) {
         block.kind = Kind::Attention;
         block.type = "Attention";
@@ -114,11 +115,18 @@ Expected<FusedHead> describeHead(Detect& head, const std::string& scope) {
     FusedHead out;
     out.strides = head.strides();
     out.numClasses = head.numClasses();
-    out.regMax = kRegMax;
-    const auto boxes = namedChild(head, "cv2"), classes = namedChild(head, "cv3"),
-               dfl = namedChild(head, "dfl");
-    if (!boxes || !classes || !dfl)
-        return fail(scope + ": the head lacks cv2, cv3 or dfl");
+    out.regMax = head.regMax();
+    // A fused end-to-end head keeps one branch; Ultralytics' fuse drops the other one the same way.
+    out.oneToOne = !head.hasOneToMany();
+    if (out.oneToOne && !head.endToEnd())
+        return fail(scope + ": the head has neither branch");
+    if (head.endToEnd() && head.hasOneToMany() && namedChild(head, "one2one_cv2"))
+        return fail(scope + ": the end-to-end head still holds both branches (fuse it with one HeadBranch)");
+    const std::string boxName = out.oneToOne ? "one2one_cv2" : "cv2";
+    const std::string className = out.oneToOne ? "one2one_cv3" : "cv3";
+    const auto boxes = namedChild(head, boxName), classes = namedChild(head, className);
+    if (!boxes || !classes)
+        return fail(scope + ": the head lacks " + boxName + " or " + className);
     const auto branches = [&](const torch::nn::Module& list, const std::string& name,
                               std::vector<FusedBlock>& into) -> Status {
         for (const auto& item : list.named_children()) {
@@ -129,14 +137,17 @@ Expected<FusedHead> describeHead(Detect& head, const std::string& scope) {
         }
         return {};
     };
-    if (auto b = branches(*boxes, "cv2", out.boxBranches); !b)
+    if (auto b = branches(*boxes, boxName, out.boxBranches); !b)
         return fail(b.error());
-    if (auto c = branches(*classes, "cv3", out.classBranches); !c)
+    if (auto c = branches(*classes, className, out.classBranches); !c)
         return fail(c.error());
-    const auto dflConv = std::dynamic_pointer_cast<PlainConv>(namedChild(*dfl, "conv"));
-    if (!dflConv)
-        return fail(scope + ".dfl: no conv");
-    out.dflWeight = copyTensor(dflConv->weight.reshape({-1}));
+    if (out.regMax > 1) {
+        const auto dfl = namedChild(head, "dfl");
+        const auto dflConv = dfl ? std::dynamic_pointer_cast<PlainConv>(namedChild(*dfl, "conv")) : nullptr;
+        if (!dflConv)
+            return fail(scope + ".dfl: no conv");
+        out.dflWeight = copyTensor(dflConv->weight.reshape({-1}));
+    }
     if (out.boxBranches.size() != out.strides.size() || out.classBranches.size() != out.strides.size())
         return fail(scope + ": " + std::to_string(out.strides.size()) + " strides for " +
                     std::to_string(out.boxBranches.size()) + " head levels");
@@ -199,7 +210,7 @@ void roundParametersToHalf(Detector& detector) {
 }
 
 Expected<std::vector<float>> forwardDecoded(Detector& detector, const std::vector<float>& image, int side,
-                                            std::int64_t* anchors) {
+                                            std::int64_t* anchors, HeadBranch branch) {
     if (side < 32 || side % 32 != 0)
         return fail("forward: side " + std::to_string(side) + " is not a positive multiple of 32");
     if (image.size() != static_cast<size_t>(3) * side * side)
@@ -207,12 +218,18 @@ Expected<std::vector<float>> forwardDecoded(Detector& detector, const std::vecto
                     std::to_string(side) + " x " + std::to_string(side));
     torch::NoGradGuard noGrad;
     auto& model = *detector.impl().model;
+    const bool oneToOne = branch == HeadBranch::OneToOne;
+    if (oneToOne ? !model.head().endToEnd() : !model.head().hasOneToMany())
+        return fail(std::string("forward: the head has no ") + (oneToOne ? "one-to-one" : "one-to-many") +
+                    " branch");
     const bool training = model.is_training();
     model.eval();
     const auto parameter = model.parameters().front();
     const auto input = torch::from_blob(const_cast<float*>(image.data()), {1, 3, side, side}, torch::kFloat)
                            .to(parameter.device(), parameter.scalar_type());
-    const auto output = model.forwardDecoded(input).to(torch::kCPU, torch::kFloat).contiguous();
+    const auto decoded =
+        oneToOne ? model.head().decode(model.forwardHeads(input).oneToOne) : model.forwardDecoded(input);
+    const auto output = decoded.to(torch::kCPU, torch::kFloat).contiguous();
     if (training)
         model.train();
     if (anchors != nullptr)

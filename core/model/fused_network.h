@@ -44,7 +44,7 @@ struct FusedBlock {
     bool silu = false;
     FusedTensor weight, bias; ///< bias empty when the convolution has none
 
-    bool residual = false;                           ///< Bottleneck
+    bool residual = false;                           ///< Bottleneck; Sppf (YOLO26: adds its input)
     std::int64_t poolKernel = 0;                     ///< Sppf
     std::int64_t heads = 0, keyDim = 0, headDim = 0; ///< Attention
     double scale = 0;                                ///< Attention: keyDim^-0.5
@@ -54,13 +54,16 @@ struct FusedBlock {
     const FusedBlock* child(const std::string& name) const;
 };
 
-/// The Detect head: per level a box branch (4 * regMax outputs) and a class branch (nc outputs), then DFL.
+/// The Detect head: per level a box branch (4 * regMax outputs) and a class branch (nc outputs), then the
+/// DFL when regMax > 1. With regMax 1 (YOLO26) the box outputs are the ltrb distances in grid units. A
+/// YOLO26 head is described with the one branch the fused detector kept (Detector::fuse's HeadBranch).
 struct FusedHead {
     std::vector<int> strides;
     int numClasses = 0;
     int regMax = 0;
+    bool oneToOne = false; ///< the branches are YOLO26's one-to-one pair (one2one_cv2, one2one_cv3)
     std::vector<FusedBlock> boxBranches, classBranches; ///< one Sequence per level
-    FusedTensor dflWeight;                              ///< [regMax] bin values
+    FusedTensor dflWeight;                              ///< [regMax] bin values; empty when regMax is 1
 };
 
 /// One layer of the layer table: a block, "Upsample" (nearest, x2), "Concat" (channels) or "Detect".
@@ -83,8 +86,10 @@ void roundParametersToHalf(Detector& detector);
 
 /// The decoded inference output of one image: `image` is planar RGB in 0..1, [3, side, side] (side a
 /// multiple of 32); the result is [4 + nc, A] row-major (cx, cy, w, h in input pixels, then class scores),
-/// with A in `anchors`.
+/// with A in `anchors`. `branch` OneToOne decodes a YOLO26 head's one-to-one branch the same way (before its
+/// top-k); it fails for a head without that branch.
 Expected<std::vector<float>> forwardDecoded(Detector& detector, const std::vector<float>& image, int side,
-                                            std::int64_t* anchors = nullptr);
+                                            std::int64_t* anchors = nullptr,
+                                            HeadBranch branch = HeadBranch::OneToMany);
 
 } // namespace osprey::model

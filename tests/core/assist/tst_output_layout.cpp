@@ -67,6 +67,52 @@ private slots:
         QVERIFY(*detectLayout({1, 25200, 6}, 1) == OutputLayout::AnchorsFirst);
     }
 
+    void endToEndRowsGetNoNms() {
+        // Ultralytics' end2end export (YOLO26 nms=False): two overlapping boxes of one class, as the
+        // one-to-one head gives them, both stay (AutoBackend applies only the confidence filter); the same
+        // boxes in the [1, 4+nc, A] layout go through NMS and one is left.
+        const int nc = 2;
+        std::vector<float> rows(300 * 6, 0.0f);
+        const float a[6] = {40, 60, 140, 160, 0.9f, 1}, b[6] = {42, 62, 142, 162, 0.8f, 1},
+                    c[6] = {0, 0, 20, 20, 0.3f, 0}, weak[6] = {50, 50, 60, 60, 0.25f, 0};
+        const float* filled[] = {a, b, c, weak};
+        for (size_t i = 0; i < 4; ++i)
+            std::copy(filled[i], filled[i] + 6, rows.begin() + static_cast<std::ptrdiff_t>(6 * i));
+        // 640x480 image letterboxed to 320: scale 0.5, padY 40.
+        const Letterbox letterbox = letterboxFor(640, 480, 320);
+        QCOMPARE(letterbox.scale, 0.5);
+        QCOMPARE(letterbox.padX, 0);
+        QCOMPARE(letterbox.padY, 40);
+        SuggestOptions options;
+        options.confThreshold = 0.25f;
+        auto kept = detectionsFromOutput(rows.data(), {1, 300, 6}, letterbox, options, nc);
+        QVERIFY2(kept, kept ? "" : kept.message().c_str());
+        QCOMPARE(kept->size(), size_t(3)); // 0.25 is not above the threshold
+        QCOMPARE((*kept)[0].score, 0.9f);
+        QCOMPARE((*kept)[1].score, 0.8f);
+        QCOMPARE((*kept)[1].classIndex, 1);
+        QCOMPARE((*kept)[0].x1, 80.0f); // (40 - 0) / 0.5
+        QCOMPARE((*kept)[0].y1, 40.0f); // (60 - 40) / 0.5
+        QCOMPARE((*kept)[0].y2, 240.0f);
+        QCOMPARE((*kept)[2].y1, 0.0f); // clipped to the image
+        options.maxDetections = 2;
+        QCOMPARE(detectionsFromOutput(rows.data(), {1, 300, 6}, letterbox, options, nc)->size(), size_t(2));
+
+        // The same two boxes as [1, 4+nc, 3] candidates: NMS keeps one.
+        options.maxDetections = 300;
+        const int anchors = 3;
+        std::vector<float> channels(static_cast<size_t>((4 + nc) * anchors), 0.0f);
+        const auto set = [&](int attribute, int anchor, float value) {
+            channels[static_cast<size_t>(attribute * anchors + anchor)] = value;
+        };
+        set(0, 0, 90), set(1, 0, 110), set(2, 0, 100), set(3, 0, 100), set(4 + 1, 0, 0.9f);
+        set(0, 1, 92), set(1, 1, 112), set(2, 1, 100), set(3, 1, 100), set(4 + 1, 1, 0.8f);
+        auto suppressed = detectionsFromOutput(channels.data(), {1, 4 + nc, anchors}, letterbox, options, nc);
+        QVERIFY(suppressed);
+        QCOMPARE(suppressed->size(), size_t(1));
+        QCOMPARE((*suppressed)[0].x1, 80.0f);
+    }
+
     void unknownLayoutNamesTheShape() {
         for (const std::vector<std::int64_t>& shape :
              std::vector<std::vector<std::int64_t>>{{1, 85, 22, 22}, {2, 84, 8400}, {1, 3, 3}}) {

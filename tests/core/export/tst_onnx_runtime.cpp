@@ -4,6 +4,8 @@
 // the half-precision file and a dynamic batch of two run too.
 #include "export/onnx_export.h"
 #include "export_fixture.h"
+#include "model/fused_network.h"
+#include "peer_python.h"
 
 #include <QDir>
 #include <QProcess>
@@ -20,8 +22,11 @@ namespace {
 const QString kVenv = QStringLiteral(OSPREY_ONNX_VENV);
 const QString kScript = QStringLiteral(OSPREY_SOURCE_DIR "/tests/core/export/run_onnxruntime.py");
 
+// The build's own venv, or else the Ultralytics peer's, which has onnx and onnxruntime too (offline hosts).
+QString g_python = kVenv + "/bin/python";
+
 QString python() {
-    return kVenv + "/bin/python";
+    return g_python;
 }
 
 // Runs a program; returns its exit code (-1 when it could not start or timed out) and its output.
@@ -49,8 +54,16 @@ QString ensureVenv() {
         runProgram("/usr/bin/python3", {"-m", "venv", kVenv}, 120000, &output) != 0)
         return "cannot create the venv " + kVenv + ": " + output.right(300);
     if (runProgram(python(), {"-m", "pip", "install", "-q", "onnxruntime", "onnx", "numpy"}, 480000,
-                   &output) != 0)
+                   &output) != 0) {
+        const QString peer = test::ultralyticsPython();
+        QString peerOutput;
+        if (!peer.isEmpty() &&
+            runProgram(peer, {"-c", "import onnxruntime, onnx, numpy"}, 60000, &peerOutput) == 0) {
+            g_python = peer;
+            return {};
+        }
         return "pip cannot install onnxruntime/onnx into " + kVenv + " (offline?): " + output.right(300);
+    }
     return {};
 }
 
@@ -185,6 +198,133 @@ private slots:
               halfDiff.scores);
         QVERIFY(halfDiff.boxesPx <= 0.05);
         QVERIFY(halfDiff.scores <= 1e-3);
+    }
+
+    void yolo26BothLayoutsMatchLibTorchAndUltralytics() {
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        const std::filesystem::path fixtures =
+            OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained/yolo26n";
+        if (!std::filesystem::exists(fixtures / "yolo26n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained/yolo26n is absent");
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto weights = fixtures / "yolo26n-shapes-best.pt";
+        const auto input = readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320});
+        auto reference = model::loadDetector(weights).value();
+        auto& network = *reference.impl().model;
+        network.eval();
+        torch::NoGradGuard noGrad;
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = 320;
+        options.out = folder / "o2m.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto oneToMany = runtimeOutput(options.out, input, {1, 8, 2100});
+        const auto o2mUltralytics =
+            test::differences(oneToMany, readFloats(fixtures / "raw-output-o2m.f32", {1, 8, 2100}));
+        const auto o2mLibTorch = test::differences(oneToMany, network.forwardDecoded(input));
+        qInfo("yolo26n one-to-many in onnxruntime: vs Ultralytics boxes %.2e px, scores %.2e; vs LibTorch "
+              "boxes %.2e px, scores %.2e",
+              o2mUltralytics.boxesPx, o2mUltralytics.scores, o2mLibTorch.boxesPx, o2mLibTorch.scores);
+        QVERIFY(o2mUltralytics.boxesPx <= 1e-3 && o2mUltralytics.scores <= 1e-4);
+        QVERIFY(o2mLibTorch.boxesPx <= 1e-3 && o2mLibTorch.scores <= 1e-4);
+
+        // nms=false: [1, 300, 6] rows x1, y1, x2, y2, score, class by descending score.
+        options.nms = false;
+        options.out = folder / "e2e.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto endToEnd = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto compare = [&](const torch::Tensor& expected, const char* what) {
+            const auto boxes =
+                (endToEnd.narrow(2, 0, 4) - expected.narrow(2, 0, 4)).abs().max().item<double>();
+            const auto scores =
+                (endToEnd.narrow(2, 4, 1) - expected.narrow(2, 4, 1)).abs().max().item<double>();
+            const auto classes = (endToEnd.narrow(2, 5, 1) != expected.narrow(2, 5, 1)).sum().item<int>();
+            qInfo("yolo26n end-to-end in onnxruntime vs %s: boxes %.2e px, scores %.2e, %d of 300 classes "
+                  "differ",
+                  what, boxes, scores, classes);
+            QVERIFY2(boxes <= 1e-3, qPrintable(QString::number(boxes)));
+            QVERIFY2(scores <= 1e-4, qPrintable(QString::number(scores)));
+            QCOMPARE(classes, 0);
+        };
+        compare(readFloats(fixtures / "raw-output-e2e.f32", {1, 300, 6}), "Ultralytics");
+        if (QTest::currentTestFailed())
+            return;
+        compare(network.forwardEndToEnd(input, 300), "LibTorch");
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY(endToEnd[0][0][4].item<float>() > 0.25f); // real detections lead the rows
+
+        // A dynamic batch of two images runs the same top-k per image.
+        options.dynamic = true;
+        options.out = folder / "e2e-dynamic.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        const auto pair = torch::cat({input, input.flip(3)});
+        const auto batched = runtimeOutput(options.out, pair, {2, 300, 6});
+        const auto expected = network.forwardEndToEnd(pair, 300);
+        QVERIFY((batched - expected).narrow(2, 0, 4).abs().max().item<double>() <= 1e-3);
+        QVERIFY((batched - expected).narrow(2, 4, 2).abs().max().item<double>() <= 1e-4);
+    }
+
+    void yolo26EndToEndAt640WithOptions() {
+        // 8400 anchors (k = 300 of them), opset 17, and float16 weights, against LibTorch's one-to-one head.
+        if (!m_unavailable.isEmpty())
+            QSKIP(qPrintable(m_unavailable));
+        const std::filesystem::path fixtures =
+            OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained/yolo26n";
+        if (!std::filesystem::exists(fixtures / "yolo26n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained/yolo26n is absent");
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto weights = fixtures / "yolo26n-shapes-best.pt";
+        auto reference = model::loadDetector(weights).value();
+        auto& network = *reference.impl().model;
+        network.eval();
+        torch::NoGradGuard noGrad;
+        // The recorded val image, twice the size: real shapes, so that real detections lead the rows.
+        namespace F = torch::nn::functional;
+        const auto input =
+            F::interpolate(
+                readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320}),
+                F::InterpolateFuncOptions().size(std::vector<std::int64_t>{640, 640}).mode(torch::kNearest))
+                .contiguous();
+        const auto expected = network.forwardEndToEnd(input, 300);
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = 640;
+        options.opset = 17;
+        options.nms = false;
+        options.out = folder / "e2e-640.onnx";
+        const auto report = exporter::exportOnnx(weights, options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->output.shape, (std::vector<std::int64_t>{1, 300, 6}));
+        const auto actual = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto boxes = (actual.narrow(2, 0, 4) - expected.narrow(2, 0, 4)).abs().max().item<double>();
+        const auto scores = (actual.narrow(2, 4, 1) - expected.narrow(2, 4, 1)).abs().max().item<double>();
+        qInfo("yolo26n end-to-end at 640, opset 17, in onnxruntime vs LibTorch: boxes %.2e px, scores %.2e",
+              boxes, scores);
+        QVERIFY(boxes <= 1e-3 && scores <= 1e-4);
+        QVERIFY(torch::equal(actual.narrow(2, 5, 1), expected.narrow(2, 5, 1)));
+
+        // float16 weights: the rows above 0.1 of the network with its weights rounded alike (the tail of
+        // near-equal low scores may swap order).
+        options.half = true;
+        options.out = folder / "e2e-640-half.onnx";
+        QVERIFY(exporter::exportOnnx(weights, options));
+        reference.fuse(model::HeadBranch::OneToOne);
+        model::roundParametersToHalf(reference);
+        const auto rounded = network.forwardEndToEnd(input, 300);
+        const auto half = runtimeOutput(options.out, input, {1, 300, 6});
+        const auto confident = (rounded.select(2, 4) > 0.1f).sum().item<std::int64_t>();
+        QVERIFY(confident >= 1);
+        const auto diff = (half.narrow(1, 0, confident) - rounded.narrow(1, 0, confident)).abs();
+        qInfo("half: %lld rows above 0.1, boxes %.2e px, scores %.2e, classes %.0f", (long long)confident,
+              diff.narrow(2, 0, 4).max().item<double>(), diff.select(2, 4).max().item<double>(),
+              diff.select(2, 5).max().item<double>());
+        QVERIFY(diff.narrow(2, 0, 4).max().item<double>() <= 1e-2);
+        QVERIFY(diff.select(2, 4).max().item<double>() <= 1e-3);
+        QCOMPARE(diff.select(2, 5).max().item<double>(), 0.0);
     }
 
     void halfOfTheTrainedCheckpointStaysCloseToUltralytics() {

@@ -328,15 +328,22 @@ private slots:
     // its plain-float forward is the network's.
     void describesTheFusedNetwork_data() {
         QTest::addColumn<QString>("model");
+        QTest::addColumn<bool>("oneToOne");
         for (const char* name : {"yolov8n", "yolo11n"})
-            QTest::newRow(name) << QString(name);
+            QTest::newRow(name) << QString(name) << false;
+        // YOLO26: reg_max 1 (no DFL), the SPPF residual, attention in layer 22, and the branch fuse kept.
+        QTest::newRow("yolo26n-one-to-many") << QString("yolo26n") << false;
+        QTest::newRow("yolo26n-one-to-one") << QString("yolo26n") << true;
     }
     void describesTheFusedNetwork() {
         QFETCH(QString, model);
+        QFETCH(bool, oneToOne);
+        const bool yolo26 = model.startsWith("yolo26");
+        const auto branch = oneToOne ? HeadBranch::OneToOne : HeadBranch::OneToMany;
         auto detector = Detector::create(spec(model.toStdString(), 7));
         QVERIFY(detector);
         QVERIFY(!osprey::model::describeFused(*detector)); // not fused yet
-        detector->fuse();
+        detector->fuse(branch);
         auto described = osprey::model::describeFused(*detector);
         QVERIFY2(described, described ? "" : described.message().c_str());
         std::int64_t values = 0;
@@ -357,24 +364,36 @@ private slots:
         for (const auto& parameter : detector->impl().model->parameters())
             parameters += parameter.numel();
         QCOMPARE(values, parameters);
-        QCOMPARE(attention, model.startsWith("yolo11") ? 1 : 0);
+        QCOMPARE(attention, model.startsWith("yolo11") ? 1 : yolo26 ? 2 : 0);
         QCOMPARE(described->head.numClasses, 7);
         QCOMPARE(described->head.strides, (std::vector<int>{8, 16, 32}));
         QCOMPARE(described->layers.size(), detector->layers().size());
-        QCOMPARE(described->head.dflWeight.values[15], 15.0f);
+        QCOMPARE(described->head.oneToOne, oneToOne);
+        QCOMPARE(described->head.regMax, yolo26 ? 1 : 16);
+        QCOMPARE(described->layers[9].block.residual, yolo26); // SPPF(..., shortcut=True)
+        if (yolo26)
+            QVERIFY(described->head.dflWeight.empty());
+        else
+            QCOMPARE(described->head.dflWeight.values[15], 15.0f);
 
         torch::manual_seed(3);
         const auto image = torch::rand({1, 3, 64, 64});
         std::vector<float> planar(image.data_ptr<float>(), image.data_ptr<float>() + image.numel());
         std::int64_t anchors = 0;
-        auto plain = osprey::model::forwardDecoded(*detector, planar, 64, &anchors);
-        QVERIFY(plain);
+        auto plain = osprey::model::forwardDecoded(*detector, planar, 64, &anchors, branch);
+        QVERIFY2(plain, plain ? "" : plain.message().c_str());
         QCOMPARE(anchors, std::int64_t(8 * 8 + 4 * 4 + 2 * 2));
         torch::NoGradGuard noGrad;
-        const auto reference = detector->impl().model->forwardDecoded(image).contiguous();
+        auto& network = *detector->impl().model;
+        const auto reference = (oneToOne ? network.head().decode(network.forwardHeads(image).oneToOne)
+                                         : network.forwardDecoded(image))
+                                   .contiguous();
         QCOMPARE(plain->size(), static_cast<size_t>(reference.numel()));
         for (size_t i = 0; i < plain->size(); ++i)
             QCOMPARE((*plain)[i], reference.data_ptr<float>()[i]);
+        // The branch fuse dropped (and a one-to-one branch a YOLOv8 never had) is an error, not a crash.
+        const auto other = oneToOne ? HeadBranch::OneToMany : HeadBranch::OneToOne;
+        QVERIFY(!osprey::model::forwardDecoded(*detector, planar, 64, nullptr, other));
         QVERIFY(!osprey::model::forwardDecoded(*detector, planar, 48));
 
         // Rounding to half: every parameter is then a float16 value, as torch rounds it.
