@@ -431,6 +431,21 @@ private slots:
             QVERIFY(b.forwardDecoded(x).equal(a.forwardDecoded(x)));
             QVERIFY(b.forwardEndToEnd(x, 300).equal(a.forwardEndToEnd(x, 300)));
         }
+        // A training checkpoint (model and EMA, as `last.pt` mid-run): both networks come back as written.
+        Checkpoint training = makeCheckpoint(*fresh.impl().model, freshMeta);
+        for (const auto& [name, tensor] : fresh.impl().model->stateDict())
+            training.ema.emplace_back(name, tensor.is_floating_point() ? tensor * 0.5 : tensor);
+        training.meta.epoch = 3;
+        QVERIFY(saveCheckpoint(training, folder / "last.pt"));
+        const auto reread = loadCheckpoint(folder / "last.pt");
+        QVERIFY2(reread, reread ? "" : reread.message().c_str());
+        QCOMPARE(reread->ema.size(), training.ema.size());
+        for (size_t i = 0; i < training.ema.size(); ++i) {
+            QCOMPARE(reread->ema[i].first, training.ema[i].first);
+            QVERIFY(reread->ema[i].second.equal(training.ema[i].second));
+            QVERIFY(reread->model[i].second.equal(training.model[i].second));
+        }
+
         // The trained file's names and image size survive the import.
         const auto meta = readCheckpointMeta(imported).value();
         QCOMPARE(meta.names, (std::vector<std::string>{"circle", "square", "triangle", "star"}));
