@@ -47,7 +47,11 @@ public:
         std::string text = args({c1, c2, n});
         text.pop_back();
         std::ostringstream yaml;
-        yaml << "[" << channels << ", " << (c3k ? "True" : "False") << ", " << expansion << attnText << "]";
+        // The row as yolo11.yaml / yolo26.yaml write it: e = 0.5 (C3k2's default) only before attn.
+        yaml << "[" << channels << ", " << (c3k ? "True" : "False");
+        if (expansion != 0.5 || attn)
+            yaml << ", " << expansion;
+        yaml << attnText << "]";
         const C2fInner inner = attn     ? C2fInner::AttnBottleneck
                                : useC3k ? C2fInner::C3k
                                         : C2fInner::HalfBottleneck;

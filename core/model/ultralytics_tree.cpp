@@ -367,11 +367,11 @@ void TreeWriter::block(const torch::nn::Module& m, const std::string& prefix,
             });
         });
         module(kUltralyticsBlock, "SPPF", &m, prefix, children, with([&] {
-                   // YOLOv8/11: three pools, no residual.
+                   // Three chained pools; YOLO26 adds the input (YOLOv8/11 do not).
                    attr("n");
                    m_w.integer(3);
                    attr("add");
-                   m_w.boolean(false);
+                   m_w.boolean(s->residual());
                }));
     } else if (dynamic_cast<const C2Psa*>(&m) != nullptr) {
         module(kUltralyticsBlock, "C2PSA", &m, prefix, childrenOf(m, prefix), with([&] {
@@ -460,22 +460,41 @@ void TreeWriter::layer(DetectionModel& model, size_t index, const std::string& p
         });
     } else if (info.type == "Detect") {
         Detect& head = model.head();
+        if (head.endToEnd() && !head.hasOneToMany() && m_error.empty())
+            m_error =
+                m_what + ": a YOLO26 head without its one-to-many branch cannot be written for Ultralytics";
         m_inDetect = true;
-        module(kUltralyticsHead, "Detect", &m, prefix, childrenOf(m, prefix), [&] {
+        // Ultralytics' order: cv2, cv3, dfl (a DFL, or an Identity when reg_max is 1), then an end-to-end
+        // head's one2one_cv2 and one2one_cv3.
+        std::vector<Child> children;
+        for (auto& child : childrenOf(m, prefix)) {
+            children.push_back(std::move(child));
+            if (children.back().first == "cv3" && head.regMax() == 1)
+                children.emplace_back("dfl", [this] { module(kTorchLinear, "Identity", nullptr, "", {}); });
+        }
+        module(kUltralyticsHead, "Detect", &m, prefix, children, [&] {
             attr("nc");
             m_w.integer(head.numClasses());
             attr("nl");
             m_w.integer(static_cast<std::int64_t>(head.strides().size()));
             attr("reg_max");
-            m_w.integer(kRegMax);
+            m_w.integer(head.regMax());
             attr("no");
-            m_w.integer(head.numClasses() + 4 * kRegMax);
+            m_w.integer(head.numClasses() + 4 * head.regMax());
             attr("stride");
             std::vector<float> strides(head.strides().begin(), head.strides().end());
             freeTensor(torch::tensor(strides));
             topLevel();
             attr("inplace");
             m_w.boolean(true);
+            if (head.endToEnd()) {
+                // As Ultralytics 8.4.190's trainer leaves them in a best.pt (its validator sets both): the
+                // one-to-many head with NMS by default; predict and val choose the head from `nms` anyway.
+                attr("max_det");
+                m_w.integer(300);
+                attr("_end2end");
+                m_w.boolean(false);
+            }
         });
         m_inDetect = false;
     } else {
@@ -499,6 +518,13 @@ Status TreeWriter::network(DetectionModel& model, const CheckpointMeta& meta) {
             m_w.beginDict();
             attr("nc");
             m_w.integer(meta.spec.numClasses);
+            if (meta.spec.family == Family::Yolo26) {
+                // yolo26.yaml's top-level keys: the end-to-end head without DFL.
+                attr("end2end");
+                m_w.boolean(true);
+                attr("reg_max");
+                m_w.integer(1);
+            }
             attr("scales");
             m_w.beginDict();
             for (const Scale scale : {Scale::N, Scale::S, Scale::M, Scale::L, Scale::X}) {
@@ -589,12 +615,6 @@ Status TreeWriter::network(DetectionModel& model, const CheckpointMeta& meta) {
 
 Status writeNetwork(pickle::Writer& writer, StorageRecords& storages, DetectionModel& model,
                     const CheckpointMeta& meta, const TensorList& state, const std::string& what) {
-    // YOLO26's Detect (reg_max 1, the one-to-one branches, an Identity for the DFL, the yaml's end2end) and
-    // its residual SPPF are not written yet: a file Ultralytics would misread is refused instead.
-    if (meta.spec.family == Family::Yolo26)
-        return fail(what + ": Osprey cannot write a YOLO26 as an Ultralytics checkpoint yet; use the "
-                           "Ultralytics .pt as it is (predict, val and autolabel read it)",
-                    "unsupported");
     TreeWriter tree(writer, storages, state, what);
     return tree.network(model, meta);
 }

@@ -374,21 +374,82 @@ private slots:
         QVERIFY2(worstBox <= 1e-3, qPrintable(QString::number(worstBox)));
     }
 
-    /// Writing YOLO26 as an Ultralytics checkpoint is not there yet: refused, and nothing is left behind.
-    void refusesToWriteYolo26() {
+    /// YOLO26 written in Ultralytics' layout (the trained fixture imported, a fresh yolo26s nc 3 saved) reads
+    /// back as the same network: the same metadata, every tensor, and both heads' outputs bit for bit.
+    /// (What Ultralytics itself makes of these files: tst_ultralytics_fresh.)
+    void writesAYolo26Checkpoint() {
         OSPREY_REQUIRE_FIXTURE(kYolo26);
         QTemporaryDir dir;
-        const fs::path out = fs::path(dir.path().toStdString()) / "yolo26n-osprey.pt";
-        const auto imported = importWeights(test::fixture(kYolo26 + "yolo26n-shapes-best.pt"), out);
-        QVERIFY(!imported);
-        QVERIFY2(imported.message().find("cannot write a YOLO26") != std::string::npos,
-                 imported.message().c_str());
-        QVERIFY(!fs::exists(out));
-        auto fresh = Detector::create(parseModelName("yolo26n", 3).value()).value();
-        CheckpointMeta meta;
-        meta.spec = fresh.spec();
-        QVERIFY(!saveWeights(fresh, meta, out));
-        QVERIFY(!fs::exists(out));
+        const fs::path folder(dir.path().toStdString());
+        const fs::path source = test::fixture(kYolo26 + "yolo26n-shapes-best.pt");
+        const fs::path imported = folder / "yolo26n-osprey.pt";
+        const auto report = importWeights(source, imported);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+
+        torch::manual_seed(7);
+        auto fresh = Detector::create(parseModelName("yolo26s", 3).value()).value();
+        {
+            torch::NoGradGuard noGrad;
+            for (auto& module : fresh.impl().model->modules())
+                if (auto* bn = dynamic_cast<torch::nn::BatchNorm2dImpl*>(module.get())) {
+                    bn->running_mean.uniform_(-0.5, 0.5);
+                    bn->running_var.uniform_(0.5, 2.0);
+                    bn->weight.uniform_(0.5, 1.5);
+                    bn->bias.uniform_(-0.2, 0.2);
+                }
+        }
+        CheckpointMeta freshMeta;
+        freshMeta.spec = fresh.spec();
+        freshMeta.names = {"a", "b", "c"};
+        const fs::path saved = folder / "yolo26s-nc3.pt";
+        QVERIFY(saveWeights(fresh, freshMeta, saved));
+
+        auto trained = loadDetector(source).value();
+        const std::vector<std::tuple<Detector*, fs::path, std::string, int>> cases = {
+            {&trained, imported, "yolo26n", 4}, {&fresh, saved, "yolo26s", 3}};
+        for (const auto& [before, written, name, nc] : cases) {
+            CheckpointMeta meta;
+            auto after = loadDetector(written, &meta);
+            QVERIFY2(after, after ? "" : after.message().c_str());
+            QCOMPARE(meta.spec.name(), name);
+            QCOMPARE(meta.spec.numClasses, nc);
+            QVERIFY(!meta.spec.sppfActivation);
+            auto& a = *before->impl().model;
+            auto& b = *after->impl().model;
+            QVERIFY(b.head().endToEnd() && b.head().hasOneToMany());
+            const auto stateA = a.stateDict(), stateB = b.stateDict();
+            QCOMPARE(stateB.size(), stateA.size());
+            for (size_t i = 0; i < stateA.size(); ++i) {
+                QCOMPARE(stateB[i].first, stateA[i].first);
+                QVERIFY2(stateB[i].second.to(torch::kFloat).equal(stateA[i].second.to(torch::kFloat)),
+                         stateA[i].first.c_str());
+            }
+            a.eval();
+            b.eval();
+            torch::NoGradGuard noGrad;
+            const auto x = torch::rand({1, 3, 256, 256});
+            QVERIFY(b.forwardDecoded(x).equal(a.forwardDecoded(x)));
+            QVERIFY(b.forwardEndToEnd(x, 300).equal(a.forwardEndToEnd(x, 300)));
+        }
+        // A training checkpoint (model and EMA, as `last.pt` mid-run): both networks come back as written.
+        Checkpoint training = makeCheckpoint(*fresh.impl().model, freshMeta);
+        for (const auto& [name, tensor] : fresh.impl().model->stateDict())
+            training.ema.emplace_back(name, tensor.is_floating_point() ? tensor * 0.5 : tensor);
+        training.meta.epoch = 3;
+        QVERIFY(saveCheckpoint(training, folder / "last.pt"));
+        const auto reread = loadCheckpoint(folder / "last.pt");
+        QVERIFY2(reread, reread ? "" : reread.message().c_str());
+        QCOMPARE(reread->ema.size(), training.ema.size());
+        for (size_t i = 0; i < training.ema.size(); ++i) {
+            QCOMPARE(reread->ema[i].first, training.ema[i].first);
+            QVERIFY(reread->ema[i].second.equal(training.ema[i].second));
+            QVERIFY(reread->model[i].second.equal(training.model[i].second));
+        }
+
+        // The trained file's names and image size survive the import.
+        const auto meta = readCheckpointMeta(imported).value();
+        QCOMPARE(meta.names, (std::vector<std::string>{"circle", "square", "triangle", "star"}));
+        QCOMPARE(meta.imgsz, 320);
     }
 
     void predictsWhatUltralyticsPredicts_data() {

@@ -1,6 +1,6 @@
 // An Ultralytics checkpoint through osprey-cli, as a user runs it: `model import` with its summary, `val` on
-// the images Ultralytics validated it on (same mAP, and the pictures Ultralytics' val writes), and
-// fine-tuning that starts where the checkpoint left off.
+// the images Ultralytics validated it on (same mAP, and the pictures Ultralytics' val writes), a YOLO26
+// written back for Ultralytics, and fine-tuning that starts where the checkpoint left off.
 #include "../../fixtures.h"
 #include "model/weights.h"
 
@@ -215,6 +215,63 @@ private slots:
                                   "save=false", "out=" + dir.filePath("refused")});
         QVERIFY(refused.code != 0);
         QVERIFY2(refused.err.contains("nms=false is for YOLO26"), qPrintable(refused.err));
+    }
+
+    /// A YOLO26 .pt through `model import`, `model export format=ultralytics` and `model strip`: each file is
+    /// a yolo26n with the checkpoint's classes, and predicts what the Ultralytics file predicts, in both
+    /// heads, label for label (what Ultralytics makes of such files: tst_ultralytics_fresh).
+    void exportsYolo26ForUltralytics() {
+        const std::string yolo26 = kTrained + "yolo26n/";
+        OSPREY_REQUIRE_FIXTURE(yolo26);
+        QTemporaryDir dir;
+        const QString source =
+            QString::fromStdString(test::fixture(yolo26 + "yolo26n-shapes-best.pt").string());
+        const QString imported = dir.filePath("imported.pt"), exported = dir.filePath("exported.pt"),
+                      stripped = dir.filePath("stripped.pt");
+        auto run = cli({"model", "import", "weights=" + source, "out=" + imported});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("yolo26n"), qPrintable(run.out));
+        run = cli({"model", "export", "weights=" + imported, "format=ultralytics", "out=" + exported});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("Ultralytics 8.4 loads it"), qPrintable(run.out));
+        run = cli({"model", "strip", "weights=" + imported, "out=" + stripped});
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        for (const QString& file : {imported, exported, stripped}) {
+            const auto meta = model::readCheckpointMeta(file.toStdString());
+            QVERIFY2(meta, meta ? "" : meta.message().c_str());
+            QCOMPARE(meta->spec.name(), std::string("yolo26n"));
+            QCOMPARE(meta->names, (std::vector<std::string>{"circle", "square", "triangle", "star"}));
+        }
+
+        QDir images(dir.filePath("images"));
+        QVERIFY(images.mkpath("."));
+        for (int i = 0; i < 10; ++i) {
+            const QString name = QString("val_%1.jpg").arg(i, 5, 10, QChar('0'));
+            QVERIFY(QFile::copy(
+                QString::fromStdString(test::fixture(kTrained + "shapes13/images/val/").string()) + name,
+                images.filePath(name)));
+        }
+        const auto labels = [&](const QString& weights, bool nms, const QString& out) {
+            const auto predicted =
+                cli({"predict", "model=" + weights, "source=" + images.path(), "imgsz=320", "conf=0.25",
+                     "save=false", QString("nms=") + (nms ? "true" : "false"), "out=" + out});
+            QMap<QString, QByteArray> found;
+            if (predicted.code != 0) {
+                qWarning("predict failed: %s", qPrintable(predicted.err));
+                return found;
+            }
+            for (const QFileInfo& info : QDir(out + "/labels").entryInfoList({"*.txt"}, QDir::Files)) {
+                QFile text(info.filePath());
+                if (text.open(QIODevice::ReadOnly))
+                    found[info.fileName()] = text.readAll();
+            }
+            return found;
+        };
+        for (const bool nms : {true, false}) {
+            const auto expected = labels(source, nms, dir.filePath(nms ? "source-nms" : "source-e2e"));
+            QVERIFY(expected.size() >= 8);
+            QCOMPARE(labels(exported, nms, dir.filePath(nms ? "exported-nms" : "exported-e2e")), expected);
+        }
     }
 
     void fineTunesFromWhereItLeftOff() {
