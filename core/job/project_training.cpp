@@ -15,6 +15,7 @@
 #include "train/batch_pictures.h"
 #include "train/curves_recorder.h"
 #include "train/data_loader.h"
+#include "train/dataset_info.h"
 #include "train/distributed_job.h"
 #include "train/train_dataset.h"
 #include "train/ultralytics_scorer.h"
@@ -360,12 +361,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     sink.add(&valPictures);
     inputs.val = data->val.samples.empty() ? nullptr : &valPictures;
     inputs.scorer = &valPictures;
-    inputs.dataset.classNames = data->classNames;
-    inputs.dataset.trainImages = static_cast<std::int64_t>(data->train.samples.size());
-    inputs.dataset.valImages = static_cast<std::int64_t>(data->val.samples.size());
-    inputs.dataset.trainBoxes = data->train.boxes;
-    inputs.dataset.valBoxes = data->val.boxes;
-    inputs.dataset.negatives = data->train.negatives + data->val.negatives;
+    inputs.dataset = datasetInfoOf(*data);
     inputs.runDir = runDir.value();
     // The run advice (core/planner) watches the stream and adds `advice` events to it.
     planner::AdvisingSink advised(sink);

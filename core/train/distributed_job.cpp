@@ -2,6 +2,7 @@
 
 #include "common/version.h"
 #include "run/run_files.h"
+#include "train/dataset_info.h"
 #include "train/device_choice.h"
 #include "train/warning_forwarder.h"
 
@@ -179,11 +180,7 @@ Expected<TrainResult> trainProjectRank(const std::function<Expected<ProjectData>
     DataLoader train(data->train.samples, job.trainLoader(config), std::ref(warn));
     TrainInputs inputs;
     inputs.train = &train;
-    inputs.dataset.classNames = data->classNames;
-    inputs.dataset.trainImages = static_cast<std::int64_t>(data->train.samples.size());
-    inputs.dataset.valImages = static_cast<std::int64_t>(data->val.samples.size());
-    inputs.dataset.trainBoxes = data->train.boxes;
-    inputs.dataset.valBoxes = data->val.boxes;
+    inputs.dataset = datasetInfoOf(*data);
     inputs.runDir = runDir;
     inputs.events = &log;
     inputs.stop = stop;
