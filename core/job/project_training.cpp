@@ -13,14 +13,12 @@
 #include "system/gpu_monitor.h"
 #include "train/auto_batch.h"
 #include "train/batch_pictures.h"
-#include "train/curves_recorder.h"
 #include "train/data_loader.h"
 #include "train/dataset_info.h"
 #include "train/distributed_job.h"
 #include "train/train_dataset.h"
 #include "train/ultralytics_scorer.h"
-#include "train/val_batch_pictures.h"
-#include "train/validation_recorder.h"
+#include "train/validation_chain.h"
 #include "train/warning_forwarder.h"
 
 #include <chrono>
@@ -335,18 +333,12 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
                      job ? job->trainLoader(config) : LoaderOptions::fromConfig(config, LoaderMode::Train),
                      std::ref(warn));
     DataLoader val(data->val.samples, LoaderOptions::fromConfig(config, LoaderMode::Val), std::ref(warn));
-    const auto scorer = makeUltralyticsScorer(static_cast<int>(data->classNames.size()));
-    // Per-image results of every validation, in <run>/validation.jsonl (runs errors, the worst images).
-    ValidationRecorder validationRecorder(*scorer, recordedImagesOf(data->val.samples), data->classNames,
-                                          config.imgsz, run::RunFolder(*runDir).validation());
-    sink.add(&validationRecorder);
-    // The curves of the best model so far, in <run>/curves.json (the platform's training_complete plots).
-    std::vector<std::string> valNames;
-    for (const auto& sample : data->val.samples)
-        valNames.push_back(sample.path.filename().string());
-    CurvesRecorder curvesRecorder(*scorer, validationRecorder, std::move(valNames), data->classNames,
-                                  run::RunFolder(*runDir).curves());
-    sink.add(&curvesRecorder);
+    // Per-image results of every validation (<run>/validation.jsonl: runs errors, the worst images), the
+    // curves of the best model so far (<run>/curves.json: the platform's training_complete plots) and the
+    // first validation batches with their labels and the best model's detections (val_batch0..2_*.jpg).
+    ValidationChain validation(val, data->val.samples, data->classNames, config.imgsz, *runDir,
+                               std::ref(warn));
+    sink.add(&validation);
     // The planner's estimate of this run, for "estimated X, took Y" afterwards: <run>/estimate.json.
     planner::EstimateRecorder estimateRecorder({}, firstGpuName(config.device));
     sink.add(&estimateRecorder);
@@ -355,12 +347,8 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     BatchPictures pictured(train, *runDir, data->classNames, std::ref(warn));
     TrainInputs inputs;
     inputs.train = config.resume ? static_cast<BatchSource*>(&train) : &pictured;
-    // The first validation batches with their labels and the best model's detections:
-    // <run>/val_batch0..2_labels.jpg and val_batch0..2_pred.jpg.
-    ValBatchPictures valPictures(val, validationRecorder, *runDir, data->classNames, std::ref(warn));
-    sink.add(&valPictures);
-    inputs.val = data->val.samples.empty() ? nullptr : &valPictures;
-    inputs.scorer = &valPictures;
+    inputs.val = data->val.samples.empty() ? nullptr : &validation.source();
+    inputs.scorer = &validation.scorer();
     inputs.dataset = datasetInfoOf(*data);
     inputs.runDir = runDir.value();
     // The run advice (core/planner) watches the stream and adds `advice` events to it.

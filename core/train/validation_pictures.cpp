@@ -4,11 +4,9 @@
 #include "plot/run_plots.h"
 #include "run/run_files.h"
 #include "run/run_folder.h"
-#include "train/curves_recorder.h"
 #include "train/data_loader.h"
-#include "train/ultralytics_scorer.h"
 #include "train/val_batch_pictures.h"
-#include "train/validation_recorder.h"
+#include "train/validation_chain.h"
 
 #include <system_error>
 
@@ -32,17 +30,10 @@ validateWithPictures(const std::filesystem::path& weights, const std::vector<Sam
 
     const auto warn = [](const std::string& message) { log::warn(message); };
     DataLoader loader(samples, LoaderOptions::fromConfig(config, LoaderMode::Val), warn);
-    const int classCount = static_cast<int>(classNames.size());
-    const auto scorer = makeUltralyticsScorer(classCount);
-    ValidationRecorder recorder(*scorer, recordedImagesOf(samples), classNames, config.imgsz,
-                                files.validation());
-    std::vector<std::string> imageNames;
-    for (const auto& sample : samples)
-        imageNames.push_back(sample.path.filename().string());
-    CurvesRecorder curves(*scorer, recorder, std::move(imageNames), classNames, files.curves());
-    ValBatchPictures batches(loader, recorder, folder, classNames, warn);
+    ValidationChain chain(loader, samples, classNames, config.imgsz, folder, warn);
 
-    auto report = validateWeights(weights, batches, &batches, classCount, config);
+    auto report = validateWeights(weights, chain.source(), &chain.scorer(),
+                                  static_cast<int>(classNames.size()), config);
     if (!report)
         return report;
 
@@ -59,11 +50,7 @@ validateWithPictures(const std::filesystem::path& weights, const std::vector<Sam
     epoch.metrics.valBoxLoss = report->boxLoss;
     epoch.metrics.valClsLoss = report->clsLoss;
     epoch.metrics.valDflLoss = report->dflLoss;
-    run::FanOutSink sink; // the recorder first: the curves read the validation it completes
-    sink.add(&recorder);
-    sink.add(&curves);
-    sink.add(&batches);
-    sink.onEvent(epoch);
+    chain.onEvent(epoch);
 
     ValidationPictures written{folder, {}};
     if (auto drawn = plot::writeRunPlots(folder, classNames))
