@@ -29,7 +29,7 @@ int runRunsPlots(const Args& args) {
     }
     const auto started = std::chrono::steady_clock::now();
     std::vector<std::string> classNames;
-    std::vector<quality::LabelBox> labels;
+    std::vector<LabelBox> labels;
     const bool withLabels = args.flag("labels");
     if (withLabels) {
         auto project = project::Project::open(projectFolder);

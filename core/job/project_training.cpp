@@ -129,7 +129,7 @@ Expected<ImageSizes> trainImageSizes(const project::Project& project) {
 /// split), as Ultralytics leaves them; a picture that cannot be drawn is a warning, never a failed run.
 void writeRunPictures(const ImageSizes& sizes, const ProjectData& data, const std::filesystem::path& runDir) {
     const auto started = std::chrono::steady_clock::now();
-    std::vector<quality::LabelBox> labels;
+    std::vector<LabelBox> labels;
     for (const auto& sample : data.train.samples) {
         const auto size = sizes.find(sample.imageId);
         if (size == sizes.end() || size->second.first <= 0 || size->second.second <= 0)

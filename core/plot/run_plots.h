@@ -8,7 +8,7 @@
 // Every file is written atomically. Thread-safe (no shared state but the font cache).
 
 #include "common/expected.h"
-#include "quality/dataset_stats.h"
+#include "common/label_box.h"
 #include "run/run_curves.h"
 #include "run/run_files.h"
 #include "run/run_folder.h"
@@ -28,8 +28,6 @@ struct PlotArea {
     double pixelX(double x) const;
     double pixelY(double y) const;
 };
-
-using quality::LabelBox;
 
 enum class CurveKind { PrecisionRecall, F1, Precision, Recall };
 /// "PR_curve.png", "F1_curve.png", "P_curve.png", "R_curve.png" (run::RunFolder's names).

@@ -4,6 +4,7 @@
 // and boxes per image. Plain data, computed from a formats::Dataset.
 
 #include "common/expected.h"
+#include "common/label_box.h"
 #include "formats/dataset.h"
 #include "project/project.h"
 
@@ -41,12 +42,6 @@ struct Histogram2D {
     int bins = 0;
     std::vector<std::int64_t> counts;
     std::int64_t at(int x, int y) const { return counts[static_cast<std::size_t>(y * bins + x)]; }
-};
-
-/// One box normalised to its image (0..1), with its index in the class list: the numbers behind labels.jpg.
-struct LabelBox {
-    int classIndex = 0;
-    double cx = 0, cy = 0, w = 0, h = 0;
 };
 
 /// labels.jpg's box layout draws at most this many boxes, each centred, at its width and height.

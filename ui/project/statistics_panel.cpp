@@ -216,7 +216,7 @@ void StatisticsPanel::plot(const quality::DatasetStats& stats) {
     heatMap(m_shapePlot, stats.sizes, tr("width"), tr("height"), false);
 }
 
-void StatisticsPanel::boxLayout(const std::vector<quality::LabelBox>& boxes) {
+void StatisticsPanel::boxLayout(const std::vector<LabelBox>& boxes) {
     m_layoutPlot->clearItems();
     const auto& classes = m_document->classes();
     for (const auto& box : boxes) {

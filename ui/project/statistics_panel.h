@@ -13,10 +13,13 @@ class QCustomPlot;
 class QLabel;
 class QPushButton;
 
+namespace osprey {
+struct LabelBox;
+} // namespace osprey
+
 namespace osprey::quality {
 struct DatasetStats;
 struct Histogram2D;
-struct LabelBox;
 } // namespace osprey::quality
 
 namespace osprey::ui {
@@ -39,7 +42,7 @@ public:
 private:
     void heatMap(QCustomPlot* plot, const quality::Histogram2D& grid, const QString& xLabel,
                  const QString& yLabel, bool fromTop);
-    void boxLayout(const std::vector<quality::LabelBox>& boxes);
+    void boxLayout(const std::vector<LabelBox>& boxes);
     void onFinished(const TaskResult& result);
     void plot(const quality::DatasetStats& stats);
 

@@ -164,7 +164,7 @@ private slots:
         QCOMPARE(picture.rows, 1200);
         QVERIFY(nonBlank(picture));
 
-        std::vector<quality::LabelBox> boxes;
+        std::vector<LabelBox> boxes;
         for (int i = 0; i < 300; ++i)
             boxes.push_back({i % 3, 0.2 + 0.002 * i, 0.5, 0.1 + 0.001 * i, 0.2});
         QVERIFY(plot::writeLabelsPlot(path("labels.jpg"), {"circle", "螺丝", "nut"}, boxes));
@@ -200,7 +200,7 @@ private slots:
         fs::create_directories(run);
         QVERIFY(!plot::writeRunPlots(run)); // nothing to draw from: an error, no files
         QVERIFY(run::writeRunCurves(run::RunFolder(run).curves(), knownCurves()));
-        std::vector<quality::LabelBox> boxes(50, quality::LabelBox{1, 0.5, 0.5, 0.2, 0.3});
+        std::vector<LabelBox> boxes(50, LabelBox{1, 0.5, 0.5, 0.2, 0.3});
         const auto started = std::chrono::steady_clock::now();
         auto written = plot::writeRunPlots(run, {}, &boxes);
         qInfo("all pictures of a run: %.2f s",

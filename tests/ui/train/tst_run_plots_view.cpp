@@ -25,7 +25,7 @@ private slots:
             results.rows.push_back(row);
         }
         QVERIFY(plot::writeResultsPlot(run / "results.png", results));
-        std::vector<quality::LabelBox> boxes(20, quality::LabelBox{0, 0.5, 0.5, 0.2, 0.2});
+        std::vector<LabelBox> boxes(20, LabelBox{0, 0.5, 0.5, 0.2, 0.2});
         QVERIFY(plot::writeLabelsPlot(run / "labels.jpg", {"螺丝", "nut"}, boxes));
 
         ui::RunPlotsView view;
