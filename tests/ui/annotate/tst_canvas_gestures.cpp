@@ -4,7 +4,8 @@
 // button move the view, never a box), copy and paste (Ctrl+C / Ctrl+V, same class and coordinates on
 // another image, offset on the same one, one undo step), arrow-key nudge with and without Shift (clamped
 // to the image), and cycling through overlapping boxes to pick the one to edit. After each step the
-// database is read through a second connection.
+// database is read through a second connection, which also counts the writes of a long drag (PRAGMA
+// data_version and a trigger on the boxes table).
 #include "editor_test_util.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
@@ -15,12 +16,15 @@
 #include "ui/project/image_list_panel.h"
 #include "ui/project/project_document.h"
 
+#include <QDir>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <sqlite3.h>
 
 using namespace osprey;
 using editor_test::drag;
@@ -59,6 +63,46 @@ std::vector<std::int64_t> sorted(std::vector<std::int64_t> ids) {
     std::sort(ids.begin(), ids.end());
     return ids;
 }
+
+/// A second connection to a project's database that sees its writes: data_version() changes whenever
+/// another connection commits, and boxUpdates() counts the boxes rows updated since the counter was made
+/// (a trigger it adds to the database).
+class WriteCounter {
+public:
+    explicit WriteCounter(const QString& folder) {
+        const auto path = QDir(folder).filePath("project.osprey").toStdString();
+        if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+            return;
+        sqlite3_busy_timeout(m_db, 5000);
+        m_ready = exec("CREATE TABLE test_box_updates (box_id INTEGER);"
+                       "CREATE TRIGGER test_count_box_updates AFTER UPDATE ON boxes "
+                       "BEGIN INSERT INTO test_box_updates VALUES (NEW.id); END;");
+    }
+    ~WriteCounter() {
+        if (m_db) {
+            exec("DROP TRIGGER IF EXISTS test_count_box_updates; DROP TABLE IF EXISTS test_box_updates;");
+            sqlite3_close(m_db);
+        }
+    }
+    bool ready() const { return m_ready; }
+    std::int64_t dataVersion() const { return single("PRAGMA data_version"); }
+    std::int64_t boxUpdates() const { return single("SELECT COUNT(*) FROM test_box_updates"); }
+
+private:
+    bool exec(const char* sql) { return sqlite3_exec(m_db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; }
+    std::int64_t single(const char* sql) const {
+        sqlite3_stmt* statement = nullptr;
+        std::int64_t value = -1;
+        if (sqlite3_prepare_v2(m_db, sql, -1, &statement, nullptr) == SQLITE_OK &&
+            sqlite3_step(statement) == SQLITE_ROW)
+            value = sqlite3_column_int64(statement, 0);
+        sqlite3_finalize(statement);
+        return value;
+    }
+
+    sqlite3* m_db = nullptr;
+    bool m_ready = false;
+};
 
 /// A main window on a fresh demo project, showing the first image with its demo boxes deleted.
 class Editor {
@@ -102,6 +146,8 @@ public:
         return editor_test::storedStatus(m_folder, session->imageId());
     }
     int undoSteps() const { return session->undoStack()->count(); }
+    QString folder() const { return m_folder; }
+    ui::ProjectDocument* document() const { return m_window->document(); }
     std::vector<project::ClassInfo> classes() const { return m_window->document()->classes(); }
 
     ui::BoxCanvas* canvas = nullptr;
@@ -412,6 +458,65 @@ private slots:
         checkBox(storedBox(e.stored(), id), afterMove);
         e.session->undo();
         checkBox(storedBox(e.stored(), id), drawn);
+    }
+
+    void longDragIsOneCommandAndOneWrite() {
+        Editor e;
+        QVERIFY(e.open());
+        const Rect drawn{40, 40, 120, 100};
+        const std::int64_t id = e.draw(drawn);
+        QVERIFY(id);
+        const int steps = e.undoSteps();
+        WriteCounter writes(e.folder());
+        QVERIFY(writes.ready());
+        const std::int64_t versionBefore = writes.dataVersion();
+        QSignalSpy documentWrites(e.document(), &ui::ProjectDocument::imageChanged);
+
+        // 60 mouse moves, each a new position of the box: the canvas follows, the database does not.
+        const QPoint start = editor_test::at(e.canvas, 80, 70);
+        QTest::mouseMove(e.canvas, start);
+        QTest::mousePress(e.canvas, Qt::LeftButton, {}, start);
+        const QPoint end = editor_test::at(e.canvas, 200, 150);
+        constexpr int kMoves = 60;
+        double shownX1 = drawn.x1;
+        int shownChanges = 0;
+        for (int step = 1; step <= kMoves; ++step) {
+            QTest::mouseMove(e.canvas, start + (end - start) * step / kMoves);
+            const double x1 = e.session->findBox(id)->x1;
+            shownChanges += x1 != shownX1 ? 1 : 0;
+            shownX1 = x1;
+            QCOMPARE(writes.dataVersion(), versionBefore);
+        }
+        QVERIFY2(shownChanges >= kMoves / 2, qPrintable(QString::number(shownChanges)));
+        QCOMPARE(writes.boxUpdates(), std::int64_t(0));
+        QCOMPARE(documentWrites.count(), 0);
+        QCOMPARE(e.undoSteps(), steps);
+        checkBox(storedBox(e.stored(), id), drawn);
+
+        // The release: one command on the undo stack, one transaction, one update of the box, and the
+        // stored box is where the canvas showed it.
+        QTest::mouseRelease(e.canvas, Qt::LeftButton, {}, end);
+        const QPointF d = e.canvas->toImage(QPointF(end)) - e.canvas->toImage(QPointF(start));
+        const Rect moved{drawn.x1 + std::round(d.x()), drawn.y1 + std::round(d.y()),
+                         drawn.x2 + std::round(d.x()), drawn.y2 + std::round(d.y())};
+        QVERIFY(moved.x1 > drawn.x1 + 50 && moved.y1 > drawn.y1 + 30); // it did move, about (120, 80)
+        QCOMPARE(e.undoSteps(), steps + 1);
+        QCOMPARE(e.session->undoStack()->index(), steps + 1);
+        QCOMPARE(documentWrites.count(), 1);
+        QCOMPARE(writes.boxUpdates(), std::int64_t(1));
+        QVERIFY(writes.dataVersion() != versionBefore);
+        checkBox(storedBox(e.stored(), id), moved);
+        checkBox(*e.session->findBox(id), moved);
+
+        // Undo writes the original back, again as one transaction.
+        const std::int64_t versionAfter = writes.dataVersion();
+        e.session->undo();
+        QCOMPARE(documentWrites.count(), 2);
+        QCOMPARE(writes.boxUpdates(), std::int64_t(2));
+        QVERIFY(writes.dataVersion() != versionAfter);
+        checkBox(storedBox(e.stored(), id), drawn);
+        checkBox(*e.session->findBox(id), drawn);
+        QCOMPARE(e.session->undoStack()->index(), steps);
     }
 
     void cyclingPicksTheOverlappingBoxToEdit() {
