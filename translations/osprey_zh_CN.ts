@@ -608,13 +608,12 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Copied %1 boxes</source>
         <translation>已复制 %1 个框</translation>
     </message>
+</context>
+<context>
+    <name>osprey::ui::EditQueue</name>
     <message>
         <source>This project is read-only: the edit was not stored</source>
         <translation>此项目为只读：编辑未被保存</translation>
-    </message>
-    <message>
-        <source>The kept edits are saved now</source>
-        <translation>保留的编辑现已保存</translation>
     </message>
     <message>
         <source>The edit was not stored: %1</source>
@@ -627,6 +626,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>A kept edit was dropped: %1</source>
         <translation>一处保留的编辑已被丢弃：%1</translation>
+    </message>
+    <message>
+        <source>The kept edits are saved now</source>
+        <translation>保留的编辑现已保存</translation>
     </message>
     <message>
         <source>&amp;Undo Unsaved Edit</source>

@@ -1,23 +1,18 @@
 #pragma once
-// AnnotationSession: the editing state of one open project. It owns the undo stack (unlimited, it lives
-// as long as the project is open and survives image switches), the id maps of the commands, the current
-// image and its boxes, the default class for the next box and the box clipboard. Every edit goes through
-// a QUndoCommand pushed here; views listen to boxesChanged / imageChanged. GUI thread only.
+// AnnotationSession: the editing state of one open project and its edit verbs. It owns the id maps of the
+// commands, the current image and its boxes, the default class for the next box, the box clipboard and the
+// EditQueue (the undo stack, unlimited, living as long as the project is open and surviving image
+// switches, with the edits the database refused kept for a retry). Every edit goes through a QUndoCommand
+// pushed there; views listen to boxesChanged / imageChanged. GUI thread only.
 
 #include "project/types.h"
+#include "ui/annotate/edit_queue.h"
 #include "ui/annotate/id_map.h"
 
 #include <QObject>
 #include <QRectF>
-#include <chrono>
-#include <deque>
-#include <functional>
 #include <optional>
 #include <vector>
-
-class QTimer;
-class QUndoCommand;
-class QUndoStack;
 
 namespace osprey::ui {
 
@@ -34,7 +29,7 @@ public:
     /// Switches to another project (or none); clears the undo stack.
     void setDocument(ProjectDocument* document);
     ProjectDocument* document() const { return m_document; }
-    QUndoStack* undoStack() const { return m_undoStack; }
+    QUndoStack* undoStack() const { return m_edits->undoStack(); }
     EditIds* ids() { return &m_ids; }
 
     // ---- current image -------------------------------------------------------------------------
@@ -78,46 +73,34 @@ public:
     void endPreview();
     bool previewing() const { return !m_previewStored.empty(); }
 
-    // ---- edits the database refused ------------------------------------------------------------
-    /// Edits not stored yet, kept in order: the database refused them (disk full, another program writing
-    /// for longer than the editor waits) and nothing of them was written. New edits queue behind them.
-    /// While another program holds the project, they are retried every second; otherwise retryUnsaved().
-    int unsavedCount() const { return static_cast<int>(m_unsaved.size()); }
+    // ---- edits the database refused (EditQueue) ------------------------------------------------
+    /// Edits not stored yet, kept in order: the database refused them and nothing of them was written.
+    int unsavedCount() const { return m_edits->unsavedCount(); }
     /// Why the first unsaved edit was refused (the database's message).
-    const QString& unsavedReason() const { return m_unsavedReason; }
+    const QString& unsavedReason() const { return m_edits->unsavedReason(); }
     /// The refusal's code: "busy", "full", "io", ...
-    const QString& unsavedCode() const { return m_unsavedCode; }
+    const QString& unsavedCode() const { return m_edits->unsavedCode(); }
     /// Tries the unsaved edits again, in order, until one is refused again.
-    void retryUnsaved();
+    void retryUnsaved() { m_edits->retry(); }
 
-    // ---- undo and redo -------------------------------------------------------------------------
-    // A step whose undo or redo the database refuses is kept in the same queue as the refused edits (the
-    // stack shows where the history is, the canvas what is stored) and retried in order. While edits
-    // wait, Undo takes back the newest waiting edit (it was never written) and Redo puts it back in the
-    // queue; stored steps wait until the queue is empty, since they would run against a database that
-    // does not hold the waiting edits yet (the status bar says so).
-    void undo();
-    void redo();
-    bool canUndo() const;
-    bool canRedo() const;
+    // ---- undo and redo (EditQueue) -------------------------------------------------------------
+    void undo() { m_edits->undo(); }
+    void redo() { m_edits->redo(); }
+    bool canUndo() const { return m_edits->canUndo(); }
+    bool canRedo() const { return m_edits->canRedo(); }
     /// Clears the undo history (e.g. after auto-label's Replace deleted boxes it refers to), with a kept
     /// undo/redo of one of its steps; kept new edits stay. Use this, not undoStack()->clear().
-    void clearHistory();
+    void clearHistory() { m_edits->clearHistory(); }
     /// The Undo/Redo menu texts ("&Undo Add Box", "&Undo Unsaved Edit", ...).
-    QString undoText() const;
-    QString redoText() const;
+    QString undoText() const { return m_edits->undoText(); }
+    QString redoText() const { return m_edits->redoText(); }
 
-    using MakeCommand = std::function<QUndoCommand*()>;
-    /// Pushes the command `make` builds (built when its turn comes: behind waiting edits, that is later;
-    /// it may return null when the edit no longer applies). Returns the command when it was stored and
-    /// stays on the stack (null when merged into the previous step, kept for a retry, or refused). A
-    /// refused edit leaves the stack and is kept for a retry when the database could not take it for
-    /// now (another writer, a full disk, a write error); for any other refusal it is dropped with a
-    /// message. A read-only project stores nothing: the edit is refused with a message. `waiting` is told
-    /// when the edit starts waiting (true: kept, or queued again by Redo) and when it stops waiting without
-    /// being stored (false: taken back by Undo, discarded, dropped); once stored, the command speaks.
-    using Waiting = std::function<void(bool waiting)>;
-    QUndoCommand* pushEdit(const MakeCommand& make, Waiting waiting = {});
+    using MakeCommand = EditQueue::MakeCommand;
+    using Waiting = EditQueue::Waiting;
+    /// Pushes the command `make` builds, in its turn behind the kept edits (EditQueue::push).
+    QUndoCommand* pushEdit(const MakeCommand& make, Waiting waiting = {}) {
+        return m_edits->push(make, std::move(waiting));
+    }
 
 signals:
     void imageChanged(qint64 imageId);
@@ -132,33 +115,6 @@ signals:
     void historyChanged();
 
 private:
-    /// A write the database refused, kept in order: a new edit (`make`), or the undo/redo of a step that
-    /// is on the stack already (`step`; the stack's index has moved, the database not yet).
-    struct Pending {
-        enum class Kind { Edit, Undo, Redo };
-        Kind kind = Kind::Edit;
-        MakeCommand make;
-        Waiting waiting;
-        QUndoCommand* step = nullptr;
-    };
-    /// One attempt, waiting up to `busyWait` for another writer: push, and take the command off the stack
-    /// again when its write failed.
-    bool tryPush(const MakeCommand& make, QUndoCommand** stored, std::chrono::milliseconds busyWait);
-    bool onStack(const QUndoCommand* command) const;
-    /// One attempt at a kept undo/redo: runs the step's undo() or redo() directly.
-    bool tryStep(const Pending& pending, std::chrono::milliseconds busyWait);
-    /// Runs the stack's undo or redo; a refused one is kept.
-    void runStackStep(Pending::Kind kind);
-    /// True when the last refusal is worth keeping (another writer, a full disk, a write error).
-    bool refusalIsTemporary() const;
-    void keepUnsaved();
-    /// Tells a kept edit's `waiting` (see pushEdit).
-    static void tell(const Pending& pending, bool waiting);
-    /// A stored step could not be undone or redone for good: the history no longer fits the database.
-    void forgetHistory();
-    void clearUnsaved();
-    /// With no kept edit left: no retries, no reason to show.
-    void stopWaitingIfNothingKept();
     void reload();
     QRectF clampToImage(const QRectF& rectPx) const;
     /// `stored` with the geometry of `box` clamped to the image; nullopt when nothing of it is left.
@@ -168,7 +124,7 @@ private:
     void restorePreviewed();
 
     ProjectDocument* m_document = nullptr;
-    QUndoStack* m_undoStack;
+    EditQueue* m_edits;
     EditIds m_ids;
     project::ImageRecord m_image;
     std::vector<project::BoxRecord> m_boxes;
@@ -180,11 +136,6 @@ private:
     std::int64_t m_clipboardImageId = 0;
     int m_pasteCount = 0;
     int m_dragSerial = 0;
-    std::deque<Pending> m_unsaved;
-    /// Waiting edits taken back by Undo, newest last; Redo queues them again.
-    std::vector<Pending> m_takenBack;
-    QString m_unsavedReason, m_unsavedCode;
-    QTimer* m_retryTimer;
 };
 
 } // namespace osprey::ui
