@@ -819,54 +819,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
 <context>
     <name>osprey::ui::AutoLabelDialog</name>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1 分 %2 秒</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1 小时 %2 分</translation>
-    </message>
-    <message>
-        <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
-        <translation>已处理：%1 / %2 张图像，用时 %3（%4 张/秒）</translation>
-    </message>
-    <message>
-        <source>Images that received boxes: %1</source>
-        <translation>获得框的图像：%1</translation>
-    </message>
-    <message>
-        <source>Boxes stored (source: model, with their scores): %1</source>
-        <translation>已存储的框（来源：模型，附带得分）：%1</translation>
-    </message>
-    <message>
-        <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
-        <translation>获得框而退回为已标注、需要审核的已审核图像：%1</translation>
-    </message>
-    <message>
-        <source>Images skipped because they could not be read: %1</source>
-        <translation>因无法读取而跳过的图像：%1</translation>
-    </message>
-    <message>
-        <source>  … and %1 more</source>
-        <translation>  … 以及另外 %1 项</translation>
-    </message>
-    <message>
-        <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
-        <translation>已提前停止：已处理的图像保留其框。未改动的图像：%1</translation>
-    </message>
-    <message>
-        <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
-        <translation>自动标注不在撤销栈中。请在编辑器中删除不需要的框，或选择“替换先前的模型框”再运行一次。</translation>
-    </message>
-    <message>
-        <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
-        <translation>替换模式：编辑器的撤销历史已清空，因为其中可能引用了被替换的模型框。</translation>
-    </message>
-    <message>
         <source>Auto-Label Images</source>
         <translation>自动标注图像</translation>
     </message>
@@ -1051,6 +1003,57 @@ The images processed so far keep their boxes.</source>
     <message>
         <source>Choose a Model for Auto-Label</source>
         <translation>选择用于自动标注的模型</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::AutoLabelSummary</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>Processed: %1 of %2 images in %3 (%4 images/s)</source>
+        <translation>已处理：%1 / %2 张图像，用时 %3（%4 张/秒）</translation>
+    </message>
+    <message>
+        <source>Images that received boxes: %1</source>
+        <translation>获得框的图像：%1</translation>
+    </message>
+    <message>
+        <source>Boxes stored (source: model, with their scores): %1</source>
+        <translation>已存储的框（来源：模型，附带得分）：%1</translation>
+    </message>
+    <message>
+        <source>Reviewed images that received boxes and went back to labeled, for review: %1</source>
+        <translation>获得框而退回为已标注、需要审核的已审核图像：%1</translation>
+    </message>
+    <message>
+        <source>Images skipped because they could not be read: %1</source>
+        <translation>因无法读取而跳过的图像：%1</translation>
+    </message>
+    <message>
+        <source>  … and %1 more</source>
+        <translation>  … 以及另外 %1 项</translation>
+    </message>
+    <message>
+        <source>Stopped early: the processed images keep their boxes. Images left unchanged: %1</source>
+        <translation>已提前停止：已处理的图像保留其框。未改动的图像：%1</translation>
+    </message>
+    <message>
+        <source>Auto-label is not on the undo stack. Delete unwanted boxes in the editor, or run again with &quot;Replace earlier model boxes&quot;.</source>
+        <translation>自动标注不在撤销栈中。请在编辑器中删除不需要的框，或选择“替换先前的模型框”再运行一次。</translation>
+    </message>
+    <message>
+        <source>Replace mode: the editor&apos;s undo history is cleared, since it may refer to replaced model boxes.</source>
+        <translation>替换模式：编辑器的撤销历史已清空，因为其中可能引用了被替换的模型框。</translation>
     </message>
 </context>
 <context>

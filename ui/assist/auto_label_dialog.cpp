@@ -3,6 +3,8 @@
 #include "assist/assist_options.h"
 #include "assist/inference_threads.h"
 #include "run/run_curves.h"
+#include "ui/assist/auto_label_choices.h"
+#include "ui/assist/auto_label_summary.h"
 #include "ui/assist/class_mapping_dialog.h"
 #include "ui/assist/model_file_chooser.h"
 #include "ui/common/background_task.h"
@@ -204,7 +206,25 @@ assist::AutoLabelOptions AutoLabelDialog::options() const {
     return options;
 }
 
-namespace {} // namespace
+void AutoLabelDialog::saveSettings() {
+    if (!m_document)
+        return;
+    AutoLabelChoices{m_images->currentData().toString(), m_settings->arguments()}.write(
+        m_document->project());
+}
+
+void AutoLabelDialog::restoreSettings() {
+    if (!m_document)
+        return;
+    const auto choices = AutoLabelChoices::read(m_document->project());
+    if (const int index = m_images->findData(choices.images); !choices.images.isEmpty() && index >= 0)
+        m_images->setCurrentIndex(index);
+    for (const QString& pair : choices.options) {
+        const QString key = pair.section(QLatin1Char('='), 0, 0);
+        if (m_settings->keys().contains(key))
+            m_settings->setValue(key, pair.section(QLatin1Char('='), 1));
+    }
+}
 
 bool AutoLabelDialog::isRunning() const {
     return m_task->isRunning();
@@ -339,8 +359,9 @@ void AutoLabelDialog::onProgress(int done, int total, double elapsedSeconds) {
     const double rate = elapsedSeconds > 0 ? done / elapsedSeconds : 0.0;
     QString text = tr("%1 / %2 images, %3 images/s").arg(done).arg(total).arg(rate, 0, 'f', 1);
     if (rate > 0 && done < total)
-        text += (total - done) / rate < 1 ? tr(", under a second left")
-                                          : tr(", about %1 left").arg(durationText((total - done) / rate));
+        text += (total - done) / rate < 1
+                    ? tr(", under a second left")
+                    : tr(", about %1 left").arg(AutoLabelSummary::duration((total - done) / rate));
     if (m_task->isCancelled())
         text += QLatin1Char('\n') + tr("Stopping after the current batch…");
     m_status->setText(text);
@@ -373,7 +394,7 @@ void AutoLabelDialog::onFinished(const TaskResult& result) {
         m_report = *result.value.value<std::shared_ptr<assist::AutoLabelReport>>();
         m_progress->setValue(m_report->images);
         m_status->setText(m_report->cancelled ? tr("Stopped.") : tr("Finished."));
-        m_summary->setPlainText(summaryOf(*m_report, m_total, m_runMode));
+        m_summary->setPlainText(AutoLabelSummary::of(*m_report, m_total, m_runMode));
         stored = m_report->images > 0;
         m_reviewButton->setVisible(m_report->boxes > 0);
     }

@@ -83,8 +83,8 @@ protected:
     void reject() override;
 
 private:
-    /// The choices of the last run in this project (project setting "autolabel.dialog"); the model and
-    /// its class mapping are remembered elsewhere.
+    /// The choices of the last run in this project (AutoLabelChoices); the model and its class mapping are
+    /// remembered elsewhere.
     void saveSettings();
     void restoreSettings();
     void onDelivered(const QVariant& value);
@@ -93,10 +93,6 @@ private:
     void updateCount();
     void updateModelLabel();
     void setRunning(bool running);
-    /// The summary of a finished run (auto_label_summary.cpp).
-    static QString summaryOf(const assist::AutoLabelReport& report, int total, assist::WriteMode mode);
-    /// "4.2 s", "12 min 5 s", "2 h 3 min".
-    static QString durationText(double seconds);
 
     QPointer<ProjectDocument> m_document; ///< null once the project closed
     assist::ModelSource m_model;

@@ -1,6 +1,4 @@
-// AutoLabelDialog's texts that depend only on values: the summary of a finished run and durations.
-
-#include "ui/assist/auto_label_dialog.h"
+#include "ui/assist/auto_label_summary.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -11,7 +9,7 @@ namespace {
 constexpr int kWarningsShown = 10;
 } // namespace
 
-QString AutoLabelDialog::durationText(double seconds) {
+QString AutoLabelSummary::duration(double seconds) {
     if (seconds < 10)
         return tr("%1 s").arg(seconds, 0, 'f', 1);
     const int total = static_cast<int>(seconds + 0.5);
@@ -22,13 +20,13 @@ QString AutoLabelDialog::durationText(double seconds) {
     return tr("%1 h %2 min").arg(total / 3600).arg(total % 3600 / 60);
 }
 
-QString AutoLabelDialog::summaryOf(const assist::AutoLabelReport& report, int total, assist::WriteMode mode) {
+QString AutoLabelSummary::of(const assist::AutoLabelReport& report, int total, assist::WriteMode mode) {
     QStringList lines;
     const double rate = report.seconds > 0 ? report.images / report.seconds : 0.0;
     lines << tr("Processed: %1 of %2 images in %3 (%4 images/s)")
                  .arg(report.images)
                  .arg(total)
-                 .arg(durationText(report.seconds))
+                 .arg(duration(report.seconds))
                  .arg(rate, 0, 'f', 1);
     lines << tr("Images that received boxes: %1").arg(report.labeled);
     lines << tr("Boxes stored (source: model, with their scores): %1").arg(report.boxes);
