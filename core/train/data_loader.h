@@ -33,6 +33,14 @@ struct LoaderOptions {
     double mosaic = 1.0;
     double translate = 0.1, scale = 0.5, fliplr = 0.5;
     double hsvH = 0.015, hsvS = 0.7, hsvV = 0.4;
+    /// Where mosaic draws its other three tiles from, as Ultralytics' buffer of recent images: uniformly
+    /// (with replacement) from the `recentImages` images of the seeded image stream ending at the tile's
+    /// own image (itself included), the stream being the epoch orders one after another (so the first
+    /// images of an epoch draw from the end of the previous epoch's order). -1: min(images, 8 * batch *
+    /// worldSize, 1000), Ultralytics' length; 0: uniformly from the whole dataset. Either way every tile is
+    /// a function of (seed, epoch, position) alone; the recent images are decoded once and kept (about
+    /// imgsz^2 * 3 bytes each) while they can still be drawn.
+    int recentImages = -1;
     /// Data parallel (the distributed sampler): batch k of the epoch holds images [k*B, (k+1)*B) of the
     /// seeded epoch order, B = batch * worldSize, and this loader delivers rank's share of them, so the
     /// ranks together see what one process with batch B sees, image for image and augmentation for
