@@ -97,9 +97,11 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
     return 0;
 }
 
-// The stages of buildTrainImage with mosaic, timed one by one (each source decoded in full, as the loader
-// does without a buffer of recent images).
-int profile(const std::vector<train::Sample>& samples, int imgsz, int images) {
+// The stages of one mosaic image, timed one by one on the calling thread. "before": as the loader built it
+// until issue 37 (four full decodes, the 2x canvas, one warp of it); "after": as it builds it now (one
+// decode per image on average, since the other three tiles come from the recent images already decoded,
+// a JPEG at least twice imgsz decoded at a reduced DCT scale, each tile warped straight into the output).
+int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
     std::map<std::string, double> ms;
     std::vector<std::string> stages;
     const auto add = [&](const std::string& name, double value) {
@@ -109,29 +111,54 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images) {
     };
     train::Rng rng(0);
     std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
+    std::vector<train::LabeledImage> recent;
     for (int n = 0; n < images; ++n) {
         std::vector<train::LabeledImage> parts;
-        for (int t = 0; t < 4; ++t) {
+        for (int t = 0; t < (before ? 4 : 1); ++t) {
             const auto& sample = samples[pick(rng)];
+            const auto size = imaging::readImageSize(sample.path);
+            const int longSide = std::max(size->width, size->height);
+            const int flags = before || longSide < 2 * imgsz ? cv::IMREAD_COLOR
+                              : longSide < 4 * imgsz         ? cv::IMREAD_REDUCED_COLOR_2
+                              : longSide < 8 * imgsz         ? cv::IMREAD_REDUCED_COLOR_4
+                                                             : cv::IMREAD_REDUCED_COLOR_8;
             auto start = Clock::now();
-            cv::Mat bgr = cv::imread(sample.path.string(), cv::IMREAD_COLOR);
-            add("decode (imread, full scale)", msSince(start));
-            start = Clock::now();
             train::LabeledImage image;
-            cv::cvtColor(bgr, image.rgb, cv::COLOR_BGR2RGB);
-            add("BGR to RGB", msSince(start));
+            image.rgb = cv::imread(sample.path.string(), flags);
+            add(flags == cv::IMREAD_COLOR ? "decode (full scale)" : "decode (reduced DCT scale)",
+                msSince(start));
+            const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width);
             for (const auto& box : sample.boxes)
-                image.boxes.push_back({box.classId, box.x1, box.y1, box.x2, box.y2});
+                image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sx, box.x2 * sx, box.y2 * sx});
             start = Clock::now();
-            parts.push_back(train::resizeLongSide(image, imgsz, true));
+            image = train::resizeLongSide(image, imgsz, true);
             add("resize to imgsz", msSince(start));
+            start = Clock::now();
+            cv::cvtColor(image.rgb, image.rgb, cv::COLOR_BGR2RGB);
+            add("BGR to RGB", msSince(start));
+            parts.push_back(image);
         }
+        if (!before) {
+            recent.push_back(parts[0]);
+            if (recent.size() > 128)
+                recent.erase(recent.begin());
+            std::uniform_int_distribution<size_t> back(0, recent.size() - 1);
+            for (int t = 0; t < 3; ++t)
+                parts.push_back(recent[back(rng)]);
+        }
+        const auto params = train::drawAffine(rng, 0.5, 0.1);
         auto start = Clock::now();
-        auto canvas = train::mosaic4(parts, imgsz, imgsz, imgsz);
-        add("mosaic canvas (2x, fill + copy)", msSince(start));
-        start = Clock::now();
-        auto out = train::affineWarp(canvas, train::drawAffine(rng, 0.5, 0.1), imgsz, imgsz);
-        add("affine warp to imgsz", msSince(start));
+        train::LabeledImage out;
+        if (before) {
+            auto canvas = train::mosaic4(parts, imgsz, imgsz, imgsz);
+            add("mosaic canvas (2x, fill + copy)", msSince(start));
+            start = Clock::now();
+            out = train::affineWarp(canvas, params, imgsz, imgsz);
+            add("affine warp of the canvas", msSince(start));
+        } else {
+            out = train::mosaicAffine(parts, imgsz, imgsz, imgsz, params);
+            add("tiles warped into the output", msSince(start));
+        }
         start = Clock::now();
         train::hsvJitter(out.rgb, 0.015, 0.7, 0.4, rng);
         add("HSV jitter", msSince(start));
@@ -142,10 +169,12 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images) {
     double total = 0;
     for (const auto& [name, value] : ms)
         total += value;
-    std::printf("One mosaic image at imgsz %d, mean of %d (ms):\n", imgsz, images);
+    std::printf("One mosaic image at imgsz %d, %s, mean of %d (ms):\n", imgsz,
+                before ? "before (4 decodes, 2x canvas)" : "after (recent images, one warp per tile)",
+                images);
     for (const auto& name : stages)
-        std::printf("  %-34s %6.2f  (%4.1f%%)\n", name.c_str(), ms[name] / images, 100 * ms[name] / total);
-    std::printf("  %-34s %6.2f\n", "total", total / images);
+        std::printf("  %-32s %6.2f  (%4.1f%%)\n", name.c_str(), ms[name] / images, 100 * ms[name] / total);
+    std::printf("  %-32s %6.2f\n", "total", total / images);
     return 0;
 }
 
@@ -171,6 +200,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (mode == "profile")
-        return profile(samples, imgsz, batch * batches);
+        return profile(samples, imgsz, batch * batches, true) |
+               profile(samples, imgsz, batch * batches, false);
     return rate(samples, imgsz, batch, batches, workers, warmup);
 }
