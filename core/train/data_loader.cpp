@@ -46,6 +46,18 @@ int autoLoaderWorkers(const std::string& device, int cpus) {
     return gpu ? std::clamp(cpus - 1, 1, 8) : std::clamp(cpus / 4, 1, 4);
 }
 
+std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz) {
+    std::uint64_t bytes = 0;
+    for (const auto& sample : samples) {
+        const auto size = imaging::readImageSize(sample.path);
+        const double ratio = size ? static_cast<double>(imgsz) / std::max(size->width, size->height) : 1.0;
+        bytes += size ? static_cast<std::uint64_t>(std::ceil(size->width * ratio)) *
+                            static_cast<std::uint64_t>(std::ceil(size->height * ratio)) * 3
+                      : static_cast<std::uint64_t>(imgsz) * static_cast<std::uint64_t>(imgsz) * 3;
+    }
+    return bytes;
+}
+
 LoaderOptions LoaderOptions::fromConfig(const run::TrainConfig& config, LoaderMode mode) {
     LoaderOptions options;
     options.mode = mode;
@@ -205,6 +217,8 @@ struct DataLoader::Impl {
 
     // Enough for the recent images of every batch the workers build at once.
     size_t cacheCapacity() const {
+        if (options.cacheAll)
+            return samples.size();
         const size_t inFlight = static_cast<size_t>(options.workers + options.prefetch + 2) * globalBatch();
         return static_cast<size_t>(recentImages()) + inFlight;
     }

@@ -12,6 +12,7 @@
 #include "train/batch_source.h"
 #include "train/train_dataset.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,6 +42,10 @@ struct LoaderOptions {
     /// a function of (seed, epoch, position) alone; the recent images are decoded once and kept (about
     /// imgsz^2 * 3 bytes each) while they can still be drawn.
     int recentImages = -1;
+    /// Keep every decoded, resized training image in RAM (Ultralytics' cache=ram): after the first epoch
+    /// nothing is decoded. Memory: about imgsz^2 * 3 bytes per image at most (imgsz^2 * 2.25 for 4:3
+    /// images), e.g. 0.9 GB per 1,000 images at 640; ramCacheBytes() says it for a dataset.
+    bool cacheAll = false;
     /// Data parallel (the distributed sampler): batch k of the epoch holds images [k*B, (k+1)*B) of the
     /// seeded epoch order, B = batch * worldSize, and this loader delivers rank's share of them, so the
     /// ranks together see what one process with batch B sees, image for image and augmentation for
@@ -67,6 +72,9 @@ BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgs
 /// GPU the cores minus one, at most 8 (the GPU outruns decoding); on the CPU one per four cores, at least
 /// one, since the same cores also train (the pipeline needs a small share of them there).
 int autoLoaderWorkers(const std::string& device, int cpus);
+
+/// The bytes cacheAll would hold for `samples` at `imgsz`, from their headers (no decoding).
+std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz);
 
 class DataLoader : public BatchSource {
 public:

@@ -1,12 +1,14 @@
 // The training input pipeline alone (decode + mosaic + affine + HSV + flip) on a YOLO-layout image folder,
 // the same files Ultralytics' dataloader reads in bench_pipeline_vs_ultralytics.py. Two modes:
 //   rate:    images/s of DataLoader::next() in Train mode with mosaic, after `warmup` batches;
+//   rate-ram: the same with every decoded image kept in RAM (LoaderOptions::cacheAll), timed in the
+//            second epoch, after one epoch filled the cache;
 //   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
 //            flip), on the calling thread.
 //
-// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|profile] [warmup=2]
-// DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and labels/
-// one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
+// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile]
+// [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
+// labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
 #include "imaging/image.h"
 #include "train/augment_impl.h"
 #include "train/data_loader.h"
@@ -72,13 +74,21 @@ std::vector<train::Sample> readYoloFolder(const fs::path& root) {
 }
 
 int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int batches, int workers,
-         int warmup) {
+         int warmup, bool cacheAll) {
     train::LoaderOptions options;
+    options.cacheAll = cacheAll;
     options.imgsz = imgsz;
     options.batch = batch;
     options.workers = workers;
     train::DataLoader loader(samples, options);
-    loader.startEpoch({0, true, true});
+    if (cacheAll) { // one epoch fills the cache, as Ultralytics' cache=ram fills it before training
+        std::printf("RAM cache: %.0f MB for %zu images\n",
+                    static_cast<double>(train::ramCacheBytes(samples, imgsz)) / 1e6, samples.size());
+        loader.startEpoch({0, true, true});
+        while (loader.next()) {
+        }
+    }
+    loader.startEpoch({cacheAll ? 1 : 0, true, true});
     for (int i = 0; i < warmup; ++i)
         loader.next();
     const auto start = Clock::now();
@@ -183,7 +193,7 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] "
-                             "[rate|profile] [warmup=2]\n");
+                             "[rate|rate-ram|profile] [warmup=2]\n");
         return 2;
     }
     const fs::path root = argv[1];
@@ -202,5 +212,5 @@ int main(int argc, char** argv) {
     if (mode == "profile")
         return profile(samples, imgsz, batch * batches, true) |
                profile(samples, imgsz, batch * batches, false);
-    return rate(samples, imgsz, batch, batches, workers, warmup);
+    return rate(samples, imgsz, batch, batches, workers, warmup, mode == "rate-ram");
 }

@@ -18,6 +18,9 @@ Usage (from the repository root, after `ninja -C build bench_pipeline`):
   python3 tests/bench/train/bench_pipeline_vs_ultralytics.py [--bench build/tests/bench/train/bench_pipeline]
       [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--images 500] [--imgsz 640] [--batch 16]
       [--batches 20] [--repeats 3] [--all-workers 2] [--width 960 --height 720] [--work DIR] [--profile]
+      [--ram] [--only per-core|all-cores]
+--ram adds both with every decoded image kept in RAM (Osprey's LoaderOptions::cacheAll, timed in the second
+epoch; Ultralytics' cache="ram", filled when its dataset is built), untimed fill.
 The generator runs in the Ultralytics venv (numpy and cv2 are there); without the venv the script stops.
 """
 
@@ -69,7 +72,7 @@ from ultralytics.cfg import get_cfg
 from ultralytics.data import build_dataloader, build_yolo_dataset
 from ultralytics.data.utils import check_det_dataset
 cfg = get_cfg(overrides={"data": cfg_in["data"], "imgsz": cfg_in["imgsz"], "batch": cfg_in["batch"],
-                         "workers": cfg_in["workers"], "cache": False})
+                         "workers": cfg_in["workers"], "cache": cfg_in["cache"]})
 data = check_det_dataset(cfg_in["data"])
 dataset = build_yolo_dataset(cfg, data["train"], cfg_in["batch"], data, mode="train", rect=False, stride=32)
 loader = build_dataloader(dataset, cfg_in["batch"], cfg_in["workers"], shuffle=True, rank=-1, pin_memory=False,
@@ -98,18 +101,18 @@ def run(command, env=None):
     return done.stdout
 
 
-def osprey(args, workers, pin):
+def osprey(args, workers, pin, ram):
     command = [args.bench, args.dataset, str(args.imgsz), str(args.batch), str(args.batches), str(workers),
-               "rate", str(args.warmup)]
+               "rate-ram" if ram else "rate", str(args.warmup)]
     out = run((["taskset", "-c", "0"] if pin else []) + command)
     line = next(l for l in out.splitlines() if l.startswith("RESULT "))
     fields = dict(kv.split("=") for kv in line.split()[1:])
     return {"images_per_s": float(fields["images_per_s"]), "boxes_per_image": float(fields["boxes_per_image"])}
 
 
-def ultralytics(args, workers, pin):
+def ultralytics(args, workers, pin, ram):
     config = {"data": os.path.join(args.dataset, "data.yaml"), "imgsz": args.imgsz, "batch": args.batch,
-              "workers": workers, "batches": args.batches, "warmup": args.warmup}
+              "workers": workers, "batches": args.batches, "warmup": args.warmup, "cache": "ram" if ram else False}
     env = dict(os.environ, OMP_NUM_THREADS="1", YOLO_OFFLINE="1",
                YOLO_CONFIG_DIR=os.path.join(args.work, "ultralytics-config"))
     out = run((["taskset", "-c", "0"] if pin else []) + [args.python, "-c", ULTRALYTICS_DRIVER, json.dumps(config)],
@@ -142,6 +145,8 @@ def main():
     parser.add_argument("--work", default=None, help="keep the generated images here (reused when present)")
     parser.add_argument("--profile", action="store_true", help="also print where a mosaic's time goes")
     parser.add_argument("--only", choices=["per-core", "all-cores"], default=None)
+    parser.add_argument("--ram", action="store_true",
+                        help="also both with every decoded image in RAM (Osprey cacheAll, Ultralytics cache=ram)")
     args = parser.parse_args()
     if not os.path.exists(args.python):
         raise SystemExit(f"{args.python} not found: create the Ultralytics venv (see tst_ultralytics_fresh)")
@@ -158,15 +163,18 @@ def main():
         print(run([args.bench, args.dataset, str(args.imgsz), str(args.batch), "4", "1", "profile"]), end="")
 
     setups = []
-    if args.only != "all-cores":
-        setups.append(("per core (taskset -c 0)", 1, 0, True))
-    if args.only != "per-core":
-        setups.append((f"all cores ({args.all_workers} workers)", args.all_workers, args.all_workers, False))
-    for name, osprey_workers, ultralytics_workers, pin in setups:
+    for ram in [False, True] if args.ram else [False]:
+        cache = ", images cached in RAM" if ram else ""
+        if args.only != "all-cores":
+            setups.append((f"per core (taskset -c 0){cache}", 1, 0, True, ram))
+        if args.only != "per-core":
+            setups.append((f"all cores ({args.all_workers} workers){cache}", args.all_workers, args.all_workers, False,
+                           ram))
+    for name, osprey_workers, ultralytics_workers, pin, ram in setups:
         ours, theirs = [], []
         for _ in range(args.repeats):
-            ours.append(osprey(args, osprey_workers, pin))
-            theirs.append(ultralytics(args, ultralytics_workers, pin))
+            ours.append(osprey(args, osprey_workers, pin, ram))
+            theirs.append(ultralytics(args, ultralytics_workers, pin, ram))
         o = statistics.median(r["images_per_s"] for r in ours)
         u = statistics.median(r["images_per_s"] for r in theirs)
         print(f"{name}:")
