@@ -199,10 +199,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>模型</translation>
     </message>
     <message>
-        <source>Network: yolov8n/s/m/l/x or yolo11n/s/m/l/x. n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
-        <translation>网络：yolov8n/s/m/l/x 或 yolo11n/s/m/l/x。n (nano) 最快；s、m、l、x 更大、更慢，通常也更准确。</translation>
-    </message>
-    <message>
         <source>Pretrained weights</source>
         <translation>预训练权重</translation>
     </message>
@@ -241,10 +237,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>Optimiser</source>
         <translation>优化器</translation>
-    </message>
-    <message>
-        <source>auto, SGD or AdamW. auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
-        <translation>auto、SGD 或 AdamW。auto 对较短的训练运行选择 AdamW，对较长的选择 SGD，并使用其自身的学习率。</translation>
     </message>
     <message>
         <source>Initial learning rate</source>
@@ -561,6 +553,18 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>true: output [1, 4+nc, anchors] for NMS outside the graph (runs in OpenCV DNN); false: a YOLO26 model&apos;s end-to-end [1, 300, 6] from its one-to-one head (x1 y1 x2 y2 score class, no NMS; onnxruntime), as Ultralytics&apos; nms=False; other models have the first layout only</source>
         <translation>true：输出 [1, 4+nc, anchors]，NMS 在计算图之外进行（可在 OpenCV DNN 中运行）；false：YOLO26 模型由一对一检测头输出端到端的 [1, 300, 6]（x1 y1 x2 y2 分数 类别，无需 NMS；用 onnxruntime 运行），与 Ultralytics 的 nms=False 相同；其他模型只有第一种布局</translation>
+    </message>
+    <message>
+        <source>Network: yolov8n/s/m/l/x, yolo11n/s/m/l/x or yolo26n/s/m/l/x (NMS-free head, trained with both head branches). n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
+        <translation>网络：yolov8n/s/m/l/x、yolo11n/s/m/l/x 或 yolo26n/s/m/l/x（无需 NMS 的检测头，两个头分支一起训练）。n（nano）最快；s、m、l、x 更大、更慢，通常也更准确。</translation>
+    </message>
+    <message>
+        <source>auto, SGD, AdamW or MuSGD. auto picks AdamW for short runs and, for long ones, SGD (YOLO26: MuSGD), with its own learning rate.</source>
+        <translation>auto、SGD、AdamW 或 MuSGD。auto 对短训练选 AdamW，对长训练选 SGD（YOLO26：MuSGD），并使用自己的学习率。</translation>
+    </message>
+    <message>
+        <source>YOLO26: validate the one-to-many head with NMS (true, Ultralytics 8.4.190&apos;s default) or the NMS-free one-to-one head (false). Other models have the NMS head only.</source>
+        <translation>YOLO26：验证时使用一对多检测头加 NMS（true，Ultralytics 8.4.190 的默认值），或无需 NMS 的一对一检测头（false）。其他模型只有 NMS 检测头。</translation>
     </message>
 </context>
 <context>
