@@ -1,6 +1,9 @@
 #include "formats/format_options.h"
 
 #include "formats/format_registry.h"
+#include "formats/video_import.h"
+
+#include <string>
 
 namespace osprey::formats {
 
@@ -15,8 +18,8 @@ const std::vector<OptionSpec>& datasetImportOptions() {
          .required = true},
         {.key = "source",
          .type = OptionType::Path,
-         .help = "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml)",
-         .required = true},
+         .help = "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml); required unless "
+                 "videos= is given"},
         {.key = "format",
          .type = OptionType::Text,
          .defaultValue = "auto",
@@ -42,6 +45,33 @@ const std::vector<OptionSpec>& datasetImportOptions() {
          .help = "follow paths outside source and images: a COCO file_name with ../ or an absolute path, a "
                  "data.yaml path: (a relative one to a dataset folder with images/ and labels/ is followed "
                  "without it)"},
+        {.key = "videos",
+         .type = OptionType::Path,
+         .help = "a video file or a folder of videos (any container OpenCV reads: .mp4, .avi, .mov, .mkv, "
+                 "...) to import as frames: JPEG files in the project's images/ folder, each with its video, "
+                 "frame index and time"},
+        {.key = "fps",
+         .type = OptionType::Number,
+         .defaultValue = "1",
+         .help = "video frames kept per second of video (the first frame of each 1/fps s)",
+         .minimum = 0.001,
+         .maximum = 1000},
+        {.key = "every",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .help = "keep every Nth video frame instead of fps= (0: use fps=)",
+         .minimum = 0},
+        {.key = "start",
+         .type = OptionType::Text,
+         .help = "video time to start at: seconds (12.5) or [h:]mm:ss (1:30)"},
+        {.key = "end", .type = OptionType::Text, .help = "video time to stop before: seconds or [h:]mm:ss"},
+        {.key = "dedup",
+         .type = OptionType::Integer,
+         .defaultValue = std::to_string(kDefaultDedupBits),
+         .help = "skip a video frame whose perceptual hash is within this many bits (of 64) of a frame "
+                 "kept or already in the project; 0: keep near-duplicates",
+         .minimum = 0,
+         .maximum = 32},
     };
     return options;
 }

@@ -39,7 +39,9 @@ Expected<std::unique_ptr<VideoReader>> VideoReader::open(const fs::path& path) {
         // FFmpeg first: the other backends (GStreamer) print warnings on files they cannot read.
         if (!impl->capture.open(path.string(), cv::CAP_FFMPEG) &&
             !impl->capture.open(path.string(), cv::CAP_ANY))
-            return fail(path.string() + ": cannot open as a video (unknown format or no decoder)", "invalid");
+            return fail(path.string() +
+                            ": cannot open as a video (not a video, a truncated file, or no decoder for it)",
+                        "invalid");
         impl->info.width = static_cast<int>(impl->capture.get(cv::CAP_PROP_FRAME_WIDTH));
         impl->info.height = static_cast<int>(impl->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         const double fps = impl->capture.get(cv::CAP_PROP_FPS);
@@ -59,8 +61,23 @@ const VideoInfo& VideoReader::info() const {
 }
 
 bool VideoReader::read(Image& frame) {
+    return grab() && retrieve(frame);
+}
+
+bool VideoReader::grab() {
     try {
-        if (!m_impl->capture.read(m_impl->bgr) || m_impl->bgr.empty())
+        if (!m_impl->capture.grab())
+            return false;
+    } catch (const cv::Exception&) {
+        return false;
+    }
+    ++m_impl->position;
+    return true;
+}
+
+bool VideoReader::retrieve(Image& frame) {
+    try {
+        if (m_impl->position == 0 || !m_impl->capture.retrieve(m_impl->bgr) || m_impl->bgr.empty())
             return false;
     } catch (const cv::Exception&) {
         return false;
@@ -77,12 +94,24 @@ bool VideoReader::read(Image& frame) {
         cv::cvtColor(bgr, rgb, cv::COLOR_BGRA2RGB);
     else
         cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-    ++m_impl->position;
     return true;
 }
 
 std::int64_t VideoReader::position() const {
     return m_impl->position;
+}
+
+double VideoReader::timeSeconds() const {
+    if (m_impl->position == 0)
+        return 0;
+    double ms = -1;
+    try {
+        ms = m_impl->capture.get(cv::CAP_PROP_POS_MSEC);
+    } catch (const cv::Exception&) {
+    }
+    if (std::isfinite(ms) && ms >= 0 && (ms > 0 || m_impl->position == 1 || m_impl->info.fps <= 0))
+        return ms / 1000.0;
+    return m_impl->info.fps > 0 ? static_cast<double>(m_impl->position - 1) / m_impl->info.fps : 0;
 }
 
 struct VideoWriter::Impl {

@@ -72,6 +72,18 @@ CREATE TABLE settings (
                                                                    // this copy was written and never read.
                                                                    R"sql(
 DROP TABLE run_metrics;
+)sql",
+                                                                   // 3: where a video frame came from, and
+                                                                   // its perceptual hash for near-duplicates.
+                                                                   R"sql(
+CREATE TABLE image_frames (
+    image_id INTEGER PRIMARY KEY REFERENCES images(id) ON DELETE CASCADE,
+    video    TEXT NOT NULL,
+    frame    INTEGER NOT NULL,
+    time_s   REAL NOT NULL,
+    dhash    INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX image_frames_video_frame ON image_frames(video, frame);
 )sql"};
 
 } // namespace

@@ -1,6 +1,7 @@
 // osprey-cli import and validate on the layouts and hostile files of issue 22, as a user runs them: the
 // layout line comes before the import, exit 1 when every label would be dropped, exit 3 for skips, and
 // validate reports (never aborts on) a project holding a PNG that declares 60,000 x 60,000 pixels.
+#include "imaging/video.h"
 #include "project/project.h"
 
 #include "core/formats/layout_fixtures.h"
@@ -9,6 +10,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace osprey;
 namespace fs = std::filesystem;
@@ -131,6 +134,76 @@ private slots:
                      imported.err.contains("declares 60000x60000 = 3,600,000,000 pixels"),
                  qPrintable(imported.err));
         QVERIFY2(imported.out.contains("Imported 1 images"), qPrintable(imported.out));
+    }
+
+    void videosImportAsFramesOnce() {
+        // Issue 36: videos= cuts a video into frames; the second import finds them all already there; a
+        // truncated video imports its first half and exits 3 naming where it stopped; junk exits 1.
+        QTemporaryDir dir;
+        const fs::path base(dir.path().toStdString());
+        fs::create_directories(base / "cams");
+        for (const char* name : {"cam1.avi", "cam2.mp4"}) {
+            auto writer = imaging::VideoWriter::open(base / "cams" / name, 96, 64, 10);
+            QVERIFY(writer);
+            for (int i = 0; i < 30; ++i) {
+                imaging::Image frame;
+                frame.width = 96;
+                frame.height = 64;
+                frame.pixels.resize(96 * 64 * 3);
+                // A bright bar sweeping across: every sampled frame differs.
+                for (int y = 0; y < 64; ++y)
+                    for (int x = 0; x < 96; ++x)
+                        for (int c = 0; c < 3; ++c)
+                            frame.row(y)[x * 3 + c] =
+                                std::abs(x - 3 * i) < 8 ? 250 : (x * 2 + y + c * 40) % 200;
+                QVERIFY((*writer)->write(frame));
+            }
+            QVERIFY((*writer)->close());
+        }
+        const QString project = "project=" + q(base / "p");
+        const Run run = cli({"import", project, "videos=" + q(base / "cams"), "fps=2", "dedup=0"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
+        QVERIFY2(run.out.contains("cam1.avi: 30 frames decoded") && run.out.contains("6 sampled, 6 imported"),
+                 qPrintable(run.out));
+        QVERIFY2(run.out.contains("Imported 12 frames from 2 video(s)"), qPrintable(run.out));
+        auto opened = project::Project::open(base / "p");
+        QVERIFY(opened);
+        QCOMPARE((*opened)->countImages().value(), std::int64_t(12));
+        const auto first = (*opened)->listImages().value().front();
+        QCOMPARE((*opened)->image(first.id).value().frame->frame, std::int64_t(0));
+        QVERIFY(fs::exists((*opened)->resolve(first.path)));
+
+        const Run again = cli({"import", project, "videos=" + q(base / "cams" / "cam1.avi"), "fps=2"});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        QVERIFY2(again.out.contains("Imported 0 frames from 1 video(s)") &&
+                     again.out.contains("6 already in the project"),
+                 qPrintable(again.out));
+
+        {
+            std::ifstream in(base / "cams" / "cam1.avi", std::ios::binary);
+            const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+            std::ofstream(base / "cut.avi", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+        }
+        const Run cut = cli(
+            {"import", "project=" + q(base / "p2"), "videos=" + q(base / "cut.avi"), "every=1", "dedup=0"});
+        QVERIFY2(cut.exitCode == 3, qPrintable(cut.out + cut.err));
+        QVERIFY2(
+            cut.err.contains(QRegularExpression("error: cut.avi: stopped at frame 1\\d \\(00:01\\.\\d0\\) of "
+                                                "30: cannot decode further; 1\\d frames imported")),
+            qPrintable(cut.err));
+
+        std::ofstream(base / "junk.mp4") << "not a video";
+        const Run junk = cli({"import", "project=" + q(base / "p3"), "videos=" + q(base / "junk.mp4")});
+        QVERIFY2(junk.exitCode == 1 && junk.err.contains("junk.mp4: cannot open as a video"),
+                 qPrintable(junk.err));
+        QCOMPARE(junk.status, QProcess::NormalExit);
+
+        const Run both = cli({"import", project, "videos=" + q(base / "cams"), "source=" + q(base)});
+        QVERIFY2(both.exitCode == 2 && both.err.contains("not both"), qPrintable(both.err));
+        const Run neither = cli({"import", project});
+        QVERIFY2(neither.exitCode == 2 && neither.err.contains("'videos'"), qPrintable(neither.err));
+        const Run badTime = cli({"import", project, "videos=" + q(base / "cams"), "start=1:99"});
+        QVERIFY2(badTime.exitCode == 2 && badTime.err.contains("start=1:99"), qPrintable(badTime.err));
     }
 };
 
