@@ -1082,6 +1082,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>%1 boxes</source>
         <translation>%1 个框</translation>
     </message>
+    <message>
+        <source>%1 · frame %2 · %3</source>
+        <translation>%1 · 第 %2 帧 · %3</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::BreakEvenBox</name>
