@@ -1,16 +1,19 @@
 // osprey-cli import project=P source=PATH [format=auto] [images=DIR] [strict=false] [crowd=keep]
-// osprey-cli import project=P videos=FILE_OR_DIR [fps=1 | every=N] [start=T] [end=T] [dedup=4]
+// osprey-cli import project=P videos=FILE_OR_DIR [fps=1 | every=N] [start=T] [end=T] [dedup=2]
+// osprey-cli import project=P source=DIR|videos=DIR watch=true [interval=2]: until Ctrl+C or SIGTERM
 // Exit 0: imported; 3: imported, items skipped (listed); 1: nothing imported (the project is unchanged),
 // including an import that would bring 0 images, or 0 boxes from the label files it found. Videos: 1 when
 // no video could be read; Ctrl+C stops after the current frame, every frame so far kept.
 #include "cli/progress.h"
 #include "cli/verb.h"
+#include "formats/folder_watch.h"
 #include "formats/format_options.h"
 #include "formats/format_registry.h"
 #include "formats/project_import.h"
 #include "formats/video_import.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -24,13 +27,12 @@ extern "C" void onInterrupt(int) {
     g_interrupted.store(true);
 }
 
-int runVideoImport(const Args& args) {
+/// The video keys (fps=, every=, start=, end=, dedup=) into `options`; false after saying why.
+bool readVideoKeys(const Args& args, formats::VideoImportOptions& options) {
     if (args.given("fps") && args.given("every")) {
         std::cerr << "error: give fps= or every=, not both\n";
-        return 2;
+        return false;
     }
-    formats::VideoImportOptions options;
-    options.source = args.str("videos");
     options.fps = args.number("fps");
     options.every = args.integer("every");
     options.dedupBits = static_cast<int>(args.integer("dedup"));
@@ -40,10 +42,53 @@ int runVideoImport(const Args& args) {
         auto seconds = formats::parseVideoTime(args.str(key), key);
         if (!seconds) {
             std::cerr << "error: " << seconds.message() << "\n";
-            return 2;
+            return false;
         }
         (std::string(key) == "start" ? options.startSeconds : options.endSeconds.emplace()) = *seconds;
     }
+    return true;
+}
+
+int runWatch(const Args& args) {
+    formats::WatchOptions options;
+    options.folder = args.given("videos") ? args.str("videos") : args.str("source");
+    if (!readVideoKeys(args, options.video))
+        return 2;
+    options.interval = std::chrono::milliseconds(static_cast<long long>(args.number("interval") * 1000));
+    auto project = project::Project::openOrCreate(args.str("project"));
+    if (!project) {
+        std::cerr << "error: " << project.message() << "\n";
+        return 1;
+    }
+    sayWhenWaitingForAnotherWriter(**project);
+    options.video.progress.cancel = &g_interrupted;
+    options.onTaken = [](const project::TakenFile& file, const std::string& problem) {
+        std::cout << file.path << ": " << file.kind << ", " << file.images << " image(s) added\n"
+                  << std::flush;
+        if (!problem.empty())
+            std::cerr << problem << "\n" << std::flush;
+    };
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    std::cout << "Watching " << options.folder.string() << " for images and videos (Ctrl+C stops)\n"
+              << std::flush;
+    auto summary = formats::watchFolder(**project, options);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (!summary) {
+        std::cerr << "error: " << summary.message() << "\n";
+        return 1;
+    }
+    std::cout << "Stopped watching: " << summary->files << " file(s) taken, " << summary->images
+              << " image(s) added.\n";
+    return 0;
+}
+
+int runVideoImport(const Args& args) {
+    formats::VideoImportOptions options;
+    options.source = args.str("videos");
+    if (!readVideoKeys(args, options))
+        return 2;
     auto project = project::Project::openOrCreate(args.str("project"));
     if (!project) {
         std::cerr << "error: " << project.message() << "\n";
@@ -85,6 +130,13 @@ int runVideoImport(const Args& args) {
 }
 
 int runImport(const Args& args) {
+    if (args.flag("watch")) {
+        if (args.given("source") == args.given("videos")) {
+            std::cerr << "error: watch=true watches one folder: give it as source=DIR or videos=DIR\n";
+            return 2;
+        }
+        return runWatch(args);
+    }
     if (args.given("videos")) {
         if (args.given("source")) {
             std::cerr << "error: give source= (a dataset) or videos= (videos to cut into frames), not both\n";

@@ -72,6 +72,18 @@ const std::vector<OptionSpec>& datasetImportOptions() {
                  "kept or already in the project; 0: keep near-duplicates",
          .minimum = 0,
          .maximum = 32},
+        {.key = "watch",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "keep watching the folder of source= or videos=: take in new images and videos as they "
+                 "arrive (once each, also across restarts) until Ctrl+C"},
+        {.key = "interval",
+         .type = OptionType::Number,
+         .defaultValue = "2",
+         .help = "watch=true: seconds between two looks at the folder; a file is taken once it has not "
+                 "changed for that long",
+         .minimum = 0.05,
+         .maximum = 3600},
     };
     return options;
 }

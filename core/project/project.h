@@ -118,6 +118,13 @@ public:
     /// The difference hashes of every video frame in the project, for near-duplicate checks.
     Expected<std::vector<std::uint64_t>> frameHashes() const;
 
+    // ---- watched folders ------------------------------------------------------------------------
+    /// Records that a watched folder took `file`. Call it inside the transaction that adds the file's
+    /// images, so that a kill at any moment leaves both or neither.
+    Status recordTakenFile(const TakenFile& file);
+    /// Every file recorded by recordTakenFile.
+    Expected<std::vector<TakenFile>> takenFiles() const;
+
     // ---- boxes ----------------------------------------------------------------------------------
     /// Adds a box. A new or verified-empty image becomes labeled.
     Expected<std::int64_t> addBox(const NewBox& box);

@@ -74,7 +74,8 @@ CREATE TABLE settings (
 DROP TABLE run_metrics;
 )sql",
                                                                    // 3: where a video frame came from, and
-                                                                   // its perceptual hash for near-duplicates.
+                                                                   // its perceptual hash for near-duplicates;
+                                                                   // the files a watched folder took.
                                                                    R"sql(
 CREATE TABLE image_frames (
     image_id INTEGER PRIMARY KEY REFERENCES images(id) ON DELETE CASCADE,
@@ -84,6 +85,15 @@ CREATE TABLE image_frames (
     dhash    INTEGER NOT NULL
 );
 CREATE UNIQUE INDEX image_frames_video_frame ON image_frames(video, frame);
+CREATE TABLE taken_files (
+    path     TEXT NOT NULL,
+    size     INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('image', 'video', 'skipped')),
+    images   INTEGER NOT NULL DEFAULT 0,
+    taken_at INTEGER NOT NULL,
+    PRIMARY KEY (path, size, mtime_ns)
+);
 )sql"};
 
 } // namespace

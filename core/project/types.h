@@ -35,6 +35,16 @@ struct FrameSource {
     std::uint64_t differenceHash{}; ///< 64-bit perceptual hash (imaging::differenceHash)
 };
 
+/// A file a watched folder took (the taken_files table), keyed by path, size and modification time.
+struct TakenFile {
+    std::string path;         ///< absolute
+    std::int64_t size = 0;    ///< bytes
+    std::int64_t mtimeNs = 0; ///< modification time, nanoseconds since the epoch
+    std::string kind;         ///< "image", "video" or "skipped" (unreadable: not tried again)
+    std::int64_t images = 0;  ///< images it added
+    bool operator==(const TakenFile&) const = default;
+};
+
 /// "00:41.13", or "1:02:03.50" from an hour on: a time in a video, to the hundredth of a second.
 std::string videoTimeText(double seconds);
 

@@ -12,6 +12,8 @@
 #include <QtTest>
 
 #include <fstream>
+#include <numeric>
+#include <set>
 
 using namespace osprey;
 namespace fs = std::filesystem;
@@ -204,6 +206,101 @@ private slots:
         QVERIFY2(neither.exitCode == 2 && neither.err.contains("'videos'"), qPrintable(neither.err));
         const Run badTime = cli({"import", project, "videos=" + q(base / "cams"), "start=1:99"});
         QVERIFY2(badTime.exitCode == 2 && badTime.err.contains("start=1:99"), qPrintable(badTime.err));
+    }
+
+    void watchedFolderSurvivesKillNine() {
+        // Issue 36: a watcher killed with SIGKILL in the middle of a video, started again, takes every image
+        // and every frame exactly once; a file arriving later is taken; a third start takes nothing.
+        QTemporaryDir dir;
+        const fs::path base(dir.path().toStdString());
+        const fs::path watched = base / "inbox";
+        fs::create_directories(watched);
+        constexpr int kFrames = 400, kImages = 4;
+        const auto picture = [](int seed) {
+            imaging::Image image;
+            image.width = 160;
+            image.height = 96;
+            image.pixels.resize(160 * 96 * 3);
+            for (std::size_t p = 0; p < image.pixels.size(); ++p)
+                image.pixels[p] = static_cast<std::uint8_t>((p * 7 + seed * 13 + (p / 480) * seed) % 251);
+            return image;
+        };
+        {
+            auto writer = imaging::VideoWriter::open(watched / "cam.avi", 160, 96, 25);
+            QVERIFY(writer);
+            for (int i = 0; i < kFrames; ++i)
+                QVERIFY((*writer)->write(picture(i)));
+            QVERIFY((*writer)->close());
+        }
+        for (int i = 0; i < kImages; ++i)
+            QVERIFY(imaging::encodeImage(picture(1000 + i),
+                                         watched / QString("shot%1.jpg").arg(i).toStdString()));
+        const fs::path projectFolder = base / "p";
+        const QStringList args = {"import",
+                                  "project=" + q(projectFolder),
+                                  "source=" + q(watched),
+                                  "watch=true",
+                                  "interval=0.1",
+                                  "every=1",
+                                  "dedup=0"};
+        const auto count = [&]() -> std::int64_t {
+            auto project = project::Project::open(projectFolder);
+            if (!project)
+                return -1;
+            auto images = (*project)->countImages();
+            return images ? *images : -1;
+        };
+
+        QProcess first;
+        first.start(OSPREY_CLI_PATH, args);
+        QVERIFY(first.waitForStarted());
+        QVERIFY(QTest::qWaitFor([&] { return count() > kImages + 20; }, 30000));
+        first.kill();
+        QVERIFY(first.waitForFinished(10000));
+        QCOMPARE(first.exitStatus(), QProcess::CrashExit);
+        const std::int64_t atKill = count();
+        QVERIFY2(atKill < kImages + kFrames, "the kill came after the whole video: make it longer");
+        qInfo("killed with %lld of %d images in", static_cast<long long>(atKill), kImages + kFrames);
+
+        QProcess second;
+        second.start(OSPREY_CLI_PATH, args);
+        QVERIFY(second.waitForStarted());
+        QVERIFY(QTest::qWaitFor([&] { return count() == kImages + kFrames; }, 60000));
+        QVERIFY(imaging::encodeImage(picture(2000), watched / "late.jpg"));
+        QVERIFY(QTest::qWaitFor([&] { return count() == kImages + kFrames + 1; }, 30000));
+        second.terminate(); // SIGTERM: a clean stop
+        QVERIFY(second.waitForFinished(10000));
+        const QString out = QString::fromUtf8(second.readAllStandardOutput());
+        QVERIFY2(second.exitCode() == 0 && out.contains("Stopped watching"), qPrintable(out));
+
+        auto project = project::Project::open(projectFolder).value();
+        QCOMPARE(project->countImages().value(), std::int64_t(kImages + kFrames + 1));
+        std::vector<std::int64_t> all(kFrames);
+        std::iota(all.begin(), all.end(), 0);
+        QCOMPARE(project->frameIndices((watched / "cam.avi").generic_string()).value(), all);
+        const auto taken = project->takenFiles().value();
+        QCOMPARE(taken.size(), std::size_t(kImages + 2));
+        std::set<std::string> paths;
+        for (const auto& file : taken)
+            paths.insert(file.path);
+        QCOMPARE(paths.size(), taken.size());
+        std::int64_t jpegs = 0;
+        for (const auto& entry : fs::recursive_directory_iterator(projectFolder / "images"))
+            jpegs += entry.path().extension() == ".jpg" ? 1 : 0;
+        QCOMPARE(jpegs, std::int64_t(kFrames));
+        project.reset();
+
+        // Started again: nothing new.
+        QProcess third;
+        third.start(OSPREY_CLI_PATH, args);
+        QVERIFY(third.waitForStarted());
+        QTest::qWait(800);
+        third.terminate();
+        QVERIFY(third.waitForFinished(10000));
+        const QString thirdOut = QString::fromUtf8(third.readAllStandardOutput());
+        QVERIFY2(thirdOut.contains("Stopped watching: 0 file(s) taken, 0 image(s) added."),
+                 qPrintable(thirdOut));
+        QCOMPARE(count(), std::int64_t(kImages + kFrames + 1));
     }
 };
 

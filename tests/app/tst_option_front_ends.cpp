@@ -7,6 +7,7 @@
 #include "assist/proposal.h"
 #include "cli/train_args.h"
 #include "cli/verb.h"
+#include "formats/folder_watch.h"
 #include "formats/format_options.h"
 #include "formats/video_import.h"
 #include "model/detection.h"
@@ -116,6 +117,10 @@ private slots:
         QCOMPARE(import.at("every"), std::string("0"));
         QCOMPARE(import.at("dedup"), std::to_string(formats::kDefaultDedupBits));
         QVERIFY(import.count("start") && import.count("end"));
+        QCOMPARE(import.at("watch"), std::string("false"));
+        QCOMPARE(import.at("interval"), std::string("2"));
+        QCOMPARE(formats::WatchOptions{}.interval.count(),
+                 static_cast<long long>(declared(formats::datasetImportOptions(), "interval") * 1000));
     }
 
     void throwAwayOptionReachesEveryFrontEnd() {

@@ -2,6 +2,7 @@
 // in .mp4, H.264 in .mkv) and by a second, hand-written encoder (an MJPEG AVI muxed byte by byte below, no
 // FFmpeg involved), truncated ones included. Sampling gives exactly the expected frame indices, provenance
 // is stored and read back, the same frames imported twice are found once, and bad files are named.
+#include "formats/folder_watch.h"
 #include "formats/video_import.h"
 #include "imaging/image.h"
 #include "imaging/perceptual_hash.h"
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <random>
 #include <set>
+#include <thread>
 
 using namespace osprey;
 namespace fs = std::filesystem;
@@ -504,6 +506,70 @@ private slots:
         for (auto& p : brighter.pixels)
             p = static_cast<std::uint8_t>(std::min(255, p + 10));
         QVERIFY(imaging::hammingDistance(a, imaging::differenceHash(brighter)) <= 3);
+    }
+
+    void watchedFolderTakesEachFileOnceAndLeavesTheProjectAlone() {
+        // The project lives inside the watched folder: its frames (images/...) are never taken back in.
+        Fixture fixture;
+        const fs::path watched = fixture.root() / "inbox";
+        fs::create_directories(watched / "sub");
+        writeWithOpenCv(watched / "sub" / "b.avi", "MJPG", 5, 5, [](int i) { return i; });
+        QVERIFY(imaging::encodeImage(sceneImage(50, 0), watched / "a.jpg"));
+        std::ofstream(watched / "bad.png") << "not a png";
+        std::ofstream(watched / ".hidden.jpg") << "never looked at";
+        auto project = std::move(project::Project::openOrCreate(watched / "project").value());
+        std::atomic<bool> stop{false};
+        formats::WatchOptions options;
+        options.folder = watched;
+        options.interval = std::chrono::milliseconds(50);
+        options.video.every = 1;
+        options.video.dedupBits = 0;
+        options.video.progress.cancel = &stop;
+        std::vector<std::pair<project::TakenFile, std::string>> seen;
+        options.onTaken = [&](const project::TakenFile& file, const std::string& problem) {
+            seen.emplace_back(file, problem);
+        };
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+            stop = true;
+        });
+        auto summary = formats::watchFolder(*project, options);
+        stopper.join();
+        QVERIFY(summary);
+        QCOMPARE(seen.size(), std::size_t(3));
+        QCOMPARE(summary->files, std::int64_t(3));
+        QCOMPARE(summary->images, std::int64_t(6));
+        QCOMPARE(QString::fromStdString(seen[0].first.kind + " " +
+                                        fs::path(seen[0].first.path).filename().string()),
+                 QString("image a.jpg"));
+        QCOMPARE(QString::fromStdString(seen[1].first.kind + " " +
+                                        fs::path(seen[1].first.path).filename().string()),
+                 QString("skipped bad.png"));
+        QVERIFY2(seen[1].second.find("bad.png") != std::string::npos, seen[1].second.c_str());
+        QCOMPARE(QString::fromStdString(seen[2].first.kind), QString("video"));
+        QCOMPARE(seen[2].first.images, std::int64_t(5));
+        QCOMPARE(project->countImages().value(), std::int64_t(6));
+        QCOMPARE(project->takenFiles().value().size(), std::size_t(3));
+        // Again: nothing new until a file changes; a rewritten image is a new file whose path the project
+        // has, so it is recorded and not added twice.
+        stop = false;
+        seen.clear();
+        bool rewritten = false;
+        std::thread later([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            rewritten = imaging::encodeImage(sceneImage(51, 0), watched / "a.jpg").hasValue();
+            std::this_thread::sleep_for(std::chrono::milliseconds(700));
+            stop = true;
+        });
+        summary = formats::watchFolder(*project, options);
+        later.join();
+        QVERIFY(rewritten);
+        QVERIFY(summary);
+        QCOMPARE(seen.size(), std::size_t(1));
+        QCOMPARE(seen[0].first.images, std::int64_t(0));
+        QCOMPARE(project->countImages().value(), std::int64_t(6));
+        QCOMPARE(project->takenFiles().value().size(), std::size_t(4));
+        QVERIFY(!formats::watchFolder(*project, {.folder = fixture.root() / "nowhere"}));
     }
 };
 

@@ -49,7 +49,8 @@ private slots:
                                    {"runs",
                                     "id,name,config,status,started_at,finished_at,best_epoch,best_fitness,"
                                     "weights_path"},
-                                   {"image_frames", "image_id,video,frame,time_s,dhash"}};
+                                   {"image_frames", "image_id,video,frame,time_s,dhash"},
+                                   {"taken_files", "path,size,mtime_ns,kind,images,taken_at"}};
         for (const auto& [table, expected] : tables) {
             sqlite3_stmt* stmt = nullptr;
             sqlite3_prepare_v2(db, (std::string("PRAGMA table_info(") + table + ")").c_str(), -1, &stmt,
@@ -80,7 +81,7 @@ private slots:
         const auto file = folderOf(dir) / kDatabaseFileName;
         Project::create(folderOf(dir)).value().reset();
         rawExec(file,
-                "DROP TABLE image_frames; "
+                "DROP TABLE image_frames; DROP TABLE taken_files; "
                 "CREATE TABLE run_metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, "
                 "epoch INTEGER NOT NULL, key TEXT NOT NULL, value REAL, PRIMARY KEY (run_id, epoch, key)); "
                 "INSERT INTO runs(name, started_at) VALUES('old', 1); "
@@ -105,7 +106,8 @@ private slots:
         QTemporaryDir dir;
         const auto file = folderOf(dir) / kDatabaseFileName;
         Project::create(folderOf(dir)).value().reset();
-        rawExec(file, "DROP TABLE image_frames; INSERT INTO images(path, added_at) VALUES('a.jpg', 1); "
+        rawExec(file, "DROP TABLE image_frames; DROP TABLE taken_files; INSERT INTO images(path, added_at) "
+                      "VALUES('a.jpg', 1); "
                       "PRAGMA user_version = 2;");
         auto project = Project::open(folderOf(dir));
         QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
