@@ -294,10 +294,18 @@ private slots:
         QProcess third;
         third.start(OSPREY_CLI_PATH, args);
         QVERIFY(third.waitForStarted());
+        // Its stop handler is in place once it says it is watching (a loaded machine starts it slowly).
+        QString thirdOut;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                thirdOut += QString::fromUtf8(third.readAllStandardOutput());
+                return thirdOut.contains("Watching");
+            },
+            30000));
         QTest::qWait(800);
         third.terminate();
         QVERIFY(third.waitForFinished(10000));
-        const QString thirdOut = QString::fromUtf8(third.readAllStandardOutput());
+        thirdOut += QString::fromUtf8(third.readAllStandardOutput());
         QVERIFY2(thirdOut.contains("Stopped watching: 0 file(s) taken, 0 image(s) added."),
                  qPrintable(thirdOut));
         QCOMPARE(count(), std::int64_t(kImages + kFrames + 1));
