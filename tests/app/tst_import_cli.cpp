@@ -251,9 +251,22 @@ private slots:
             return images ? *images : -1;
         };
 
+        // The project is read only once the watcher has made it and says it is watching (and its stop
+        // handler is in place): a second connection opening a project being created would race its schema.
+        const auto watching = [](QProcess& process) {
+            QString out;
+            const bool said = QTest::qWaitFor(
+                [&] {
+                    out += QString::fromUtf8(process.readAllStandardOutput());
+                    return out.contains("Watching") || process.state() == QProcess::NotRunning;
+                },
+                30000);
+            return said && out.contains("Watching");
+        };
         QProcess first;
         first.start(OSPREY_CLI_PATH, args);
         QVERIFY(first.waitForStarted());
+        QVERIFY2(watching(first), qPrintable(QString::fromUtf8(first.readAllStandardError())));
         QVERIFY(QTest::qWaitFor([&] { return count() > kImages + 20; }, 30000));
         first.kill();
         QVERIFY(first.waitForFinished(10000));
@@ -265,6 +278,7 @@ private slots:
         QProcess second;
         second.start(OSPREY_CLI_PATH, args);
         QVERIFY(second.waitForStarted());
+        QVERIFY(watching(second));
         QVERIFY(QTest::qWaitFor([&] { return count() == kImages + kFrames; }, 60000));
         QVERIFY(imaging::encodeImage(picture(2000), watched / "late.jpg"));
         QVERIFY(QTest::qWaitFor([&] { return count() == kImages + kFrames + 1; }, 30000));
@@ -294,18 +308,11 @@ private slots:
         QProcess third;
         third.start(OSPREY_CLI_PATH, args);
         QVERIFY(third.waitForStarted());
-        // Its stop handler is in place once it says it is watching (a loaded machine starts it slowly).
-        QString thirdOut;
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                thirdOut += QString::fromUtf8(third.readAllStandardOutput());
-                return thirdOut.contains("Watching");
-            },
-            30000));
+        QVERIFY(watching(third));
         QTest::qWait(800);
         third.terminate();
         QVERIFY(third.waitForFinished(10000));
-        thirdOut += QString::fromUtf8(third.readAllStandardOutput());
+        const QString thirdOut = QString::fromUtf8(third.readAllStandardOutput());
         QVERIFY2(thirdOut.contains("Stopped watching: 0 file(s) taken, 0 image(s) added."),
                  qPrintable(thirdOut));
         QCOMPARE(count(), std::int64_t(kImages + kFrames + 1));
