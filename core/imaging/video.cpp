@@ -2,6 +2,7 @@
 
 #include "common/strings.h"
 
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -20,6 +21,26 @@ bool isVideoPath(const fs::path& path) {
     return false;
 }
 
+namespace {
+
+/// The other backends report a file they cannot read as OpenCV warnings and errors on stderr (GStreamer's
+/// pipeline assertions, the image-sequence reader's pattern error), several lines per bad file; the
+/// caller's error names the file already. OpenCV's log level is process-wide, so other threads' OpenCV
+/// logging is quiet for that moment too.
+bool openWithOtherBackends(cv::VideoCapture& capture, const fs::path& path) {
+    const auto previous = cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+    bool opened = false;
+    try {
+        opened = capture.open(path.string(), cv::CAP_ANY);
+    } catch (const cv::Exception&) {
+        opened = false;
+    }
+    cv::utils::logging::setLogLevel(previous);
+    return opened;
+}
+
+} // namespace
+
 struct VideoReader::Impl {
     cv::VideoCapture capture;
     VideoInfo info;
@@ -37,8 +58,7 @@ Expected<std::unique_ptr<VideoReader>> VideoReader::open(const fs::path& path) {
     auto impl = std::make_unique<Impl>();
     try {
         // FFmpeg first: the other backends (GStreamer) print warnings on files they cannot read.
-        if (!impl->capture.open(path.string(), cv::CAP_FFMPEG) &&
-            !impl->capture.open(path.string(), cv::CAP_ANY))
+        if (!impl->capture.open(path.string(), cv::CAP_FFMPEG) && !openWithOtherBackends(impl->capture, path))
             return fail(path.string() +
                             ": cannot open as a video (not a video, a truncated file, or no decoder for it)",
                         "invalid");
