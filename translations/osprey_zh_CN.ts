@@ -180,6 +180,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Imported %1 frames from %2 video(s).</source>
         <translation>已从 %2 个视频导入 %1 帧。</translation>
     </message>
+    <message>
+        <source>%1: %2 image(s) added</source>
+        <translation>%1：已添加 %2 张图像</translation>
+    </message>
+    <message>
+        <source>Stopped watching: %1 file(s) taken, %2 image(s) added.</source>
+        <translation>已停止监视：已接收 %1 个文件，已添加 %2 张图像。</translation>
+    </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
@@ -4086,6 +4094,26 @@ The charts appear after the first validation.</source>
     <message>
         <source>Import failed.</source>
         <translation>导入失败。</translation>
+    </message>
+    <message>
+        <source>Keep importing from this folder (new images and videos as they arrive)</source>
+        <translation>持续从此文件夹导入（新图像和视频到达时即导入）</translation>
+    </message>
+    <message>
+        <source>Watches the folder until Stop: each new image or video is taken once, also after Osprey starts again (osprey-cli import watch=true does the same).</source>
+        <translation>监视该文件夹直到点击“停止”：每个新图像或视频只接收一次，Osprey 重新启动后也是如此（与 osprey-cli import watch=true 导入方式相同）。</translation>
+    </message>
+    <message>
+        <source>Start Watching</source>
+        <translation>开始监视</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Watching %1 for images and videos…</source>
+        <translation>正在监视 %1 中的图像和视频…</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
 #include "ui/project/video_import_dialog.h"
 
+#include "formats/folder_watch.h"
 #include "formats/format_options.h"
 #include "formats/video_import.h"
 #include "project/project.h"
@@ -8,6 +9,7 @@
 #include "ui/project/project_document.h"
 #include "ui/project/task_progress.h"
 
+#include <QCheckBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -35,6 +37,11 @@ VideoImportDialog::VideoImportDialog(ProjectDocument* document, QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Videos:"), sourceRow);
     m_settings = new OptionForm(OptionForm::guiFields(formats::datasetImportOptions()), this);
+    m_keepWatching =
+        new QCheckBox(tr("Keep importing from this folder (new images and videos as they arrive)"), this);
+    m_keepWatching->setToolTip(
+        tr("Watches the folder until Stop: each new image or video is taken once, also after Osprey starts "
+           "again (osprey-cli import watch=true does the same)."));
 
     m_status = new QLabel(tr("Choose a video or a folder, then Import."), this);
     m_status->setWordWrap(true);
@@ -58,6 +65,7 @@ VideoImportDialog::VideoImportDialog(ProjectDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_settings);
+    layout->addWidget(m_keepWatching);
     layout->addWidget(m_status);
     layout->addWidget(m_progress);
     layout->addWidget(m_summary, 1);
@@ -81,6 +89,18 @@ VideoImportDialog::VideoImportDialog(ProjectDocument* document, QWidget* parent)
     connect(closeButton, &QPushButton::clicked, this, &VideoImportDialog::reject);
     showTaskProgress(m_task, m_progress, m_status);
     connect(m_task, &BackgroundTask::finished, this, &VideoImportDialog::onFinished);
+    connect(m_task, &BackgroundTask::delivered, this, &VideoImportDialog::onTaken);
+    connect(m_keepWatching, &QCheckBox::toggled, this,
+            [this](bool watch) { m_importButton->setText(watch ? tr("Start Watching") : tr("Import")); });
+}
+
+void VideoImportDialog::setKeepWatching(bool watch) {
+    m_keepWatching->setChecked(watch);
+}
+
+void VideoImportDialog::onTaken(const QVariant& line) {
+    m_summary->appendPlainText(line.toString());
+    emit m_document->imagesReset();
 }
 
 void VideoImportDialog::setSource(const QString& path) {
@@ -108,6 +128,8 @@ void VideoImportDialog::setBusy(bool busy) {
     m_cancelButton->setEnabled(busy);
     m_source->setEnabled(!busy);
     m_settings->setEnabled(!busy);
+    m_keepWatching->setEnabled(!busy);
+    m_cancelButton->setText(busy && m_keepWatching->isChecked() ? tr("Stop") : tr("Cancel"));
     if (busy) {
         m_progress->setRange(0, 0);
         m_summary->clear();
@@ -139,6 +161,37 @@ void VideoImportDialog::runImport() {
         (QString(key) == "start" ? options.startSeconds : options.endSeconds.emplace()) = *seconds;
     }
     const std::string folder = m_document->folder().toStdString();
+    if (m_keepWatching->isChecked()) {
+        formats::WatchOptions watch;
+        watch.folder = options.source;
+        watch.video = options;
+        setBusy(true);
+        m_status->setText(tr("Watching %1 for images and videos…").arg(m_source->text().trimmed()));
+        m_task->start([watch, folder](TaskContext& context) mutable {
+            watch.video.progress = formatsProgress(context);
+            auto project = project::Project::open(folder);
+            if (!project)
+                return TaskResult{{}, QString::fromStdString(project.message())};
+            watch.onTaken = [&context](const project::TakenFile& file, const std::string& problem) {
+                QString line = QObject::tr("%1: %2 image(s) added")
+                                   .arg(QString::fromStdString(file.path))
+                                   .arg(file.images);
+                if (!problem.empty())
+                    line += " — " + QString::fromStdString(problem);
+                context.post(line);
+            };
+            auto summary = formats::watchFolder(**project, watch);
+            if (!summary)
+                return TaskResult{{}, QString::fromStdString(summary.message())};
+            return TaskResult{
+                QStringList{QObject::tr("Stopped watching: %1 file(s) taken, %2 image(s) added.")
+                                .arg(summary->files)
+                                .arg(summary->images),
+                            QString()},
+                {}};
+        });
+        return;
+    }
     setBusy(true);
     m_status->setText(tr("Importing…"));
     m_task->start([options, folder](TaskContext& context) mutable {
@@ -180,7 +233,8 @@ void VideoImportDialog::onFinished(const TaskResult& result) {
     }
     const QStringList parts = result.value.toStringList();
     m_status->setText(parts.value(0));
-    m_summary->setPlainText(parts.value(1));
+    if (!parts.value(1).isEmpty() || !m_keepWatching->isChecked()) // a watch keeps the lines it listed
+        m_summary->setPlainText(parts.value(1));
     emit m_document->imagesReset();
     emit imported();
 }

@@ -3,10 +3,13 @@
 // the near-duplicate threshold (the video rows of formats::datasetImportOptions(), drawn by the generic
 // OptionForm), then import on a worker thread with a progress bar and a cancel button. Frames imported
 // before a cancel are kept (each is committed on its own); the end lists what each video gave and every
-// video that could not be read or stopped early. GUI thread only.
+// video that could not be read or stopped early. "Keep importing from this folder" watches a folder
+// instead (formats::watchFolder): each new image or video is taken once, listed as it comes, until Stop.
+// GUI thread only.
 
 #include <QDialog>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -27,6 +30,8 @@ public:
 
     void setSource(const QString& path);
     OptionForm* settings() const { return m_settings; }
+    /// Ticks "Keep importing from this folder".
+    void setKeepWatching(bool watch);
     /// Starts the import (or says in the status line why it cannot).
     void runImport();
     void cancel();
@@ -44,11 +49,13 @@ protected:
 
 private:
     void onFinished(const TaskResult& result);
+    void onTaken(const QVariant& line);
     void setBusy(bool busy);
 
     ProjectDocument* m_document;
     QLineEdit* m_source;
     OptionForm* m_settings;
+    QCheckBox* m_keepWatching;
     QLabel* m_status;
     QProgressBar* m_progress;
     QPlainTextEdit* m_summary;

@@ -98,6 +98,37 @@ private slots:
         QCOMPARE(dialog.statusText(), QString("Cancelled: %1 frames imported (kept).").arg(added));
     }
 
+    void videoImportDialogKeepsImportingFromAFolder() {
+        // "Keep importing from this folder": an image already there and one arriving later are each taken
+        // once and listed; Stop ends the watch and says what it took.
+        QTemporaryDir dir;
+        const std::filesystem::path inbox = dir.filePath("inbox").toStdString();
+        std::filesystem::create_directories(inbox);
+        imaging::Image image;
+        image.width = 40;
+        image.height = 30;
+        image.pixels.assign(40 * 30 * 3, 120);
+        QVERIFY(imaging::encodeImage(image, inbox / "first.jpg"));
+        QString error;
+        auto document = ui::ProjectDocument::create(dir.filePath("target"), &error);
+        QVERIFY2(document, qPrintable(error));
+        ui::VideoImportDialog dialog(document.get());
+        dialog.setSource(QString::fromStdString(inbox.string()));
+        dialog.setKeepWatching(true);
+        QVERIFY(dialog.settings()->setValue("fps", 2.0)); // the interval stays the core default (2 s)
+        dialog.runImport();
+        QVERIFY(dialog.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.summaryText().contains("first.jpg: 1 image(s) added"), 20000);
+        image.pixels.assign(40 * 30 * 3, 200);
+        QVERIFY(imaging::encodeImage(image, inbox / "second.jpg"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.summaryText().contains("second.jpg: 1 image(s) added"), 20000);
+        QCOMPARE(document->project().countImages().value(), 2LL);
+        dialog.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QCOMPARE(dialog.statusText(), QString("Stopped watching: 2 file(s) taken, 2 image(s) added."));
+        QVERIFY(dialog.summaryText().contains("first.jpg")); // the lines listed stay
+    }
+
     void importWithPreviewThenImport() {
         QTemporaryDir dir;
         const QString source = makeDemo(dir, "source", 12);
