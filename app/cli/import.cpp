@@ -119,7 +119,11 @@ int runVideoImport(const Args& args) {
     }
     for (const auto& problem : summary->problems)
         std::cerr << problem.text() << "\n";
-    std::cout << "Imported " << summary->imported << " frames from " << summary->videos.size()
+    const auto read = static_cast<std::int64_t>(summary->videos.size());
+    std::cout << "Imported " << summary->imported << " frames from "
+              << (read == summary->videosFound
+                      ? std::to_string(read)
+                      : std::to_string(read) + " of " + std::to_string(summary->videosFound))
               << " video(s) into " << (*project)->folder().string() << ": " << summary->nearDuplicates
               << " near-duplicates skipped (" << summary->nearDuplicatesOfProject
               << " of frames imported before), " << summary->alreadyPresent << " already in the project";

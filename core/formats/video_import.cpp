@@ -295,6 +295,7 @@ Expected<VideoImportSummary> importVideos(project::Project& project, const Video
         dedup.fromProject = dedup.hashes.size();
     }
     VideoImportSummary summary;
+    summary.videosFound = static_cast<std::int64_t>(videos->size());
     for (const auto& video : *videos) {
         if (options.progress.cancelled()) {
             summary.cancelled = true;

@@ -79,7 +79,8 @@ struct VideoReport {
 };
 
 struct VideoImportSummary {
-    std::vector<VideoReport> videos;
+    std::int64_t videosFound = 0;    ///< videos listed in the source (read or not)
+    std::vector<VideoReport> videos; ///< the videos that could be opened
     std::int64_t imported = 0;
     std::int64_t nearDuplicates = 0;
     std::int64_t nearDuplicatesOfProject = 0; ///< of those, near-duplicates of frames imported before

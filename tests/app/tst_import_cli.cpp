@@ -199,6 +199,7 @@ private slots:
         QVERIFY2(junk.exitCode == 1 && junk.err.contains("junk.mp4: cannot open as a video"),
                  qPrintable(junk.err));
         QCOMPARE(junk.status, QProcess::NormalExit);
+        QVERIFY2(junk.out.contains("Imported 0 frames from 0 of 1 video(s)"), qPrintable(junk.out));
 
         const Run both = cli({"import", project, "videos=" + q(base / "cams"), "source=" + q(base)});
         QVERIFY2(both.exitCode == 2 && both.err.contains("not both"), qPrintable(both.err));

@@ -427,6 +427,8 @@ private slots:
         options.every = 1;
         const auto summary = importOk(*project, options);
         QCOMPARE(summary.imported, std::int64_t(10));
+        QCOMPARE(summary.videosFound, std::int64_t(3));
+        QCOMPARE(summary.videos.size(), size_t(1));
         QCOMPARE(summary.problems.size(), size_t(2));
         QVERIFY2(summary.problems[0].text().find("a_junk.mp4") != std::string::npos,
                  summary.problems[0].text().c_str());
