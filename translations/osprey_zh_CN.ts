@@ -582,7 +582,7 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
     <message>
         <source>auto, SGD, AdamW or MuSGD. auto picks AdamW for short runs and, for long ones, SGD (YOLO26: MuSGD), with its own learning rate.</source>
-        <translation>auto、SGD、AdamW 或 MuSGD。auto 对短训练选 AdamW，对长训练选 SGD（YOLO26：MuSGD），并使用自己的学习率。</translation>
+        <translation>auto、SGD、AdamW 或 MuSGD。auto 对短的训练运行选 AdamW，对长的训练运行选 SGD（YOLO26：MuSGD），并使用自己的学习率。</translation>
     </message>
     <message>
         <source>YOLO26: validate the one-to-many head with NMS (true, Ultralytics 8.4.190&apos;s default) or the NMS-free one-to-one head (false). Other models have the NMS head only.</source>
@@ -3746,6 +3746,14 @@ The charts appear after the first validation.</source>
     <message>
         <source>Confusion Matrix at Epoch %1</source>
         <translation>第 %1 轮的混淆矩阵</translation>
+    </message>
+    <message>
+        <source>L1 box loss</source>
+        <translation>L1 边框损失</translation>
+    </message>
+    <message>
+        <source>DFL / L1 box loss</source>
+        <translation>DFL / L1 边框损失</translation>
     </message>
 </context>
 <context>
