@@ -166,6 +166,28 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>导入将会失败：%1
 </translation>
     </message>
+    <message>
+        <source>%1: %2 frames decoded, %3 sampled, %4 imported, %5 near-duplicates skipped, %6 already in the project
+</source>
+        <translation>%1：解码 %2 帧，抽取 %3 帧，导入 %4 帧，跳过近似重复 %5 帧，%6 帧已在项目中
+</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 frames imported (kept).</source>
+        <translation>已取消：已导入 %1 帧（保留）。</translation>
+    </message>
+    <message>
+        <source>Imported %1 frames from %2 video(s).</source>
+        <translation>已从 %2 个视频导入 %1 帧。</translation>
+    </message>
+    <message>
+        <source>%1: %2 image(s) added</source>
+        <translation>%1：已添加 %2 张图像</translation>
+    </message>
+    <message>
+        <source>Stopped watching: %1 file(s) taken, %2 image(s) added.</source>
+        <translation>已停止监视：已接收 %1 个文件，已添加 %2 张图像。</translation>
+    </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
@@ -197,10 +219,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>Model</source>
         <translation>模型</translation>
-    </message>
-    <message>
-        <source>Network: yolov8n/s/m/l/x or yolo11n/s/m/l/x. n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
-        <translation>网络：yolov8n/s/m/l/x 或 yolo11n/s/m/l/x。n (nano) 最快；s、m、l、x 更大、更慢，通常也更准确。</translation>
     </message>
     <message>
         <source>Pretrained weights</source>
@@ -241,10 +259,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>Optimiser</source>
         <translation>优化器</translation>
-    </message>
-    <message>
-        <source>auto, SGD or AdamW. auto picks AdamW for short runs and SGD for long ones, with its own learning rate.</source>
-        <translation>auto、SGD 或 AdamW。auto 对较短的训练运行选择 AdamW，对较长的选择 SGD，并使用其自身的学习率。</translation>
     </message>
     <message>
         <source>Initial learning rate</source>
@@ -561,6 +575,66 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>true: output [1, 4+nc, anchors] for NMS outside the graph (runs in OpenCV DNN); false: a YOLO26 model&apos;s end-to-end [1, 300, 6] from its one-to-one head (x1 y1 x2 y2 score class, no NMS; onnxruntime), as Ultralytics&apos; nms=False; other models have the first layout only</source>
         <translation>true：输出 [1, 4+nc, anchors]，NMS 在计算图之外进行（可在 OpenCV DNN 中运行）；false：YOLO26 模型由一对一检测头输出端到端的 [1, 300, 6]（x1 y1 x2 y2 分数 类别，无需 NMS；用 onnxruntime 运行），与 Ultralytics 的 nms=False 相同；其他模型只有第一种布局</translation>
+    </message>
+    <message>
+        <source>Network: yolov8n/s/m/l/x, yolo11n/s/m/l/x or yolo26n/s/m/l/x (NMS-free head, trained with both head branches). n (nano) is fastest; s, m, l and x are larger, slower and usually more accurate.</source>
+        <translation>网络：yolov8n/s/m/l/x、yolo11n/s/m/l/x 或 yolo26n/s/m/l/x（无需 NMS 的检测头，两个头分支一起训练）。n（nano）最快；s、m、l、x 更大、更慢，通常也更准确。</translation>
+    </message>
+    <message>
+        <source>auto, SGD, AdamW or MuSGD. auto picks AdamW for short runs and, for long ones, SGD (YOLO26: MuSGD), with its own learning rate.</source>
+        <translation>auto、SGD、AdamW 或 MuSGD。auto 对短的训练运行选 AdamW，对长的训练运行选 SGD（YOLO26：MuSGD），并使用自己的学习率。</translation>
+    </message>
+    <message>
+        <source>YOLO26: validate the one-to-many head with NMS (true, Ultralytics 8.4.190&apos;s default) or the NMS-free one-to-one head (false). Other models have the NMS head only.</source>
+        <translation>YOLO26：验证时使用一对多检测头加 NMS（true，Ultralytics 8.4.190 的默认值），或无需 NMS 的一对一检测头（false）。其他模型只有 NMS 检测头。</translation>
+    </message>
+    <message>
+        <source>Frames per second</source>
+        <translation>每秒帧数</translation>
+    </message>
+    <message>
+        <source>video frames kept per second of video (the first frame of each 1/fps s)</source>
+        <translation>每秒视频保留的帧数（每 1/fps 秒取第一帧）</translation>
+    </message>
+    <message>
+        <source>Every Nth frame</source>
+        <translation>每隔 N 帧</translation>
+    </message>
+    <message>
+        <source>keep every Nth video frame instead of fps= (0: use fps=)</source>
+        <translation>改为每隔 N 帧保留一帧，代替 fps=（0：使用 fps=）</translation>
+    </message>
+    <message>
+        <source>Start at</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>video time to start at: seconds (12.5) or [h:]mm:ss (1:30)</source>
+        <translation>从视频的此时间开始：秒数（12.5）或 [时:]分:秒（1:30）</translation>
+    </message>
+    <message>
+        <source>the beginning</source>
+        <translation>视频开头</translation>
+    </message>
+    <message>
+        <source>Stop before</source>
+        <translation>在此之前停止</translation>
+    </message>
+    <message>
+        <source>video time to stop before: seconds or [h:]mm:ss</source>
+        <translation>在视频的此时间之前停止：秒数或 [时:]分:秒</translation>
+    </message>
+    <message>
+        <source>the end</source>
+        <translation>视频结尾</translation>
+    </message>
+    <message>
+        <source>Near-duplicate threshold</source>
+        <translation>近似重复阈值</translation>
+    </message>
+    <message>
+        <source>skip a video frame whose perceptual hash is within this many bits (of 64) of a frame kept or already in the project; 0: keep near-duplicates</source>
+        <translation>若视频帧的感知哈希与已保留或项目中已有的帧相差不超过此位数（共 64 位），则跳过该帧；0：保留近似重复帧</translation>
     </message>
 </context>
 <context>
@@ -1096,6 +1170,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>%1 boxes</source>
         <translation>%1 个框</translation>
     </message>
+    <message>
+        <source>%1 · frame %2 · %3</source>
+        <translation>%1 · 第 %2 帧 · %3</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::BreakEvenBox</name>
@@ -1444,6 +1522,10 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Statistics</source>
         <translation>统计</translation>
+    </message>
+    <message>
+        <source>Import &amp;Videos…</source>
+        <translation>导入视频(&amp;V)…</translation>
     </message>
 </context>
 <context>
@@ -3671,6 +3753,14 @@ The charts appear after the first validation.</source>
         <source>Confusion Matrix at Epoch %1</source>
         <translation>第 %1 轮的混淆矩阵</translation>
     </message>
+    <message>
+        <source>L1 box loss</source>
+        <translation>L1 边框损失</translation>
+    </message>
+    <message>
+        <source>DFL / L1 box loss</source>
+        <translation>DFL / L1 边框损失</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::TrainingRunModel</name>
@@ -3963,6 +4053,93 @@ The charts appear after the first validation.</source>
     <message>
         <source>FN: %1 missed</source>
         <translation>漏检：%1</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::VideoImportDialog</name>
+    <message>
+        <source>Import Videos as Frames</source>
+        <translation>将视频导入为帧</translation>
+    </message>
+    <message>
+        <source>A video file, or a folder of videos (.mp4, .avi, .mov, .mkv, …)</source>
+        <translation>一个视频文件，或一个视频文件夹（.mp4、.avi、.mov、.mkv 等）</translation>
+    </message>
+    <message>
+        <source>Video…</source>
+        <translation>视频…</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <source>Videos:</source>
+        <translation>视频：</translation>
+    </message>
+    <message>
+        <source>Choose a video or a folder, then Import.</source>
+        <translation>选择一个视频或文件夹，然后点击“导入”。</translation>
+    </message>
+    <message>
+        <source>What each video gave appears here.</source>
+        <translation>每个视频的导入结果将显示在这里。</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>Videos (*.mp4 *.avi *.mov *.mkv *.webm *.m4v *.mpg *.mpeg *.wmv);;All files (*)</source>
+        <translation>视频 (*.mp4 *.avi *.mov *.mkv *.webm *.m4v *.mpg *.mpeg *.wmv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Folder of videos</source>
+        <translation>视频文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a video or a folder first.</source>
+        <translation>请先选择一个视频或文件夹。</translation>
+    </message>
+    <message>
+        <source>Importing…</source>
+        <translation>正在导入…</translation>
+    </message>
+    <message>
+        <source>Import failed.</source>
+        <translation>导入失败。</translation>
+    </message>
+    <message>
+        <source>Keep importing from this folder (new images and videos as they arrive)</source>
+        <translation>持续从此文件夹导入（新图像和视频到达时即导入）</translation>
+    </message>
+    <message>
+        <source>Watches the folder until Stop: each new image or video is taken once, also after Osprey starts again (osprey-cli import watch=true does the same).</source>
+        <translation>监视该文件夹直到点击“停止”：每个新图像或视频只接收一次，Osprey 重新启动后也是如此（与 osprey-cli import watch=true 导入方式相同）。</translation>
+    </message>
+    <message>
+        <source>Start Watching</source>
+        <translation>开始监视</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Watching %1 for images and videos…</source>
+        <translation>正在监视 %1 中的图像和视频…</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,9 @@
 #include "formats/format_options.h"
 
 #include "formats/format_registry.h"
+#include "formats/video_import.h"
+
+#include <string>
 
 namespace osprey::formats {
 
@@ -15,8 +18,8 @@ const std::vector<OptionSpec>& datasetImportOptions() {
          .required = true},
         {.key = "source",
          .type = OptionType::Path,
-         .help = "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml)",
-         .required = true},
+         .help = "dataset folder or annotation file (data.yaml, obj.data, *.json, *.xml); required unless "
+                 "videos= is given"},
         {.key = "format",
          .type = OptionType::Text,
          .defaultValue = "auto",
@@ -42,6 +45,66 @@ const std::vector<OptionSpec>& datasetImportOptions() {
          .help = "follow paths outside source and images: a COCO file_name with ../ or an absolute path, a "
                  "data.yaml path: (a relative one to a dataset folder with images/ and labels/ is followed "
                  "without it)"},
+        {.key = "videos",
+         .type = OptionType::Path,
+         .help = "a video file or a folder of videos (any container OpenCV reads: .mp4, .avi, .mov, .mkv, "
+                 "...) to import as frames: JPEG files in the project's images/ folder, each with its video, "
+                 "frame index and time"},
+        {.key = "fps",
+         .type = OptionType::Number,
+         .defaultValue = "1",
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Frames per second"),
+         .help =
+             OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                   "video frames kept per second of video (the first frame of each 1/fps s)"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0.001,
+         .maximum = 1000},
+        {.key = "every",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Every Nth frame"),
+         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                       "keep every Nth video frame instead of fps= (0: use fps=)"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0},
+        {.key = "start",
+         .type = OptionType::Text,
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Start at"),
+         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                                       "video time to start at: seconds (12.5) or [h:]mm:ss (1:30)"),
+         .shownIn = run::FrontEnd::Both,
+         .placeholder = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "the beginning")},
+        {.key = "end",
+         .type = OptionType::Text,
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Stop before"),
+         .help =
+             OSPREY_TRANSLATE_NOOP("osprey::run::Options", "video time to stop before: seconds or [h:]mm:ss"),
+         .shownIn = run::FrontEnd::Both,
+         .placeholder = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "the end")},
+        {.key = "dedup",
+         .type = OptionType::Integer,
+         .defaultValue = std::to_string(kDefaultDedupBits),
+         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Near-duplicate threshold"),
+         .help = OSPREY_TRANSLATE_NOOP(
+             "osprey::run::Options",
+             "skip a video frame whose perceptual hash is within this many bits (of 64) of a "
+             "frame kept or already in the project; 0: keep near-duplicates"),
+         .shownIn = run::FrontEnd::Both,
+         .minimum = 0,
+         .maximum = 32},
+        {.key = "watch",
+         .type = OptionType::Flag,
+         .defaultValue = "false",
+         .help = "keep watching the folder of source= or videos=: take in new images and videos as they "
+                 "arrive (once each, also across restarts) until Ctrl+C"},
+        {.key = "interval",
+         .type = OptionType::Number,
+         .defaultValue = "2",
+         .help = "watch=true: seconds between two looks at the folder; a file is taken once it has not "
+                 "changed for that long",
+         .minimum = 0.05,
+         .maximum = 3600},
     };
     return options;
 }

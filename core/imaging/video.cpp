@@ -2,6 +2,7 @@
 
 #include "common/strings.h"
 
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
 
@@ -20,6 +21,26 @@ bool isVideoPath(const fs::path& path) {
     return false;
 }
 
+namespace {
+
+/// The other backends report a file they cannot read as OpenCV warnings and errors on stderr (GStreamer's
+/// pipeline assertions, the image-sequence reader's pattern error), several lines per bad file; the
+/// caller's error names the file already. OpenCV's log level is process-wide, so other threads' OpenCV
+/// logging is quiet for that moment too.
+bool openWithOtherBackends(cv::VideoCapture& capture, const fs::path& path) {
+    const auto previous = cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
+    bool opened = false;
+    try {
+        opened = capture.open(path.string(), cv::CAP_ANY);
+    } catch (const cv::Exception&) {
+        opened = false;
+    }
+    cv::utils::logging::setLogLevel(previous);
+    return opened;
+}
+
+} // namespace
+
 struct VideoReader::Impl {
     cv::VideoCapture capture;
     VideoInfo info;
@@ -37,9 +58,10 @@ Expected<std::unique_ptr<VideoReader>> VideoReader::open(const fs::path& path) {
     auto impl = std::make_unique<Impl>();
     try {
         // FFmpeg first: the other backends (GStreamer) print warnings on files they cannot read.
-        if (!impl->capture.open(path.string(), cv::CAP_FFMPEG) &&
-            !impl->capture.open(path.string(), cv::CAP_ANY))
-            return fail(path.string() + ": cannot open as a video (unknown format or no decoder)", "invalid");
+        if (!impl->capture.open(path.string(), cv::CAP_FFMPEG) && !openWithOtherBackends(impl->capture, path))
+            return fail(path.string() +
+                            ": cannot open as a video (not a video, a truncated file, or no decoder for it)",
+                        "invalid");
         impl->info.width = static_cast<int>(impl->capture.get(cv::CAP_PROP_FRAME_WIDTH));
         impl->info.height = static_cast<int>(impl->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
         const double fps = impl->capture.get(cv::CAP_PROP_FPS);
@@ -59,8 +81,23 @@ const VideoInfo& VideoReader::info() const {
 }
 
 bool VideoReader::read(Image& frame) {
+    return grab() && retrieve(frame);
+}
+
+bool VideoReader::grab() {
     try {
-        if (!m_impl->capture.read(m_impl->bgr) || m_impl->bgr.empty())
+        if (!m_impl->capture.grab())
+            return false;
+    } catch (const cv::Exception&) {
+        return false;
+    }
+    ++m_impl->position;
+    return true;
+}
+
+bool VideoReader::retrieve(Image& frame) {
+    try {
+        if (m_impl->position == 0 || !m_impl->capture.retrieve(m_impl->bgr) || m_impl->bgr.empty())
             return false;
     } catch (const cv::Exception&) {
         return false;
@@ -77,12 +114,24 @@ bool VideoReader::read(Image& frame) {
         cv::cvtColor(bgr, rgb, cv::COLOR_BGRA2RGB);
     else
         cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-    ++m_impl->position;
     return true;
 }
 
 std::int64_t VideoReader::position() const {
     return m_impl->position;
+}
+
+double VideoReader::timeSeconds() const {
+    if (m_impl->position == 0)
+        return 0;
+    double ms = -1;
+    try {
+        ms = m_impl->capture.get(cv::CAP_PROP_POS_MSEC);
+    } catch (const cv::Exception&) {
+    }
+    if (std::isfinite(ms) && ms >= 0 && (ms > 0 || m_impl->position == 1 || m_impl->info.fps <= 0))
+        return ms / 1000.0;
+    return m_impl->info.fps > 0 ? static_cast<double>(m_impl->position - 1) / m_impl->info.fps : 0;
 }
 
 struct VideoWriter::Impl {

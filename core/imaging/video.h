@@ -30,10 +30,19 @@ public:
     VideoReader& operator=(const VideoReader&) = delete;
 
     const VideoInfo& info() const;
-    /// Decodes the next frame to RGB. Returns false at the end of the stream.
+    /// Decodes the next frame to RGB. Returns false at the end of the stream (or where the file cannot be
+    /// decoded further: a truncated or corrupt video).
     bool read(Image& frame);
-    /// Frames read so far.
+    /// Moves to the next frame without converting its pixels (cheaper than read() for frames that are
+    /// skipped). Returns false where read() would.
+    bool grab();
+    /// The RGB pixels of the frame grab() moved to. False when there is none or it cannot be converted.
+    bool retrieve(Image& frame);
+    /// Frames read or grabbed so far; the current frame's 0-based index is position() - 1.
     std::int64_t position() const;
+    /// Presentation time of the current frame in seconds from the start of the video: the stream's
+    /// timestamp, else (position() - 1) / fps, else 0.
+    double timeSeconds() const;
 
 private:
     struct Impl;

@@ -346,9 +346,9 @@ std::vector<std::pair<std::string, torch::Tensor>> DetectionModel::stateDict() c
 
 std::vector<std::string> DetectionModel::classBranchNames() const {
     std::vector<std::string> names;
-    const std::string prefix = "model." + std::to_string(m_nodes.size() - 1) + ".cv3.";
+    const std::string head = "model." + std::to_string(m_nodes.size() - 1);
     for (const auto& [name, tensor] : stateDict()) {
-        if (name.rfind(prefix, 0) == 0)
+        if (name.starts_with(head + ".cv3.") || name.starts_with(head + ".one2one_cv3."))
             names.push_back(name);
     }
     return names;

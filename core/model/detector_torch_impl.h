@@ -142,7 +142,8 @@ public:
 
     /// Names and tensors in PyTorch state_dict order (parameters and buffers, shared storage).
     std::vector<std::pair<std::string, torch::Tensor>> stateDict() const;
-    /// Names of the head's class-branch tensors (cv3.*): their shapes depend on nc.
+    /// Names of the head's class-branch tensors (cv3.*, and YOLO26's one2one_cv3.*): their shapes depend on
+    /// nc.
     std::vector<std::string> classBranchNames() const;
 
     // ---- building (used by the family builders in yolov8.cpp / yolo11.cpp) ---------------------------

@@ -165,7 +165,14 @@ Status writeResultsPlot(const fs::path& file, const run::ResultsTable& results) 
         const auto [ylo, yhi] = rangeOf(values);
         axes.y0 = ylo;
         axes.y1 = yhi;
-        canvas.drawAxes(axes, "epoch", "", kPanels[i], kFont);
+        // A YOLO26 run's third loss is its L1 box term (train/l1_loss): the panel says which it shows.
+        std::string title = kPanels[i];
+        if (const auto dfl = title.find("/dfl_loss"); dfl != std::string::npos) {
+            const std::string l1 = title.substr(0, dfl) + "/l1_loss";
+            if (std::find(results.columns.begin(), results.columns.end(), l1) != results.columns.end())
+                title = l1;
+        }
+        canvas.drawAxes(axes, "epoch", "", title, kFont);
         if (values.empty())
             continue;
         canvas.curve(axes, epochs, values, kMean, 2, epochs.size() <= 60);

@@ -23,13 +23,14 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace osprey::project {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 inline constexpr const char* kDatabaseFileName = "project.osprey";
 /// How long a write waits for another program's write by default (a large import holds the database for
 /// seconds to minutes): the one write wait of the project database, shared with the remote outbox.
@@ -104,6 +105,25 @@ public:
     Status setImageSize(std::int64_t imageId, int width, int height);
     /// Deletes an image record and its boxes (never the file).
     Status deleteImage(std::int64_t imageId);
+
+    // ---- video frames ---------------------------------------------------------------------------
+    /// Adds one image cut from a video together with its provenance, in one transaction (an importer
+    /// killed at any moment leaves the frame either fully in the project or not at all). Fails with code
+    /// "exists" when the project already holds that frame of that video.
+    Expected<std::int64_t> addFrame(const NewImage& image, const FrameSource& source);
+    /// Where an image came from, when it was cut from a video (image() fills ImageRecord::frame too).
+    Expected<std::optional<FrameSource>> frameSource(std::int64_t imageId) const;
+    /// The frame indices of `video` (as stored: FrameSource::video) already in the project, ascending.
+    Expected<std::vector<std::int64_t>> frameIndices(const std::string& video) const;
+    /// The difference hashes of every video frame in the project, for near-duplicate checks.
+    Expected<std::vector<std::uint64_t>> frameHashes() const;
+
+    // ---- watched folders ------------------------------------------------------------------------
+    /// Records that a watched folder took `file`. Call it inside the transaction that adds the file's
+    /// images, so that a kill at any moment leaves both or neither.
+    Status recordTakenFile(const TakenFile& file);
+    /// Every file recorded by recordTakenFile.
+    Expected<std::vector<TakenFile>> takenFiles() const;
 
     // ---- boxes ----------------------------------------------------------------------------------
     /// Adds a box. A new or verified-empty image becomes labeled.

@@ -209,6 +209,10 @@ Expected<ImageRecord> Project::image(std::int64_t imageId) const {
         return fail("image id " + std::to_string(imageId) + ": no such image", "missing");
     ImageRecord record = readImage(query);
     record.boxCount = static_cast<int>(query.integer(9));
+    auto frame = frameSource(imageId);
+    if (!frame)
+        return fail(frame.error());
+    record.frame = std::move(*frame);
     return record;
 }
 

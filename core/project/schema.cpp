@@ -72,6 +72,28 @@ CREATE TABLE settings (
                                                                    // this copy was written and never read.
                                                                    R"sql(
 DROP TABLE run_metrics;
+)sql",
+                                                                   // 3: where a video frame came from, and
+                                                                   // its perceptual hash for near-duplicates;
+                                                                   // the files a watched folder took.
+                                                                   R"sql(
+CREATE TABLE image_frames (
+    image_id INTEGER PRIMARY KEY REFERENCES images(id) ON DELETE CASCADE,
+    video    TEXT NOT NULL,
+    frame    INTEGER NOT NULL,
+    time_s   REAL NOT NULL,
+    dhash    INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX image_frames_video_frame ON image_frames(video, frame);
+CREATE TABLE taken_files (
+    path     TEXT NOT NULL,
+    size     INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('image', 'video', 'skipped')),
+    images   INTEGER NOT NULL DEFAULT 0,
+    taken_at INTEGER NOT NULL,
+    PRIMARY KEY (path, size, mtime_ns)
+);
 )sql"};
 
 } // namespace

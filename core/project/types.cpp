@@ -1,6 +1,8 @@
 #include "project/types.h"
 
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace osprey::project {
@@ -61,6 +63,18 @@ std::optional<BoxSource> boxSourceFromString(std::string_view text) {
 }
 std::optional<RunStatus> runStatusFromString(std::string_view text) {
     return lookup(kRunStatuses, text);
+}
+
+std::string videoTimeText(double seconds) {
+    const long long hundredths = std::isfinite(seconds) && seconds > 0 ? std::llround(seconds * 100) : 0;
+    const long long hours = hundredths / 360000, minutes = hundredths / 6000 % 60;
+    const long long wholeSeconds = hundredths / 100 % 60, fraction = hundredths % 100;
+    char text[48];
+    if (hours > 0)
+        std::snprintf(text, sizeof text, "%lld:%02lld:%02lld.%02lld", hours, minutes, wholeSeconds, fraction);
+    else
+        std::snprintf(text, sizeof text, "%02lld:%02lld.%02lld", minutes, wholeSeconds, fraction);
+    return text;
 }
 
 } // namespace osprey::project

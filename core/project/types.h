@@ -27,6 +27,27 @@ struct ClassInfo {
     int position = 0;  ///< 0-based order in the class list; also the YOLO class index on export
 };
 
+/// Where an image cut from a video came from (the image_frames table).
+struct FrameSource {
+    std::string video;              ///< the video file: relative to the project folder, or absolute
+    std::int64_t frame = 0;         ///< 0-based index of the frame in decoding order
+    double timeSeconds = 0;         ///< its presentation time from the start of the video
+    std::uint64_t differenceHash{}; ///< 64-bit perceptual hash (imaging::differenceHash)
+};
+
+/// A file a watched folder took (the taken_files table), keyed by path, size and modification time.
+struct TakenFile {
+    std::string path;         ///< absolute
+    std::int64_t size = 0;    ///< bytes
+    std::int64_t mtimeNs = 0; ///< modification time, nanoseconds since the epoch
+    std::string kind;         ///< "image", "video" or "skipped" (unreadable: not tried again)
+    std::int64_t images = 0;  ///< images it added
+    bool operator==(const TakenFile&) const = default;
+};
+
+/// "00:41.13", or "1:02:03.50" from an hour on: a time in a video, to the hundredth of a second.
+std::string videoTimeText(double seconds);
+
 struct ImageRecord {
     std::int64_t id = 0;
     std::string path; ///< relative to the project folder, or absolute
@@ -37,7 +58,8 @@ struct ImageRecord {
     Split split = Split::None;
     bool splitLocked = false; ///< the splitter leaves a locked image where it is
     std::int64_t addedAt = 0;
-    int boxCount = 0; ///< filled by list queries
+    int boxCount = 0;                 ///< filled by list queries
+    std::optional<FrameSource> frame; ///< filled by Project::image(): set for a frame cut from a video
 };
 
 /// Per-box flags kept from the source format.

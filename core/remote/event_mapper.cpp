@@ -96,6 +96,7 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
             args[key] = text;
         m_modelInfo = {{"parameters", e.parameters}, {"gflops", value(e.gflops)}, {"speedMs", nullptr}};
         m_classNames = e.classNames;
+        m_endToEnd = std::string_view(run::thirdLossName(e.modelName)) == "l1";
         m_runDir = e.runDir;
         json epochs = e.epochs > 0 ? json(e.epochs) : json(nullptr);
         if (epochs.is_null() && e.config.count("epochs"))
@@ -129,10 +130,16 @@ std::vector<PlatformEvent> EventMapper::map(const run::TrainEvent& e) {
     case Type::Epoch: {
         const int epoch = e.epoch - 1;
         json out = json::object();
+        const auto& names = m_endToEnd ? run::endToEndResultsCsvColumns() : run::resultsCsvColumns();
         for (const std::string& key : metricKeys())
             for (const run::MetricColumn& column : run::metricColumns())
-                if (key == column.key)
-                    out[key] = value(e.metrics.*column.value);
+                if (key == column.key) {
+                    // YOLO26's third loss goes as Ultralytics names it (train/l1_loss, val/l1_loss).
+                    const auto at =
+                        std::find(run::resultsCsvColumns().begin(), run::resultsCsvColumns().end(), key);
+                    out[names[static_cast<size_t>(at - run::resultsCsvColumns().begin())]] =
+                        value(e.metrics.*column.value);
+                }
         std::optional<double> fitness;
         if (std::isfinite(e.metrics.fitness))
             fitness = e.metrics.fitness;

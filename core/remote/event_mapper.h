@@ -54,6 +54,7 @@ public:
 private:
     std::string m_command;
     nlohmann::json m_modelInfo = nullptr;
+    bool m_endToEnd = false; ///< a YOLO26 run: its third loss is the L1 box term
     nlohmann::json m_system = nlohmann::json::object();
     nlohmann::json m_lastMetrics = nlohmann::json::object();
     nlohmann::json m_bestMetrics = nullptr; ///< the best epoch's precision, recall and mAPs

@@ -58,13 +58,12 @@ LabeledImage letterboxPad(const LabeledImage& image, int width, int height) {
     return out;
 }
 
-LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY) {
+std::vector<MosaicTile> mosaicTiles(const std::vector<LabeledImage>& images, int imgsz, int centreX,
+                                    int centreY) {
     const int side = 2 * imgsz;
-    LabeledImage out;
-    out.rgb = cv::Mat(side, side, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    std::vector<MosaicTile> tiles;
     for (size_t i = 0; i < images.size() && i < 4; ++i) {
-        const cv::Mat& img = images[i].rgb;
-        const int w = img.cols, h = img.rows;
+        const int w = images[i].rgb.cols, h = images[i].rgb.rows;
         int xa1 = 0, ya1 = 0, xa2 = 0, ya2 = 0, xb1 = 0, yb1 = 0, xb2 = 0, yb2 = 0;
         if (i == 0) { // top left
             xa1 = std::max(centreX - w, 0), ya1 = std::max(centreY - h, 0), xa2 = centreX, ya2 = centreY;
@@ -80,45 +79,45 @@ LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int cen
             ya2 = std::min(side, centreY + h);
             xb1 = 0, yb1 = 0, xb2 = std::min(w, xa2 - xa1), yb2 = std::min(ya2 - ya1, h);
         }
-        if (xa2 > xa1 && ya2 > ya1)
-            img(cv::Rect(xb1, yb1, xb2 - xb1, yb2 - yb1))
-                .copyTo(out.rgb(cv::Rect(xa1, ya1, xa2 - xa1, ya2 - ya1)));
-        const float padX = static_cast<float>(xa1 - xb1), padY = static_cast<float>(ya1 - yb1);
+        tiles.push_back({cv::Rect(xa1, ya1, xa2 - xa1, ya2 - ya1), cv::Rect(xb1, yb1, xb2 - xb1, yb2 - yb1)});
+    }
+    return tiles;
+}
+
+namespace {
+
+// The tiles' boxes shifted onto the 2*imgsz canvas and clipped to it.
+std::vector<PixelBox> mosaicBoxes(const std::vector<LabeledImage>& images,
+                                  const std::vector<MosaicTile>& tiles, int imgsz) {
+    std::vector<PixelBox> boxes;
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        const float padX = static_cast<float>(tiles[i].canvas.x - tiles[i].source.x),
+                    padY = static_cast<float>(tiles[i].canvas.y - tiles[i].source.y);
         for (auto box : images[i].boxes) {
             box.x1 += padX;
             box.x2 += padX;
             box.y1 += padY;
             box.y2 += padY;
-            out.boxes.push_back(box);
+            boxes.push_back(box);
         }
     }
-    clipBoxes(out.boxes, side, side);
-    return out;
+    clipBoxes(boxes, 2 * imgsz, 2 * imgsz);
+    return boxes;
 }
 
-AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain) {
-    AffineParams params;
-    params.scale = uniform(rng, 1 - scaleGain, 1 + scaleGain);
-    params.translateX = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
-    params.translateY = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
-    return params;
-}
-
-LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight) {
+// x' = s * (x + cx) + tx: affineWarp's matrix for an input of inWidth x inHeight.
+cv::Matx23d affineMatrix(const AffineParams& params, int inWidth, int inHeight, int outWidth, int outHeight) {
     const double s = params.scale;
-    const double cx = -image.rgb.cols / 2.0, cy = -image.rgb.rows / 2.0;
+    const double cx = -inWidth / 2.0, cy = -inHeight / 2.0;
     const double tx = params.translateX * outWidth, ty = params.translateY * outHeight;
-    // M = T * S * C collapses to x' = s * (x + cx) + tx.
-    const cv::Matx23d m(s, 0, s * cx + tx, 0, s, s * cy + ty);
-    LabeledImage out;
-    const bool identity = s == 1.0 && s * cx + tx == 0 && s * cy + ty == 0 && outWidth == image.rgb.cols &&
-                          outHeight == image.rgb.rows;
-    if (identity)
-        out.rgb = image.rgb.clone();
-    else
-        cv::warpAffine(image.rgb, out.rgb, m, cv::Size(outWidth, outHeight), cv::INTER_LINEAR,
-                       cv::BORDER_CONSTANT, cv::Scalar(kPadValue, kPadValue, kPadValue));
-    for (const auto& box : image.boxes) {
+    return {s, 0, s * cx + tx, 0, s, s * cy + ty};
+}
+
+// Boxes through the affine matrix: corners transformed, hull clipped to the output, and the filter.
+std::vector<PixelBox> warpBoxes(const std::vector<PixelBox>& boxes, const cv::Matx23d& m, double s,
+                                int outWidth, int outHeight) {
+    std::vector<PixelBox> out;
+    for (const auto& box : boxes) {
         const float xs[4] = {box.x1, box.x2, box.x2, box.x1}, ys[4] = {box.y1, box.y1, box.y2, box.y2};
         float minX = 1e30f, minY = 1e30f, maxX = -1e30f, maxY = -1e30f;
         for (int k = 0; k < 4; ++k) {
@@ -137,8 +136,78 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
         const float aspect = std::max(w2 / (h2 + 1e-16f), h2 / (w2 + 1e-16f));
         if (w2 > kMinSidePx && h2 > kMinSidePx && w2 * h2 / (w1 * h1 + 1e-16f) > kMinAreaRatio &&
             aspect < kMaxAspect)
-            out.boxes.push_back(moved);
+            out.push_back(moved);
     }
+    return out;
+}
+
+} // namespace
+
+LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY) {
+    const int side = 2 * imgsz;
+    LabeledImage out;
+    out.rgb = cv::Mat(side, side, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    const auto tiles = mosaicTiles(images, imgsz, centreX, centreY);
+    for (size_t i = 0; i < tiles.size(); ++i)
+        if (!tiles[i].canvas.empty())
+            images[i].rgb(tiles[i].source).copyTo(out.rgb(tiles[i].canvas));
+    out.boxes = mosaicBoxes(images, tiles, imgsz);
+    return out;
+}
+
+LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
+                          const AffineParams& params) {
+    const int side = 2 * imgsz;
+    const cv::Matx23d m = affineMatrix(params, side, side, imgsz, imgsz);
+    const double s = params.scale, offsetX = m(0, 2), offsetY = m(1, 2);
+    LabeledImage out;
+    out.rgb = cv::Mat(imgsz, imgsz, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    const auto tiles = mosaicTiles(images, imgsz, centreX, centreY);
+    for (size_t i = 0; i < tiles.size(); ++i) {
+        const cv::Rect& canvas = tiles[i].canvas;
+        if (canvas.empty())
+            continue;
+        // Output pixel x samples canvas (x - offsetX) / s; it is this tile's when that falls in
+        // [canvas.x, canvas.x + width), as in the warp of the whole canvas.
+        const auto first = [&](double canvasCoordinate, double offset) {
+            return static_cast<int>(std::ceil(s * canvasCoordinate + offset - 1e-9));
+        };
+        const int x1 = std::max(0, first(canvas.x, offsetX)),
+                  x2 = std::min(imgsz, first(canvas.x + canvas.width, offsetX));
+        const int y1 = std::max(0, first(canvas.y, offsetY)),
+                  y2 = std::min(imgsz, first(canvas.y + canvas.height, offsetY));
+        if (x2 <= x1 || y2 <= y1)
+            continue;
+        const cv::Matx23d tile(s, 0, s * canvas.x + offsetX - x1, 0, s, s * canvas.y + offsetY - y1);
+        cv::Mat target = out.rgb(cv::Rect(x1, y1, x2 - x1, y2 - y1));
+        // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
+        cv::warpAffine(images[i].rgb(tiles[i].source), target, tile, target.size(), cv::INTER_LINEAR,
+                       cv::BORDER_REPLICATE);
+    }
+    out.boxes = warpBoxes(mosaicBoxes(images, tiles, imgsz), m, s, imgsz, imgsz);
+    return out;
+}
+
+AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain) {
+    AffineParams params;
+    params.scale = uniform(rng, 1 - scaleGain, 1 + scaleGain);
+    params.translateX = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
+    params.translateY = uniform(rng, 0.5 - translateGain, 0.5 + translateGain);
+    return params;
+}
+
+LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight) {
+    const double s = params.scale;
+    const cv::Matx23d m = affineMatrix(params, image.rgb.cols, image.rgb.rows, outWidth, outHeight);
+    LabeledImage out;
+    const bool identity =
+        s == 1.0 && m(0, 2) == 0 && m(1, 2) == 0 && outWidth == image.rgb.cols && outHeight == image.rgb.rows;
+    if (identity)
+        out.rgb = image.rgb.clone();
+    else
+        cv::warpAffine(image.rgb, out.rgb, m, cv::Size(outWidth, outHeight), cv::INTER_LINEAR,
+                       cv::BORDER_CONSTANT, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    out.boxes = warpBoxes(image.boxes, m, s, outWidth, outHeight);
     return out;
 }
 

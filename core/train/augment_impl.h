@@ -40,6 +40,14 @@ LabeledImage letterboxPad(const LabeledImage& image, int width, int height);
 /// shifted and clipped to the canvas.
 LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY);
 
+/// Where each of mosaic4's tiles lands: `canvas` on the 2*imgsz canvas, `source` the part of the image
+/// that is copied there (same size; empty when the tile falls outside).
+struct MosaicTile {
+    cv::Rect canvas, source;
+};
+std::vector<MosaicTile> mosaicTiles(const std::vector<LabeledImage>& images, int imgsz, int centreX,
+                                    int centreY);
+
 /// Parameters of one affine draw.
 struct AffineParams {
     double scale = 1.0;      ///< zoom factor
@@ -54,6 +62,14 @@ AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain);
 /// narrower or shorter than 2 px, keep less than 10% of their (scaled) area, or have an aspect ratio
 /// above 100 are dropped.
 LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight);
+
+/// affineWarp(mosaic4(images, imgsz, centreX, centreY), params, imgsz, imgsz) without the 2*imgsz canvas:
+/// each tile is warped straight into the imgsz x imgsz output, over the pixels that sample it. The boxes
+/// are exactly the two-step path's; the pixels are too, except on the one-pixel seams between tiles (and
+/// between a tile and the canvas's grey), where a pixel interpolates with its own tile's edge instead of
+/// the neighbour.
+LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
+                          const AffineParams& params);
 
 /// HSV jitter with gains drawn uniformly from [1 - gain, 1 + gain] per channel (hue wraps at 180).
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);

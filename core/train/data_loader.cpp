@@ -4,6 +4,8 @@
 #include "train/augment_impl.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <numeric>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 namespace osprey::train {
 
@@ -41,6 +44,18 @@ BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgs
 int autoLoaderWorkers(const std::string& device, int cpus) {
     const bool gpu = !device.empty() && device != "cpu";
     return gpu ? std::clamp(cpus - 1, 1, 8) : std::clamp(cpus / 4, 1, 4);
+}
+
+std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz) {
+    std::uint64_t bytes = 0;
+    for (const auto& sample : samples) {
+        const auto size = imaging::readImageSize(sample.path);
+        const double ratio = size ? static_cast<double>(imgsz) / std::max(size->width, size->height) : 1.0;
+        bytes += size ? static_cast<std::uint64_t>(std::ceil(size->width * ratio)) *
+                            static_cast<std::uint64_t>(std::ceil(size->height * ratio)) * 3
+                      : static_cast<std::uint64_t>(imgsz) * static_cast<std::uint64_t>(imgsz) * 3;
+    }
+    return bytes;
 }
 
 LoaderOptions LoaderOptions::fromConfig(const run::TrainConfig& config, LoaderMode mode) {
@@ -70,6 +85,17 @@ struct DataLoader::Impl {
     WarningCallback warn;
     EpochPlan plan;
     std::vector<int> order;
+    std::vector<int> previousOrder; // the previous epoch's order: the stream before position 0
+
+    // Decoded, resized training images by sample index, shared by the workers. The content of an entry is
+    // a function of the sample alone, so hits and misses (which depend on thread timing) change only the
+    // speed, never a batch.
+    struct CachedImage {
+        std::shared_ptr<const LabeledImage> image;
+        std::uint64_t lastUse = 0;
+    };
+    std::unordered_map<size_t, CachedImage> cache;
+    std::uint64_t cacheClock = 0;
 
     std::mutex mutex;
     std::condition_variable produced, consumed;
@@ -109,11 +135,54 @@ struct DataLoader::Impl {
         workers.clear();
     }
 
+    // Decodes straight to a Mat for training: a JPEG at the smallest DCT scale (1/2, 1/4, 1/8) that
+    // keeps its long side at least imgsz (the resize to imgsz then still shrinks, so no detail at imgsz
+    // is lost), resized before the BGR to RGB swap (the same pixels, fewer to swap). Falls back to
+    // imaging::decodeImage (its checks and messages) when the header cannot be read.
+    std::optional<LabeledImage> decodeForTraining(const Sample& sample) {
+        const auto size = imaging::readImageSize(sample.path);
+        if (!size)
+            return std::nullopt;
+        const int longSide = std::max(size->width, size->height);
+        auto extension = sample.path.extension().string();
+        std::transform(extension.begin(), extension.end(), extension.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        int flags = cv::IMREAD_COLOR;
+        if (extension == ".jpg" || extension == ".jpeg") {
+            if (longSide >= 8 * options.imgsz)
+                flags = cv::IMREAD_REDUCED_COLOR_8;
+            else if (longSide >= 4 * options.imgsz)
+                flags = cv::IMREAD_REDUCED_COLOR_4;
+            else if (longSide >= 2 * options.imgsz)
+                flags = cv::IMREAD_REDUCED_COLOR_2;
+        }
+        LabeledImage image;
+        try {
+            image.rgb = cv::imread(sample.path.string(), flags);
+        } catch (const cv::Exception&) {
+            return std::nullopt;
+        }
+        if (image.rgb.empty() || image.rgb.type() != CV_8UC3)
+            return std::nullopt;
+        const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width),
+                    sy = static_cast<float>(image.rgb.rows) / static_cast<float>(size->height);
+        for (const auto& box : sample.boxes)
+            image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sy, box.x2 * sx, box.y2 * sy});
+        image = resizeLongSide(image, options.imgsz, true);
+        cv::Mat rgb;
+        cv::cvtColor(image.rgb, rgb, cv::COLOR_BGR2RGB);
+        image.rgb = rgb;
+        return image;
+    }
+
     // A corrupt or vanished file is reported once and replaced by the next readable image, so the batch
     // keeps its size and training goes on.
     LabeledImage load(size_t index, bool augment, std::pair<int, int>* originalSize = nullptr) {
         for (size_t attempt = 0; attempt < samples.size(); ++attempt) {
             const Sample& sample = samples[(index + attempt) % samples.size()];
+            if (augment && !originalSize)
+                if (auto image = decodeForTraining(sample))
+                    return std::move(*image);
             auto decoded = imaging::decodeImage(sample.path);
             if (decoded && decoded->channels == 3 && decoded->width > 0 && decoded->height > 0) {
                 LabeledImage image;
@@ -140,23 +209,79 @@ struct DataLoader::Impl {
         return blank;
     }
 
+    int recentImages() const {
+        if (options.recentImages >= 0)
+            return std::min(options.recentImages, static_cast<int>(samples.size()));
+        return static_cast<int>(std::min<size_t>({samples.size(), 8 * globalBatch(), 1000}));
+    }
+
+    // Enough for the recent images of every batch the workers build at once.
+    size_t cacheCapacity() const {
+        if (options.cacheAll)
+            return samples.size();
+        const size_t inFlight = static_cast<size_t>(options.workers + options.prefetch + 2) * globalBatch();
+        return static_cast<size_t>(recentImages()) + inFlight;
+    }
+
+    // A training image (decoded and resized) through the cache of recent images.
+    std::shared_ptr<const LabeledImage> loadRecent(size_t index) {
+        {
+            std::lock_guard lock(mutex);
+            if (auto found = cache.find(index); found != cache.end()) {
+                found->second.lastUse = ++cacheClock;
+                return found->second.image;
+            }
+        }
+        auto image = std::make_shared<const LabeledImage>(load(index, true));
+        std::lock_guard lock(mutex);
+        auto& entry = cache[index];
+        if (!entry.image)
+            entry.image = image;
+        entry.lastUse = ++cacheClock;
+        while (cache.size() > cacheCapacity()) {
+            auto oldest = std::min_element(cache.begin(), cache.end(), [](const auto& a, const auto& b) {
+                return a.second.lastUse < b.second.lastUse;
+            });
+            cache.erase(oldest);
+        }
+        return entry.image;
+    }
+
+    // The sample at `position` of the image stream: this epoch's order, and before it the previous one's.
+    size_t streamSample(long long position) const {
+        if (position >= 0)
+            return static_cast<size_t>(order[static_cast<size_t>(position)]);
+        return static_cast<size_t>(
+            previousOrder[static_cast<size_t>(position + static_cast<long long>(samples.size()))]);
+    }
+
     LabeledImage buildTrainImage(size_t position, Rng& rng) {
         const int imgsz = options.imgsz;
         std::uniform_real_distribution<double> unit(0.0, 1.0);
         LabeledImage image;
         if (plan.mosaic && options.mosaic > 0 && unit(rng) < options.mosaic) {
+            std::vector<std::shared_ptr<const LabeledImage>> held{
+                loadRecent(streamSample(static_cast<long long>(position)))};
+            const int recent = recentImages();
+            if (recent > 0) {
+                std::uniform_int_distribution<long long> back(0, recent - 1);
+                for (int i = 0; i < 3; ++i)
+                    held.push_back(loadRecent(streamSample(static_cast<long long>(position) - back(rng))));
+            } else {
+                std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
+                for (int i = 0; i < 3; ++i)
+                    held.push_back(loadRecent(pick(rng)));
+            }
             std::vector<LabeledImage> parts;
-            parts.push_back(load(static_cast<size_t>(order[position]), true));
-            std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
-            for (int i = 0; i < 3; ++i)
-                parts.push_back(load(pick(rng), true));
+            for (const auto& part : held)
+                parts.push_back(*part); // shares the pixels; mosaicAffine only reads them
             std::uniform_int_distribution<int> centre(imgsz / 2, imgsz + imgsz / 2 - 1);
             const int cx = centre(rng), cy = centre(rng);
-            image = mosaic4(parts, imgsz, cx, cy);
+            image = mosaicAffine(parts, imgsz, cx, cy, drawAffine(rng, options.scale, options.translate));
         } else {
-            image = letterboxPad(load(static_cast<size_t>(order[position]), true), imgsz, imgsz);
+            image = letterboxPad(*loadRecent(static_cast<size_t>(order[position])), imgsz, imgsz);
+            image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
         }
-        image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
         hsvJitter(image.rgb, options.hsvH, options.hsvS, options.hsvV, rng);
         if (unit(rng) < options.fliplr)
             flipHorizontal(image);
@@ -267,11 +392,17 @@ void DataLoader::startEpoch(const EpochPlan& plan) {
     auto& impl = *m_impl;
     impl.stopWorkers();
     impl.plan = plan;
-    std::iota(impl.order.begin(), impl.order.end(), 0);
-    if (impl.options.mode == LoaderMode::Train) {
-        std::mt19937_64 rng(impl.options.seed * 1000003ULL + static_cast<std::uint64_t>(plan.epoch));
-        std::shuffle(impl.order.begin(), impl.order.end(), rng);
-    }
+    const auto epochOrder = [&](int epoch) {
+        std::vector<int> order(impl.samples.size());
+        std::iota(order.begin(), order.end(), 0);
+        if (impl.options.mode == LoaderMode::Train) {
+            std::mt19937_64 rng(impl.options.seed * 1000003ULL + static_cast<std::uint64_t>(epoch));
+            std::shuffle(order.begin(), order.end(), rng);
+        }
+        return order;
+    };
+    impl.order = epochOrder(plan.epoch);
+    impl.previousOrder = epochOrder(plan.epoch - 1);
     impl.ready.clear();
     impl.nextToBuild = 0;
     impl.nextToDeliver = 0;

@@ -12,6 +12,7 @@
 #include "train/batch_source.h"
 #include "train/train_dataset.h"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,18 @@ struct LoaderOptions {
     double mosaic = 1.0;
     double translate = 0.1, scale = 0.5, fliplr = 0.5;
     double hsvH = 0.015, hsvS = 0.7, hsvV = 0.4;
+    /// Where mosaic draws its other three tiles from, as Ultralytics' buffer of recent images: uniformly
+    /// (with replacement) from the `recentImages` images of the seeded image stream ending at the tile's
+    /// own image (itself included), the stream being the epoch orders one after another (so the first
+    /// images of an epoch draw from the end of the previous epoch's order). -1: min(images, 8 * batch *
+    /// worldSize, 1000), Ultralytics' length; 0: uniformly from the whole dataset. Either way every tile is
+    /// a function of (seed, epoch, position) alone; the recent images are decoded once and kept (about
+    /// imgsz^2 * 3 bytes each) while they can still be drawn.
+    int recentImages = -1;
+    /// Keep every decoded, resized training image in RAM (Ultralytics' cache=ram): after the first epoch
+    /// nothing is decoded. Memory: about imgsz^2 * 3 bytes per image at most (imgsz^2 * 2.25 for 4:3
+    /// images), e.g. 0.9 GB per 1,000 images at 640; ramCacheBytes() says it for a dataset.
+    bool cacheAll = false;
     /// Data parallel (the distributed sampler): batch k of the epoch holds images [k*B, (k+1)*B) of the
     /// seeded epoch order, B = batch * worldSize, and this loader delivers rank's share of them, so the
     /// ranks together see what one process with batch B sees, image for image and augmentation for
@@ -59,6 +72,9 @@ BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgs
 /// GPU the cores minus one, at most 8 (the GPU outruns decoding); on the CPU one per four cores, at least
 /// one, since the same cores also train (the pipeline needs a small share of them there).
 int autoLoaderWorkers(const std::string& device, int cpus);
+
+/// The bytes cacheAll would hold for `samples` at `imgsz`, from their headers (no decoding).
+std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz);
 
 class DataLoader : public BatchSource {
 public:

@@ -12,9 +12,13 @@
 #include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
+#include "common/strings.h"
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -22,6 +26,62 @@
 #include <unistd.h>
 
 namespace osprey::train::detail {
+
+namespace {
+
+std::string normalisedName(const std::string& name) {
+    return toLower(std::string(trim(name)));
+}
+
+/// Ultralytics 8.4.190's cls_remap: when the pretrained weights' classes differ from the dataset's (count or
+/// order), the rows of the head's class-logit convolutions (the last conv of every cv3 / one2one_cv3 branch)
+/// are copied by class name (case and surrounding spaces ignored). Returns the number of dataset classes
+/// found in the weights, 0 when nothing was remapped. `fresh`: the network's class-logit tensors as built,
+/// before the weights were loaded; a dataset class the weights do not have keeps its fresh row.
+int remapClassRows(model::DetectionModel& network, const model::TensorList& source,
+                   const std::vector<std::string>& sourceNames, const std::vector<std::string>& targetNames,
+                   const model::TensorList& fresh) {
+    std::map<std::string, int> lookup;
+    for (size_t i = 0; i < sourceNames.size(); ++i)
+        lookup.emplace(normalisedName(sourceNames[i]), static_cast<int>(i));
+    std::vector<std::int64_t> from, to;
+    bool identity = sourceNames.size() == targetNames.size();
+    for (size_t k = 0; k < targetNames.size(); ++k) {
+        const auto it = lookup.find(normalisedName(targetNames[k]));
+        if (it == lookup.end()) {
+            identity = false;
+            continue;
+        }
+        identity &= it->second == static_cast<int>(k);
+        from.push_back(it->second);
+        to.push_back(static_cast<std::int64_t>(k));
+    }
+    if (from.empty() || identity)
+        return 0;
+    std::map<std::string, const torch::Tensor*> byName;
+    for (const auto& [name, tensor] : source)
+        byName[name] = &tensor;
+    const auto target = network.stateDict();
+    const auto nc = static_cast<std::int64_t>(targetNames.size());
+    int remapped = 0;
+    torch::NoGradGuard noGrad;
+    for (const auto& [name, built] : fresh) {
+        const auto it = byName.find(name);
+        const auto mine = std::find_if(target.begin(), target.end(),
+                                       [&](const auto& entry) { return entry.first == name; });
+        if (it == byName.end() || mine == target.end() || mine->second.size(0) != nc ||
+            it->second->sizes().slice(1) != mine->second.sizes().slice(1))
+            continue;
+        mine->second.copy_(built);
+        mine->second.index_copy_(
+            0, torch::tensor(to, torch::kLong).to(mine->second.device()),
+            it->second->index_select(0, torch::tensor(from, torch::kLong)).to(mine->second.options()));
+        ++remapped;
+    }
+    return remapped > 0 ? static_cast<int>(from.size()) : 0;
+}
+
+} // namespace
 
 Status Run::setUp() {
     if (auto status = m_config.check(); !status)
@@ -86,6 +146,15 @@ Status Run::setUp() {
     m_state.model = std::make_shared<model::DetectionModel>(spec.value());
     m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
     if (pretrained) {
+        // The class-logit convolutions as built (the last conv of each class branch, ".2." in every family),
+        // for the rows the weights have no class for.
+        model::TensorList fresh;
+        const auto built = m_state.model->stateDict();
+        for (const std::string& name : m_state.model->classBranchNames())
+            if (name.ends_with(".2.weight") || name.ends_with(".2.bias"))
+                for (const auto& [key, tensor] : built)
+                    if (key == name)
+                        fresh.emplace_back(name, tensor.detach().clone());
         const auto& state = pretrained->ema.empty() ? pretrained->model : pretrained->ema;
         auto report = model::loadState(*m_state.model, state, model::LoadMode::Pretrained);
         if (!report)
@@ -99,6 +168,11 @@ Status Run::setUp() {
             message << "; kept " << report->skipped.size()
                     << " class-output tensors freshly initialised (the class count differs)";
         m_emit.log(message.str());
+        if (const int matched = remapClassRows(*m_state.model, state, pretrained->meta.names,
+                                               m_inputs.dataset.classNames, fresh))
+            m_emit.log("Remapped " + std::to_string(matched) + "/" + std::to_string(nc) +
+                       " class rows of the head from the pretrained weights by class name (as Ultralytics' "
+                       "cls_remap)");
     }
     m_state.model->to(m_device);
     m_state.ema->to(m_device);

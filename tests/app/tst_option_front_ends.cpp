@@ -7,6 +7,9 @@
 #include "assist/proposal.h"
 #include "cli/train_args.h"
 #include "cli/verb.h"
+#include "formats/folder_watch.h"
+#include "formats/format_options.h"
+#include "formats/video_import.h"
 #include "model/detection.h"
 #include "planner/break_even.h"
 #include "planner/estimate_plan.h"
@@ -104,6 +107,22 @@ private slots:
         QCOMPARE(breakEven.cloudPerHour, 0.89);
         QCOMPARE(breakEven.powerPerHour, declared(planner::planOptions(), "power"));
         QCOMPARE(planner::PlanInputs{}.thisMachinePowerPerHour, breakEven.powerPerHour);
+        // Video import (issue 36): the CLI's keys and the core struct's defaults are the declared ones.
+        const formats::VideoImportOptions video;
+        QCOMPARE(video.fps, declared(formats::datasetImportOptions(), "fps"));
+        QCOMPARE(double(video.every), declared(formats::datasetImportOptions(), "every"));
+        QCOMPARE(double(video.dedupBits), declared(formats::datasetImportOptions(), "dedup"));
+        const auto import = helpDefaults("import");
+        QCOMPARE(import.at("source"), std::string()); // required unless videos= is given
+        QCOMPARE(import.at("videos"), std::string());
+        QCOMPARE(import.at("fps"), std::string("1"));
+        QCOMPARE(import.at("every"), std::string("0"));
+        QCOMPARE(import.at("dedup"), std::to_string(formats::kDefaultDedupBits));
+        QVERIFY(import.count("start") && import.count("end"));
+        QCOMPARE(import.at("watch"), std::string("false"));
+        QCOMPARE(import.at("interval"), std::string("2"));
+        QCOMPARE(formats::WatchOptions{}.interval.count(),
+                 static_cast<long long>(declared(formats::datasetImportOptions(), "interval") * 1000));
     }
 
     void throwAwayOptionReachesEveryFrontEnd() {

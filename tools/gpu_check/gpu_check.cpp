@@ -246,8 +246,8 @@ int diffCommand(const std::map<std::string, std::string>& args) {
 
     // The validation after each epoch, as the trainer runs it (losses only: no scorer in the engine).
     const auto amp = train::choosePrecision(true, device.is_cuda(), train::fastBFloat16(device));
-    const train::DetectionLoss loss(spec->numClasses, network->strides());
     const run::TrainConfig config;
+    const train::Criterion loss(*network, config.epochs, train::LossGains{});
     const int valImages = std::max(1, std::stoi(value(args, "val_images", "64")));
     const auto validate = [&](train::Precision precision) {
         SyntheticSource source(valImages, 16, imgsz, spec->numClasses);

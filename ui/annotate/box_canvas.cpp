@@ -265,6 +265,31 @@ void BoxCanvas::keyReleaseEvent(QKeyEvent* event) {
 
 // ---- painting -------------------------------------------------------------------------------------
 
+QString BoxCanvas::captionText() const {
+    if (!m_pyramid)
+        return {};
+    const auto& image = m_session->image();
+    QString name = QFileInfo(QString::fromStdString(image.path)).fileName();
+    if (image.frame)
+        name = tr("%1 · frame %2 · %3")
+                   .arg(QFileInfo(QString::fromStdString(image.frame->video)).fileName())
+                   .arg(image.frame->frame)
+                   .arg(QString::fromStdString(project::videoTimeText(image.frame->timeSeconds)));
+    const int boxes = static_cast<int>(m_session->boxes().size());
+    QString caption = tr("%1   %2 × %3   %4   %5   %6%")
+                          .arg(name)
+                          .arg(m_pyramid->size().width())
+                          .arg(m_pyramid->size().height())
+                          .arg(ImageListModel::statusText(image.status))
+                          .arg(boxes == 1 ? tr("1 box") : tr("%1 boxes").arg(boxes))
+                          .arg(qRound(m_view.scale() * 100));
+    if (const std::int64_t classId = m_session->currentClassId())
+        caption += tr("   next box: %1").arg(m_session->document()->className(classId));
+    if (m_boxesHidden)
+        caption += tr("   boxes hidden (H)");
+    return caption;
+}
+
 void BoxCanvas::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), kBackground);
@@ -284,19 +309,7 @@ void BoxCanvas::paintEvent(QPaintEvent*) {
     m_pyramid->draw(painter, m_view.origin(), m_view.scale(), rect());
     const QRectF imageWidget(m_view.origin(), QSizeF(m_pyramid->size()) * m_view.scale());
 
-    const auto& image = m_session->image();
-    const int boxes = static_cast<int>(m_session->boxes().size());
-    QString caption = tr("%1   %2 × %3   %4   %5   %6%")
-                          .arg(QFileInfo(QString::fromStdString(image.path)).fileName())
-                          .arg(m_pyramid->size().width())
-                          .arg(m_pyramid->size().height())
-                          .arg(ImageListModel::statusText(image.status))
-                          .arg(boxes == 1 ? tr("1 box") : tr("%1 boxes").arg(boxes))
-                          .arg(qRound(m_view.scale() * 100));
-    if (const std::int64_t classId = m_session->currentClassId())
-        caption += tr("   next box: %1").arg(document->className(classId));
-    if (m_boxesHidden)
-        caption += tr("   boxes hidden (H)");
+    const QString caption = captionText();
     const QPointF captionTopLeft(8, 8);
     // Labels stay clear of the caption, which is drawn last.
     const QRectF captionArea = BoxPainter::captionRect(painter.fontMetrics(), captionTopLeft, caption);

@@ -52,6 +52,10 @@ public:
     CanvasOverlay* overlay() const { return m_overlay; }
     double scale() const { return m_view.scale(); }
 
+    /// The caption drawn over the image: name, size, status, boxes, zoom, next class. A frame cut from a
+    /// video is named by its video, frame index and time ("cam1.mp4 · frame 1234 · 00:41.13").
+    QString captionText() const;
+
     /// Where image pixel `imagePx` lands in widget coordinates, and back.
     QPointF toWidget(QPointF imagePx) const { return m_view.toWidget(imagePx); }
     QPointF toImage(QPointF widgetPoint) const { return m_view.toImage(widgetPoint); }

@@ -6,6 +6,7 @@
 #include "ui/project/project_document.h"
 #include "ui/project/split_dialog.h"
 #include "ui/project/statistics_panel.h"
+#include "ui/project/video_import_dialog.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -17,6 +18,7 @@ namespace osprey::ui {
 DatasetActions::DatasetActions(QMainWindow* window) : QObject(window), m_window(window) {
     m_menu = new QMenu(tr("&Dataset"), window);
     m_menu->addAction(tr("&Import…"), QKeySequence(tr("Ctrl+I")), this, &DatasetActions::openImport);
+    m_menu->addAction(tr("Import &Videos…"), this, &DatasetActions::openVideoImport);
     m_menu->addAction(tr("&Export…"), QKeySequence(tr("Ctrl+Shift+E")), this, &DatasetActions::openExport);
     m_menu->addAction(tr("&Split…"), this, &DatasetActions::openSplit);
     m_menu->addSeparator();
@@ -52,6 +54,14 @@ void DatasetActions::openImport() {
     if (!m_document)
         return;
     auto* dialog = new ImportDialog(m_document, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void DatasetActions::openVideoImport() {
+    if (!m_document)
+        return;
+    auto* dialog = new VideoImportDialog(m_document, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }

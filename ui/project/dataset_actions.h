@@ -1,6 +1,6 @@
 #pragma once
-// DatasetActions: the Dataset menu (Import, Export, Split, Health Check, Statistics) and the dock panels
-// it opens. A controller, so MainWindow only adds the menu and forwards the open document.
+// DatasetActions: the Dataset menu (Import, Import Videos, Export, Split, Health Check, Statistics) and the
+// dock panels it opens. A controller, so MainWindow only adds the menu and forwards the open document.
 
 #include <QObject>
 
@@ -24,6 +24,8 @@ public:
     void setDocument(ProjectDocument* document);
 
     void openImport();
+    /// Videos cut into frames (VideoImportDialog).
+    void openVideoImport();
     void openExport();
     void openSplit();
     void showHealth();

@@ -1,5 +1,6 @@
 #include "ui/train/training_charts.h"
 
+#include "run/run_files.h"
 #include "ui/train/training_run_model.h"
 
 #include <QCheckBox>
@@ -38,6 +39,9 @@ struct PlotSpec {
     bool loss; ///< follows the log-scale toggle
     QList<LineSpec> lines;
 };
+
+/// The plot of the third loss (DFL, or YOLO26's L1 box term) in plotSpecs().
+constexpr int kThirdLossPlot = 2;
 
 // The charts as data: one entry per plot, one line per results.csv column.
 const QList<PlotSpec>& plotSpecs() {
@@ -294,6 +298,17 @@ void TrainingCharts::refresh() {
         return;
     }
     stack->setCurrentWidget(m_grid);
+    // YOLO26 logs its L1 box term where YOLOv8 and YOLO11 log the DFL (Ultralytics' l1_loss column).
+    qsizetype endToEnd = 0;
+    for (const ChartRun& run : std::as_const(m_runs))
+        endToEnd += qstrcmp(run::thirdLossName(run.model->modelName().toStdString()), "l1") == 0;
+    const QString thirdLoss = endToEnd == 0               ? translated(plotSpecs()[kThirdLossPlot].title)
+                              : endToEnd == m_runs.size() ? tr("L1 box loss")
+                                                          : tr("DFL / L1 box loss");
+    if (auto* heading = qobject_cast<QCPTextElement*>(m_plots[kThirdLossPlot]->plotLayout()->element(0, 0));
+        heading && heading->text() != thirdLoss) {
+        heading->setText(thirdLoss);
+    }
     for (const Binding& binding : std::as_const(m_graphs)) {
         if (binding.run >= m_runs.size()) {
             binding.graph->data()->clear();

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """End-to-end CPU training speed, Osprey against Ultralytics, side by side in one run.
 
-Both train yolov8n from scratch on the same synthetic data (the demo generator's 200 train + 50 val
+Both train yolov8n (or --model, e.g. yolo26n) from scratch on the same synthetic data (the demo generator's 200 train + 50 val
 images, exported once as an Ultralytics dataset), at the same image size, batch, epochs and torch thread
 count, each with its own defaults otherwise. Ultralytics resets torch to one thread on the CPU; a callback
 sets it back to the same count before training starts. The figure is the training throughput (images/s of
-the training phase, validation excluded) over the epochs after the first, and the final mAP50-95.
+the training phase, validation excluded) over the epochs after the first, and the final mAP50-95. For a
+YOLO26 both heads are reported: the one-to-many head with NMS (both tools' default validation) and the
+NMS-free one-to-one head (each tool's own val of its last weights with nms=False).
 
 Usage (from the repository root, after a build):
   python3 tests/bench/train/bench_train_vs_ultralytics.py [--cli build/app/osprey-cli]
-      [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--epochs 4] [--imgsz 320] [--batch 16]
+      [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--model yolov8n] [--epochs 4] [--imgsz 320] [--batch 16]
       [--threads 2] [--images 250] [--work DIR] [--only osprey|ultralytics]
       [--osprey-variant "amp=false" ...] [--weights ../shared/fixtures/models/ultralytics-trained/yolov8n-shapes-best.pt]
 Each --osprey-variant adds an Osprey run with those extra train arguments (e.g. amp=false beside the
@@ -51,7 +53,13 @@ model.add_callback("on_train_epoch_end", epoch_end)
 results = model.train(data=cfg["data"], epochs=cfg["epochs"], imgsz=cfg["imgsz"], batch=cfg["batch"],
                       device="cpu", workers=cfg["workers"], project=cfg["project"], name="u", exist_ok=True,
                       plots=False, pretrained=cfg["model"].endswith(".pt"), amp=False, close_mosaic=0, seed=0, verbose=False)
-print("RESULT " + json.dumps({"epochs": epochs, "map50_95": float(results.box.map), "map50": float(results.box.map50)}))
+out = {"epochs": epochs, "map50_95": float(results.box.map), "map50": float(results.box.map50)}
+if "yolo26" in cfg["model"]:
+    last = YOLO(str(model.trainer.last))
+    e2e = last.val(data=cfg["data"], imgsz=cfg["imgsz"], batch=cfg["batch"], device="cpu", nms=False, plots=False,
+                   verbose=False, project=cfg["project"], name="v", exist_ok=True)
+    out["e2e_map50_95"] = float(e2e.box.map)
+print("RESULT " + json.dumps(out))
 """
 
 
@@ -76,7 +84,7 @@ def osprey(args, project, extra=()):
     run_dir = os.path.join(project, "runs", "bench")
     shutil.rmtree(run_dir, ignore_errors=True)
     events = os.path.join(run_dir, "events.jsonl")
-    command = [args.cli, "train", f"project={project}", "model=yolov8n", f"epochs={args.epochs}",
+    command = [args.cli, "train", f"project={project}", f"model={args.model}", f"epochs={args.epochs}",
                f"imgsz={args.imgsz}", f"batch={args.batch}", "device=cpu", f"threads={args.threads}",
                "close_mosaic=0", "seed=0", "name=bench", *extra]
     if args.weights:
@@ -98,13 +106,20 @@ def osprey(args, project, extra=()):
                 train_images = args.train_images
                 epochs.append({"seconds": train_images / rate, "images": train_images})
                 final = event["metrics"]
-    return {"epochs": epochs, "map50_95": final.get("metrics/mAP50-95(B)", float("nan")),
-            "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall, "amp": amp,
-            "precision": precision}
+    result = {"epochs": epochs, "map50_95": final.get("metrics/mAP50-95(B)", float("nan")),
+              "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall, "amp": amp,
+              "precision": precision}
+    if args.model.startswith("yolo26"):
+        out, _ = run([args.cli, "val", f"project={project}", f"weights={os.path.join(run_dir, 'weights', 'last.pt')}",
+                      f"imgsz={args.imgsz}", f"batch={args.batch}", f"threads={args.threads}", "plots=false",
+                      "nms=false"])
+        words = out.split()
+        result["e2e_map50_95"] = float(words[words.index("mAP50-95") + 1])
+    return result
 
 
 def ultralytics(args, data):
-    config = {"model": args.weights or "yolov8n.yaml", "data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
+    config = {"model": args.weights or f"{args.model}.yaml", "data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
               "threads": args.threads, "workers": args.workers if args.workers is not None else 8,
               "project": os.path.join(args.work, "ultralytics-runs")}
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads), YOLO_OFFLINE="1", YOLO_CONFIG_DIR=os.path.join(args.work, "ultralytics-config"))
@@ -119,6 +134,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cli", default="build/app/osprey-cli")
     parser.add_argument("--python", default=os.path.expanduser("~/.cache/osprey/ultralytics-venv/bin/python"))
+    parser.add_argument("--model", default="yolov8n", help="yolov8n, yolo11n, yolo26n, ...")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--imgsz", type=int, default=320)
     parser.add_argument("--batch", type=int, default=16)
@@ -149,7 +165,7 @@ def main():
     train_dir = os.path.join(dataset, "images", "train")
     args.train_images = len(os.listdir(train_dir)) if os.path.isdir(train_dir) else int(args.images * 0.8)
     start = f"from {os.path.basename(args.weights)}" if args.weights else "from scratch"
-    print(f"yolov8n {start}, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
+    print(f"{args.model} {start}, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
           f"{args.train_images} train images, torch threads {args.threads}, {os.cpu_count()} CPUs")
 
     results = {}
@@ -168,6 +184,8 @@ def main():
         per_epoch = ", ".join(f"{e['images'] / e['seconds']:.2f}" for e in r["epochs"])
         print(f"{name:12s} train {throughput(r['epochs']):6.2f} images/s (epochs: {per_epoch}); "
               f"mAP50-95 {r['map50_95']:.4f}, mAP50 {r['map50']:.4f}; wall {r['wall']:.1f} s")
+        if "e2e_map50_95" in r:
+            print(f"{name:12s} NMS-free one-to-one head (last weights, nms=False): mAP50-95 {r['e2e_map50_95']:.4f}")
     if "ultralytics" in results:
         for name, r in results.items():
             if name != "ultralytics":

@@ -48,7 +48,9 @@ private slots:
                                              "truncated,created_at,updated_at"},
                                    {"runs",
                                     "id,name,config,status,started_at,finished_at,best_epoch,best_fitness,"
-                                    "weights_path"}};
+                                    "weights_path"},
+                                   {"image_frames", "image_id,video,frame,time_s,dhash"},
+                                   {"taken_files", "path,size,mtime_ns,kind,images,taken_at"}};
         for (const auto& [table, expected] : tables) {
             sqlite3_stmt* stmt = nullptr;
             sqlite3_prepare_v2(db, (std::string("PRAGMA table_info(") + table + ")").c_str(), -1, &stmt,
@@ -79,13 +81,14 @@ private slots:
         const auto file = folderOf(dir) / kDatabaseFileName;
         Project::create(folderOf(dir)).value().reset();
         rawExec(file,
+                "DROP TABLE image_frames; DROP TABLE taken_files; "
                 "CREATE TABLE run_metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, "
                 "epoch INTEGER NOT NULL, key TEXT NOT NULL, value REAL, PRIMARY KEY (run_id, epoch, key)); "
                 "INSERT INTO runs(name, started_at) VALUES('old', 1); "
                 "INSERT INTO run_metrics VALUES(1, 1, 'metrics/mAP50(B)', 0.5); PRAGMA user_version = 1;");
         auto project = Project::open(folderOf(dir));
         QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
-        QCOMPARE((*project)->schemaVersion(), 2);
+        QCOMPARE((*project)->schemaVersion(), kSchemaVersion);
         QCOMPARE((*project)->runs().value().size(), size_t(1));
         sqlite3* db = nullptr;
         sqlite3_open(file.c_str(), &db);
@@ -96,6 +99,43 @@ private slots:
         QCOMPARE(sqlite3_column_int(stmt, 0), 0);
         sqlite3_finalize(stmt);
         sqlite3_close(db);
+    }
+
+    void versionTwoGainsVideoFrames() {
+        // A version-2 project with an image: migrated, the image kept, frames can be added.
+        QTemporaryDir dir;
+        const auto file = folderOf(dir) / kDatabaseFileName;
+        Project::create(folderOf(dir)).value().reset();
+        rawExec(file, "DROP TABLE image_frames; DROP TABLE taken_files; INSERT INTO images(path, added_at) "
+                      "VALUES('a.jpg', 1); "
+                      "PRAGMA user_version = 2;");
+        auto project = Project::open(folderOf(dir));
+        QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
+        QCOMPARE((*project)->schemaVersion(), 3);
+        const auto old = (*project)->listImages().value();
+        QCOMPARE(old.size(), size_t(1));
+        QVERIFY(!(*project)->image(old[0].id).value().frame.has_value());
+        NewImage frameImage;
+        frameImage.path = "images/v-abc/v_000012.jpg";
+        const FrameSource source{"/videos/v.mp4", 12, 0.48, 0xfedcba9876543210ULL};
+        const auto id = (*project)->addFrame(frameImage, source).value();
+        const auto back = (*project)->image(id).value().frame;
+        QVERIFY(back.has_value());
+        QCOMPARE(QString::fromStdString(back->video), QString("/videos/v.mp4"));
+        QCOMPARE(back->frame, std::int64_t(12));
+        QCOMPARE(back->timeSeconds, 0.48);
+        QCOMPARE(back->differenceHash, 0xfedcba9876543210ULL); // all 64 bits, the top one included
+        QCOMPARE((*project)->frameIndices("/videos/v.mp4").value(), std::vector<std::int64_t>{12});
+        QCOMPARE((*project)->frameHashes().value(), std::vector<std::uint64_t>{0xfedcba9876543210ULL});
+        // The same frame of the same video again: refused with its own code, nothing added.
+        frameImage.path = "images/v-abc/other.jpg";
+        auto again = (*project)->addFrame(frameImage, source);
+        QVERIFY(!again);
+        QCOMPARE(QString::fromStdString(again.error().code), QString("exists"));
+        QCOMPARE((*project)->countImages().value(), std::int64_t(2));
+        // Deleting the image deletes its provenance.
+        QVERIFY((*project)->deleteImage(id));
+        QVERIFY((*project)->frameIndices("/videos/v.mp4").value().empty());
     }
 
     void missingProjectSaysMissing() {

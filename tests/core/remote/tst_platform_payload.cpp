@@ -137,6 +137,25 @@ private slots:
         QVERIFY(!plots[3].contains("classes"));
     }
 
+    /// A YOLO26 run's third loss reaches the platform under Ultralytics 8.4.190's YOLO26 names.
+    void yolo26SendsItsL1Loss() {
+        for (const char* model : {"yolo26n", "yolov8n"}) {
+            remote::EventMapper mapper;
+            mapper.map(parsed({{"type", "run_started"},
+                               {"config", {{"epochs", "3"}}},
+                               {"model", {{"name", model}, {"parameters", 1}, {"gflops", 1.0}}},
+                               {"dataset", {{"names", {"cat"}}}},
+                               {"epochs", 3}}));
+            const auto sent = mapper.map(parsed(epoch(1, 0.2, 0.15, true)));
+            QCOMPARE(sent.size(), size_t(1));
+            const std::string text = sent.front().data.dump();
+            const bool l1 = std::string(model) == "yolo26n";
+            QVERIFY2((text.find("\"val/l1_loss\":3.0") != std::string::npos) == l1, text.c_str());
+            QVERIFY2((text.find("\"val/dfl_loss\":3.0") != std::string::npos) == !l1, text.c_str());
+            QVERIFY2(text.find("\"val/box_loss\":1.0") != std::string::npos, text.c_str());
+        }
+    }
+
     void withoutCurvesThereAreNoPlots() {
         remote::EventMapper mapper;
         mapper.map(parsed({{"type", "run_started"}, {"dataset", {{"names", {"cat"}}}}, {"run_dir", "/r"}}));

@@ -168,18 +168,23 @@ private slots:
         QVERIFY(batch.has_value());
         QVERIFY(!loader.next().has_value());
         QCOMPARE(batch->count, 2);
-        QCOMPARE(batch->width, 64);
+        // Both images are 2:1 (the stand-in too): Ultralytics' rectangular val batch of 64 x 0.5 + half a
+        // stride, rounded up to 32, by 64 + half a stride: 96 x 64.
+        QCOMPARE(batch->width, 96);
+        QCOMPARE(batch->height, 64);
         QCOMPARE(warnings.size(), size_t(1));
         QVERIFY(warnings[0].find("bad.jpg") != std::string::npos);
-        // The good image (scaled by 0.32, padded 16 on top) stands in for the bad one and appears itself.
+        // The good image (scaled by 0.32 to 64 x 32, padded 16 on every side) stands in for the bad one and
+        // appears itself.
         QCOMPARE(batch->boxes.size(), size_t(2));
         const auto& box = batch->boxes[1];
         QCOMPARE(box.imageIndex, 1);
         QCOMPARE(box.classId, 3);
-        QVERIFY(std::abs(box.x1 - 6.4f) < 1e-3f && std::abs(box.y1 - 19.2f) < 1e-3f);
-        QVERIFY(std::abs(box.x2 - 19.2f) < 1e-3f && std::abs(box.y2 - 32.0f) < 1e-3f);
+        QVERIFY(std::abs(box.x1 - 22.4f) < 1e-3f && std::abs(box.y1 - 19.2f) < 1e-3f);
+        QVERIFY(std::abs(box.x2 - 35.2f) < 1e-3f && std::abs(box.y2 - 32.0f) < 1e-3f);
         QCOMPARE(int(batch->pixels[0]), kPadValue);
-        QCOMPARE(int(batch->pixels[(20 * 64 + 10) * 3]), 90);
+        QCOMPARE(int(batch->pixels[(20 * 96 + 10) * 3]), kPadValue);
+        QCOMPARE(int(batch->pixels[(20 * 96 + 30) * 3]), 90);
     }
     void trainBatchesAreReproducible() {
         QTemporaryDir dir;

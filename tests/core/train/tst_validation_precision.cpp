@@ -67,7 +67,7 @@ private slots:
         auto& net = *network.value();
         const int classes = static_cast<int>(data->classNames.size());
         QCOMPARE(net.numClasses(), classes);
-        DetectionLoss loss(classes, net.strides(), LossGains{config.boxGain, config.clsGain, config.dflGain});
+        const Criterion loss(net, config.epochs, LossGains{config.boxGain, config.clsGain, config.dflGain});
         const auto scorer = makeUltralyticsScorer(classes);
 
         const torch::Device cpu(torch::kCPU);

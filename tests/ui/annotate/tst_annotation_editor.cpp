@@ -2,6 +2,7 @@
 // annotator's day: draw, move, resize, change class, undo x3, redo, paste from the previous image, mark
 // reviewed and verified-empty. After each step the database is read through a second connection.
 #include "editor_test_util.h"
+#include "imaging/image.h"
 #include "project_printers.h"
 #include "ui/annotate/annotation_editor.h"
 #include "ui/annotate/annotation_session.h"
@@ -12,7 +13,9 @@
 
 #include <QStandardPaths>
 #include <QTemporaryDir>
+
 #include <QUndoStack>
+#include <filesystem>
 
 using namespace osprey;
 using editor_test::drag;
@@ -247,6 +250,43 @@ private slots:
                     std::abs(c.blue() - expected.blue()) < 30;
         }
         QVERIFY2(found, "box outline not drawn in its class colour");
+    }
+
+    void videoFrameCaptionNamesItsVideo() {
+        // Issue 36: a frame imported from a video is shown with its video, frame index and time.
+        QTemporaryDir dir;
+        m_folder = editor_test::makeDemo(dir, 1);
+        QVERIFY(!m_folder.isEmpty());
+        {
+            auto project = project::Project::open(m_folder.toStdString()).value();
+            imaging::Image frame;
+            frame.width = 64;
+            frame.height = 48;
+            frame.pixels.assign(64 * 48 * 3, 90);
+            const std::string path = "images/cam1-abcdef/cam1_001234.jpg";
+            std::filesystem::create_directories(project->resolve("images/cam1-abcdef"));
+            QVERIFY(imaging::encodeImage(frame, project->resolve(path)));
+            project::NewImage row;
+            row.path = path;
+            row.width = 64;
+            row.height = 48;
+            QVERIFY(project->addFrame(row, {"/videos/cam1.mp4", 1234, 41.13, 0}));
+        }
+        ui::MainWindow window;
+        m_window = &window;
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(window.openProject(m_folder, true));
+        m_editor = window.editor();
+        m_canvas = m_editor->canvas();
+        QVERIFY(waitForRow(0));
+        QVERIFY2(!m_canvas->captionText().contains(" · frame "), qPrintable(m_canvas->captionText()));
+        m_canvas->setFocus();
+        key(Qt::Key_D);
+        QVERIFY(waitForRow(1));
+        QVERIFY2(m_canvas->captionText().startsWith(
+                     QString::fromUtf8("cam1.mp4 · frame 1234 · 00:41.13   64 × 48")),
+                 qPrintable(m_canvas->captionText()));
     }
 };
 

@@ -2,13 +2,16 @@
 // health check and statistics, each checked against the project database afterwards.
 #include "demo/demo_dataset.h"
 #include "formats/project_export.h"
+#include "imaging/video.h"
 #include "project/project.h"
+#include "ui/common/option_form.h"
 #include "ui/project/export_dialog.h"
 #include "ui/project/health_panel.h"
 #include "ui/project/import_dialog.h"
 #include "ui/project/project_document.h"
 #include "ui/project/split_dialog.h"
 #include "ui/project/statistics_panel.h"
+#include "ui/project/video_import_dialog.h"
 
 #include <QPushButton>
 #include <QSignalSpy>
@@ -35,6 +38,97 @@ QString makeDemo(const QTemporaryDir& dir, const char* name, int images) {
 class TestDatasetDialogs : public QObject {
     Q_OBJECT
 private slots:
+    void videoImportDialogCutsFramesAndCancels() {
+        // Issue 36: Dataset > Import Videos: the declared video options drawn by the generic form, the
+        // import on a worker thread, a bad time refused before it starts, a cancel that keeps what came in.
+        QTemporaryDir dir;
+        const std::filesystem::path video = dir.filePath("cam.avi").toStdString();
+        {
+            auto writer = imaging::VideoWriter::open(video, 96, 64, 10);
+            QVERIFY(writer);
+            for (int i = 0; i < 30; ++i) {
+                imaging::Image frame;
+                frame.width = 96;
+                frame.height = 64;
+                frame.pixels.resize(96 * 64 * 3);
+                for (int y = 0; y < 64; ++y)
+                    for (int x = 0; x < 96; ++x)
+                        for (int c = 0; c < 3; ++c)
+                            frame.row(y)[x * 3 + c] =
+                                std::abs(x - 3 * i) < 8 ? 250 : (x * 2 + y + c * 40) % 200;
+                QVERIFY((*writer)->write(frame));
+            }
+            QVERIFY((*writer)->close());
+        }
+        QString error;
+        auto document = ui::ProjectDocument::create(dir.filePath("target"), &error);
+        QVERIFY2(document, qPrintable(error));
+        QSignalSpy resets(document.get(), &ui::ProjectDocument::imagesReset);
+        ui::VideoImportDialog dialog(document.get());
+        QCOMPARE(dialog.settings()->keys(), QStringList({"fps", "every", "start", "end", "dedup"}));
+        QCOMPARE(dialog.settings()->value("fps").toDouble(), 1.0);
+        dialog.setSource(QString::fromStdString(video.string()));
+        QVERIFY(dialog.settings()->setValue("fps", 2.0));
+        QVERIFY(dialog.settings()->setValue("dedup", 0));
+        QVERIFY(dialog.settings()->setValue("start", "1:99"));
+        dialog.runImport();
+        QVERIFY(!dialog.isBusy());
+        QVERIFY2(dialog.statusText().contains("start=1:99"), qPrintable(dialog.statusText()));
+        QVERIFY(dialog.settings()->setValue("start", "0.5"));
+        dialog.runImport();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        // 0.5 s to the end (3 s) at 2 frames a second: frames 5, 10, 15, 20, 25.
+        QCOMPARE(dialog.statusText(), QString("Imported 5 frames from 1 video(s)."));
+        QVERIFY2(dialog.summaryText().contains("cam.avi: 30 frames decoded, 5 sampled, 5 imported"),
+                 qPrintable(dialog.summaryText()));
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(document->project().countImages().value(), 5LL);
+        std::vector<std::int64_t> frames;
+        for (const auto& image : document->project().listImages({.limit = 0}).value())
+            frames.push_back(document->project().image(image.id).value().frame->frame);
+        QCOMPARE(frames, (std::vector<std::int64_t>{5, 10, 15, 20, 25}));
+
+        // Cancelled before the worker reads a frame: nothing more, and it says so.
+        QVERIFY(dialog.settings()->setValue("every", 1));
+        dialog.runImport();
+        dialog.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QVERIFY2(dialog.statusText().startsWith("Cancelled: "), qPrintable(dialog.statusText()));
+        const auto added = document->project().countImages().value() - 5;
+        QCOMPARE(dialog.statusText(), QString("Cancelled: %1 frames imported (kept).").arg(added));
+    }
+
+    void videoImportDialogKeepsImportingFromAFolder() {
+        // "Keep importing from this folder": an image already there and one arriving later are each taken
+        // once and listed; Stop ends the watch and says what it took.
+        QTemporaryDir dir;
+        const std::filesystem::path inbox = dir.filePath("inbox").toStdString();
+        std::filesystem::create_directories(inbox);
+        imaging::Image image;
+        image.width = 40;
+        image.height = 30;
+        image.pixels.assign(40 * 30 * 3, 120);
+        QVERIFY(imaging::encodeImage(image, inbox / "first.jpg"));
+        QString error;
+        auto document = ui::ProjectDocument::create(dir.filePath("target"), &error);
+        QVERIFY2(document, qPrintable(error));
+        ui::VideoImportDialog dialog(document.get());
+        dialog.setSource(QString::fromStdString(inbox.string()));
+        dialog.setKeepWatching(true);
+        QVERIFY(dialog.settings()->setValue("fps", 2.0)); // the interval stays the core default (2 s)
+        dialog.runImport();
+        QVERIFY(dialog.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.summaryText().contains("first.jpg: 1 image(s) added"), 20000);
+        image.pixels.assign(40 * 30 * 3, 200);
+        QVERIFY(imaging::encodeImage(image, inbox / "second.jpg"));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.summaryText().contains("second.jpg: 1 image(s) added"), 20000);
+        QCOMPARE(document->project().countImages().value(), 2LL);
+        dialog.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
+        QCOMPARE(dialog.statusText(), QString("Stopped watching: 2 file(s) taken, 2 image(s) added."));
+        QVERIFY(dialog.summaryText().contains("first.jpg")); // the lines listed stay
+    }
+
     void importWithPreviewThenImport() {
         QTemporaryDir dir;
         const QString source = makeDemo(dir, "source", 12);

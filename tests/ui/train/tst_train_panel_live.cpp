@@ -27,10 +27,18 @@ using namespace osprey::ui;
 class TestTrainPanelLive : public QObject {
     Q_OBJECT
 private slots:
+    void trainsTwoEpochsThenStops_data();
     void trainsTwoEpochsThenStops();
 };
 
+void TestTrainPanelLive::trainsTwoEpochsThenStops_data() {
+    QTest::addColumn<QString>("model");
+    QTest::newRow("yolov8n") << "yolov8n";
+    QTest::newRow("yolo26n") << "yolo26n"; // both head branches trained; its third loss is the L1 term
+}
+
 void TestTrainPanelLive::trainsTwoEpochsThenStops() {
+    QFETCH(QString, model);
     QTemporaryDir dir;
     const QString folder = dir.filePath("demo");
     demo::DemoOptions options;
@@ -48,6 +56,7 @@ void TestTrainPanelLive::trainsTwoEpochsThenStops() {
     panel.resize(1400, 800);
     panel.show();
     TrainForm* form = panel.form();
+    QVERIFY(form->setValue("model", model));
     QVERIFY(form->setValue("epochs", 30));
     QVERIFY(form->setValue("imgsz", 64));
     QVERIFY(form->setValue("batch", 8));
@@ -87,13 +96,19 @@ void TestTrainPanelLive::trainsTwoEpochsThenStops() {
     panel.reloadRuns();
     if (const QString shots = qEnvironmentVariable("OSPREY_SCREENSHOT_DIR"); !shots.isEmpty()) {
         QTest::qWait(150); // a throttled refresh and the layout settle before the grab
-        panel.grab().save(shots + "/dashboard-live.png");
+        panel.grab().save(shots + "/dashboard-live-" + model + ".png");
     }
     QTableWidget* runs = panel.runsTable();
     QCOMPARE(runs->rowCount(), 1);
     QCOMPARE(runs->item(0, RunsTable::ColumnName)->text(), QString("gui"));
     QCOMPARE(runs->item(0, RunsTable::ColumnStatus)->text(), QString("running"));
-    QCOMPARE(runs->item(0, RunsTable::ColumnModel)->text(), QString("yolov8n"));
+    QCOMPARE(runs->item(0, RunsTable::ColumnModel)->text(), model);
+    // The third loss chart names what the run logs there.
+    const auto* third = qobject_cast<QCPTextElement*>(
+        panel.view()->charts()->graph("train/dfl_loss")->parentPlot()->plotLayout()->element(0, 0));
+    QVERIFY(third);
+    QCOMPARE(third->text(), model.startsWith("yolo26") ? QString("L1 box loss") : QString("DFL loss"));
+    QVERIFY(std::isfinite(live->series("train/dfl_loss")[0]) && live->series("train/dfl_loss")[0] > 0);
     QCOMPARE(runs->item(0, RunsTable::ColumnEpochs)->text(), QString("30"));
 
     QSignalSpy ended(&panel, &TrainPanel::runEnded);

@@ -1,0 +1,216 @@
+// The training input pipeline alone (decode + mosaic + affine + HSV + flip) on a YOLO-layout image folder,
+// the same files Ultralytics' dataloader reads in bench_pipeline_vs_ultralytics.py. Two modes:
+//   rate:    images/s of DataLoader::next() in Train mode with mosaic, after `warmup` batches;
+//   rate-ram: the same with every decoded image kept in RAM (LoaderOptions::cacheAll), timed in the
+//            second epoch, after one epoch filled the cache;
+//   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
+//            flip), on the calling thread.
+//
+// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile]
+// [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
+// labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
+#include "imaging/image.h"
+#include "train/augment_impl.h"
+#include "train/data_loader.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+using namespace osprey;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+namespace {
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+fs::path findImages(const fs::path& root) {
+    if (fs::is_directory(root / "images" / "train"))
+        return root / "images" / "train";
+    return root / "images";
+}
+
+std::vector<train::Sample> readYoloFolder(const fs::path& root) {
+    const fs::path images = findImages(root);
+    const fs::path labels = images.parent_path().parent_path() / "labels" / images.filename();
+    const fs::path labelDir = fs::is_directory(labels) ? labels : root / "labels";
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(images)) {
+        const auto ext = entry.path().extension().string();
+        if (ext == ".jpg" || ext == ".jpeg" || ext == ".png")
+            files.push_back(fs::absolute(entry.path()));
+    }
+    std::sort(files.begin(), files.end());
+    std::vector<train::Sample> samples;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const auto size = imaging::readImageSize(files[i]);
+        if (!size)
+            continue;
+        train::Sample sample{static_cast<std::int64_t>(i), files[i], {}};
+        std::ifstream in(labelDir / (files[i].stem().string() + ".txt"));
+        int cls = 0;
+        float cx = 0, cy = 0, w = 0, h = 0;
+        while (in >> cls >> cx >> cy >> w >> h) {
+            const float width = static_cast<float>(size->width), height = static_cast<float>(size->height);
+            sample.boxes.push_back({cls, (cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width,
+                                    (cy + h / 2) * height});
+        }
+        samples.push_back(std::move(sample));
+    }
+    return samples;
+}
+
+int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int batches, int workers,
+         int warmup, bool cacheAll) {
+    train::LoaderOptions options;
+    options.cacheAll = cacheAll;
+    options.imgsz = imgsz;
+    options.batch = batch;
+    options.workers = workers;
+    train::DataLoader loader(samples, options);
+    if (cacheAll) { // one epoch fills the cache, as Ultralytics' cache=ram fills it before training
+        std::printf("RAM cache: %.0f MB for %zu images\n",
+                    static_cast<double>(train::ramCacheBytes(samples, imgsz)) / 1e6, samples.size());
+        loader.startEpoch({0, true, true});
+        while (loader.next()) {
+        }
+    }
+    loader.startEpoch({cacheAll ? 1 : 0, true, true});
+    for (int i = 0; i < warmup; ++i)
+        loader.next();
+    const auto start = Clock::now();
+    long long images = 0, boxes = 0;
+    for (int i = 0; i < batches; ++i) {
+        auto b = loader.next();
+        if (!b)
+            break;
+        images += b->count;
+        boxes += static_cast<long long>(b->boxes.size());
+    }
+    const double seconds = msSince(start) / 1000;
+    std::printf("RESULT images_per_s=%.2f images=%lld boxes_per_image=%.2f workers=%d\n",
+                static_cast<double>(images) / seconds, images,
+                static_cast<double>(boxes) / static_cast<double>(std::max(1LL, images)), workers);
+    return 0;
+}
+
+// The stages of one mosaic image, timed one by one on the calling thread. "before": as the loader built it
+// until issue 37 (four full decodes, the 2x canvas, one warp of it); "after": as it builds it now (one
+// decode per image on average, since the other three tiles come from the recent images already decoded,
+// a JPEG at least twice imgsz decoded at a reduced DCT scale, each tile warped straight into the output).
+int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
+    std::map<std::string, double> ms;
+    std::vector<std::string> stages;
+    const auto add = [&](const std::string& name, double value) {
+        if (!ms.count(name))
+            stages.push_back(name);
+        ms[name] += value;
+    };
+    train::Rng rng(0);
+    std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
+    std::vector<train::LabeledImage> recent;
+    for (int n = 0; n < images; ++n) {
+        std::vector<train::LabeledImage> parts;
+        for (int t = 0; t < (before ? 4 : 1); ++t) {
+            const auto& sample = samples[pick(rng)];
+            const auto size = imaging::readImageSize(sample.path);
+            const int longSide = std::max(size->width, size->height);
+            const int flags = before || longSide < 2 * imgsz ? cv::IMREAD_COLOR
+                              : longSide < 4 * imgsz         ? cv::IMREAD_REDUCED_COLOR_2
+                              : longSide < 8 * imgsz         ? cv::IMREAD_REDUCED_COLOR_4
+                                                             : cv::IMREAD_REDUCED_COLOR_8;
+            auto start = Clock::now();
+            train::LabeledImage image;
+            image.rgb = cv::imread(sample.path.string(), flags);
+            add(flags == cv::IMREAD_COLOR ? "decode (full scale)" : "decode (reduced DCT scale)",
+                msSince(start));
+            const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width);
+            for (const auto& box : sample.boxes)
+                image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sx, box.x2 * sx, box.y2 * sx});
+            start = Clock::now();
+            image = train::resizeLongSide(image, imgsz, true);
+            add("resize to imgsz", msSince(start));
+            start = Clock::now();
+            cv::cvtColor(image.rgb, image.rgb, cv::COLOR_BGR2RGB);
+            add("BGR to RGB", msSince(start));
+            parts.push_back(image);
+        }
+        if (!before) {
+            recent.push_back(parts[0]);
+            if (recent.size() > 128)
+                recent.erase(recent.begin());
+            std::uniform_int_distribution<size_t> back(0, recent.size() - 1);
+            for (int t = 0; t < 3; ++t)
+                parts.push_back(recent[back(rng)]);
+        }
+        const auto params = train::drawAffine(rng, 0.5, 0.1);
+        auto start = Clock::now();
+        train::LabeledImage out;
+        if (before) {
+            auto canvas = train::mosaic4(parts, imgsz, imgsz, imgsz);
+            add("mosaic canvas (2x, fill + copy)", msSince(start));
+            start = Clock::now();
+            out = train::affineWarp(canvas, params, imgsz, imgsz);
+            add("affine warp of the canvas", msSince(start));
+        } else {
+            out = train::mosaicAffine(parts, imgsz, imgsz, imgsz, params);
+            add("tiles warped into the output", msSince(start));
+        }
+        start = Clock::now();
+        train::hsvJitter(out.rgb, 0.015, 0.7, 0.4, rng);
+        add("HSV jitter", msSince(start));
+        start = Clock::now();
+        train::flipHorizontal(out);
+        add("flip", msSince(start));
+    }
+    double total = 0;
+    for (const auto& [name, value] : ms)
+        total += value;
+    std::printf("One mosaic image at imgsz %d, %s, mean of %d (ms):\n", imgsz,
+                before ? "before (4 decodes, 2x canvas)" : "after (recent images, one warp per tile)",
+                images);
+    for (const auto& name : stages)
+        std::printf("  %-32s %6.2f  (%4.1f%%)\n", name.c_str(), ms[name] / images, 100 * ms[name] / total);
+    std::printf("  %-32s %6.2f\n", "total", total / images);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] "
+                             "[rate|rate-ram|profile] [warmup=2]\n");
+        return 2;
+    }
+    const fs::path root = argv[1];
+    const int imgsz = argc > 2 ? std::atoi(argv[2]) : 640;
+    const int batch = argc > 3 ? std::atoi(argv[3]) : 16;
+    const int batches = argc > 4 ? std::atoi(argv[4]) : 20;
+    const int workers = argc > 5 ? std::atoi(argv[5]) : 1;
+    const std::string mode = argc > 6 ? argv[6] : "rate";
+    const int warmup = argc > 7 ? std::atoi(argv[7]) : 2;
+    cv::setNumThreads(1);
+    const auto samples = readYoloFolder(root);
+    if (samples.empty()) {
+        std::fprintf(stderr, "no images under %s\n", root.string().c_str());
+        return 1;
+    }
+    if (mode == "profile")
+        return profile(samples, imgsz, batch * batches, true) |
+               profile(samples, imgsz, batch * batches, false);
+    return rate(samples, imgsz, batch, batches, workers, warmup, mode == "rate-ram");
+}

@@ -1,0 +1,255 @@
+// The faster training pipeline of issue 37 against the path it replaced: the single warp per mosaic tile
+// (mosaicAffine) against mosaic4 + affineWarp on the same random draws, boxes landing on their objects'
+// pixels, and the loader's mosaic tiles drawn from the recent images against uniform draws over the
+// dataset (box statistics within tolerance; every batch a function of seed, epoch and index alone).
+#include "imaging/image.h"
+#include "train/augment_impl.h"
+#include "train/data_loader.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace osprey::train;
+
+namespace {
+
+// A tile of w x h: a background grey per tile, and three filled rectangles, each of its own colour, in
+// three vertical bands (so none covers another), with their boxes. Colours are far from each other and
+// from the pad grey 114.
+LabeledImage tileWithObjects(int w, int h, int tile, Rng& rng) {
+    LabeledImage image;
+    image.rgb = cv::Mat(h, w, CV_8UC3, cv::Scalar(20 + 10 * tile, 20 + 10 * tile, 20 + 10 * tile));
+    const int band = w / 3;
+    std::uniform_int_distribution<int> sideW(std::max(2, band / 4), band - 1), sideH(h / 8, h / 2);
+    for (int k = 0; k < 3; ++k) {
+        const int bw = sideW(rng), bh = sideH(rng);
+        const int x = std::uniform_int_distribution<int>(k * band, (k + 1) * band - bw)(rng);
+        const int y = std::uniform_int_distribution<int>(0, h - bh)(rng);
+        const int id = 4 * tile + k; // class = colour index
+        cv::rectangle(image.rgb, cv::Rect(x, y, bw, bh), cv::Scalar(255, 40 + 12 * id, 230 - 12 * id),
+                      cv::FILLED);
+        image.boxes.push_back({id, float(x), float(y), float(x + bw), float(y + bh)});
+    }
+    return image;
+}
+
+cv::Vec3b colourOf(int id) {
+    return cv::Vec3b(255, uchar(40 + 12 * id), uchar(230 - 12 * id));
+}
+
+struct Draw {
+    std::vector<LabeledImage> parts;
+    int cx = 0, cy = 0;
+    AffineParams params;
+};
+
+Draw randomDraw(Rng& rng, int imgsz) {
+    Draw draw;
+    std::uniform_int_distribution<int> side(imgsz / 3, imgsz);
+    for (int t = 0; t < 4; ++t) {
+        // Long side imgsz as resizeLongSide leaves it, the other random.
+        const bool wide = rng() % 2 == 0;
+        draw.parts.push_back(tileWithObjects(wide ? imgsz : side(rng), wide ? side(rng) : imgsz, t, rng));
+    }
+    std::uniform_int_distribution<int> centre(imgsz / 2, imgsz + imgsz / 2 - 1);
+    draw.cx = centre(rng);
+    draw.cy = centre(rng);
+    draw.params = drawAffine(rng, 0.5, 0.1);
+    return draw;
+}
+
+// Writes `count` PNGs of 160 x 120 with 1 to 3 boxes each of varied size; returns their samples.
+std::vector<Sample> writeDataset(const QTemporaryDir& dir, int count) {
+    std::vector<Sample> samples;
+    Rng rng(7);
+    for (int i = 0; i < count; ++i) {
+        auto image = tileWithObjects(160, 120, i % 4, rng);
+        osprey::imaging::Image out;
+        out.width = 160;
+        out.height = 120;
+        out.pixels.assign(image.rgb.data, image.rgb.data + 160 * 120 * 3);
+        const std::filesystem::path path = dir.filePath(QString("%1.png").arg(i)).toStdString();
+        if (!osprey::imaging::encodeImage(out, path))
+            return {};
+        Sample sample{i, path, {}};
+        for (int k = 0; k < 1 + i % 3; ++k) {
+            const auto& b = image.boxes[static_cast<size_t>(k)];
+            sample.boxes.push_back({b.classId, b.x1, b.y1, b.x2, b.y2});
+        }
+        samples.push_back(sample);
+    }
+    return samples;
+}
+
+struct BoxStats {
+    double boxesPerImage = 0, meanArea = 0, meanCentreX = 0, images = 0;
+};
+
+BoxStats loaderStats(const std::vector<Sample>& samples, int recentImages, int epochs) {
+    LoaderOptions options;
+    options.imgsz = 64;
+    options.batch = 4;
+    options.workers = 0;
+    options.recentImages = recentImages;
+    DataLoader loader(samples, options);
+    BoxStats stats;
+    long long boxes = 0;
+    for (int epoch = 0; epoch < epochs; ++epoch) {
+        loader.startEpoch({epoch, true, true});
+        while (auto batch = loader.next()) {
+            stats.images += batch->count;
+            for (const auto& box : batch->boxes) {
+                ++boxes;
+                stats.meanArea += (box.x2 - box.x1) * (box.y2 - box.y1);
+                stats.meanCentreX += (box.x1 + box.x2) / 2;
+            }
+        }
+    }
+    stats.boxesPerImage = static_cast<double>(boxes) / stats.images;
+    stats.meanArea /= static_cast<double>(boxes);
+    stats.meanCentreX /= static_cast<double>(boxes);
+    return stats;
+}
+
+} // namespace
+
+class TestAugmentPipeline : public QObject {
+    Q_OBJECT
+private slots:
+    void singleWarpMatchesTheCanvasPath() {
+        // 300 random mosaics: the same boxes as mosaic4 + affineWarp, the same pixels but on seams.
+        Rng rng(1);
+        const int imgsz = 128;
+        double differingPixels = 0, pixels = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            const auto draw = randomDraw(rng, imgsz);
+            const auto before =
+                affineWarp(mosaic4(draw.parts, imgsz, draw.cx, draw.cy), draw.params, imgsz, imgsz);
+            const auto after = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
+            QCOMPARE(after.rgb.size(), before.rgb.size());
+            QCOMPARE(after.boxes.size(), before.boxes.size());
+            for (size_t i = 0; i < after.boxes.size(); ++i) {
+                const auto &a = after.boxes[i], &b = before.boxes[i];
+                QCOMPARE(a.classId, b.classId);
+                QVERIFY(a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2);
+            }
+            // Output pixels that interpolate across a tile's edge (a seam: one canvas pixel either side, s
+            // output pixels) may differ; no other pixel may.
+            cv::Mat seams(imgsz, imgsz, CV_8U, cv::Scalar(0));
+            const double s = draw.params.scale;
+            const double offsetX = draw.params.translateX * imgsz - s * imgsz,
+                         offsetY = draw.params.translateY * imgsz - s * imgsz;
+            for (const auto& tile : mosaicTiles(draw.parts, imgsz, draw.cx, draw.cy)) {
+                const cv::Rect2d r(s * tile.canvas.x + offsetX, s * tile.canvas.y + offsetY,
+                                   s * tile.canvas.width, s * tile.canvas.height);
+                const auto line = [&](double x1, double y1, double x2, double y2) {
+                    cv::rectangle(seams, cv::Point(int(std::floor(x1 - s)), int(std::floor(y1 - s))),
+                                  cv::Point(int(std::ceil(x2 + s)), int(std::ceil(y2 + s))), cv::Scalar(255),
+                                  cv::FILLED);
+                };
+                line(r.x, r.y, r.x, r.y + r.height);
+                line(r.x + r.width, r.y, r.x + r.width, r.y + r.height);
+                line(r.x, r.y, r.x + r.width, r.y);
+                line(r.x, r.y + r.height, r.x + r.width, r.y + r.height);
+            }
+            cv::Mat difference, channels[3];
+            cv::absdiff(after.rgb, before.rgb, difference);
+            cv::split(difference, channels);
+            const cv::Mat differs = (channels[0] > 2) | (channels[1] > 2) | (channels[2] > 2);
+            // Elsewhere the two warps sample the same point up to OpenCV's fixed-point step (1/32 px): at
+            // most 255 / 32 levels across a black-to-white edge.
+            const cv::Mat subpixel = (channels[0] > 8) | (channels[1] > 8) | (channels[2] > 8);
+            QCOMPARE(cv::countNonZero(subpixel & ~seams), 0);
+            differingPixels += cv::countNonZero(differs);
+            pixels += imgsz * imgsz;
+        }
+        qInfo("pixels differing by more than 2 levels: %.3f%%", 100 * differingPixels / pixels);
+    }
+
+    void boxesLandOnTheirObjects() {
+        // Every output box's inner pixels (1.5 px in from each edge) have its object's colour, in the
+        // single-warp path: the geometry of pixels and boxes agrees.
+        Rng rng(2);
+        const int imgsz = 128;
+        int checked = 0;
+        for (int trial = 0; trial < 200; ++trial) {
+            const auto draw = randomDraw(rng, imgsz);
+            const auto out = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
+            for (const auto& box : out.boxes) {
+                const int x1 = static_cast<int>(std::ceil(box.x1 + 1.5f)),
+                          x2 = static_cast<int>(std::floor(box.x2 - 1.5f));
+                const int y1 = static_cast<int>(std::ceil(box.y1 + 1.5f)),
+                          y2 = static_cast<int>(std::floor(box.y2 - 1.5f));
+                int own = 0, total = 0;
+                for (int y = y1; y < y2; ++y)
+                    for (int x = x1; x < x2; ++x, ++total) {
+                        const auto p = out.rgb.at<cv::Vec3b>(y, x);
+                        const auto c = colourOf(box.classId);
+                        own += std::abs(p[0] - c[0]) + std::abs(p[1] - c[1]) + std::abs(p[2] - c[2]) <= 6;
+                    }
+                if (total == 0)
+                    continue;
+                ++checked;
+                QVERIFY2(own == total,
+                         qPrintable(
+                             QString("box class %1: %2 of %3 pixels").arg(box.classId).arg(own).arg(total)));
+            }
+        }
+        QVERIFY(checked > 500);
+    }
+
+    void recentImagesKeepTheBoxStatistics() {
+        // Mosaic's other tiles from the recent images (Ultralytics' buffer) against uniform draws over the
+        // dataset (the path before issue 37): boxes per image, mean area and mean centre within tolerance.
+        QTemporaryDir dir;
+        const auto samples = writeDataset(dir, 48);
+        QCOMPARE(samples.size(), size_t(48));
+        const auto recent = loaderStats(samples, 16, 12), uniform = loaderStats(samples, 0, 12);
+        QCOMPARE(recent.images, uniform.images);
+        const auto close = [](double a, double b, double tolerance) {
+            return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
+        };
+        const auto text = [&](double a, double b) { return qPrintable(QString("%1 vs %2").arg(a).arg(b)); };
+        QVERIFY2(close(recent.boxesPerImage, uniform.boxesPerImage, 0.08),
+                 text(recent.boxesPerImage, uniform.boxesPerImage));
+        QVERIFY2(close(recent.meanArea, uniform.meanArea, 0.08), text(recent.meanArea, uniform.meanArea));
+        QVERIFY2(close(recent.meanCentreX, uniform.meanCentreX, 0.05),
+                 text(recent.meanCentreX, uniform.meanCentreX));
+    }
+
+    void batchesDoNotDependOnWhatWasCached() {
+        // A loader that ran epoch 0 (its cache full of that epoch's images) and a fresh one give epoch 1's
+        // batches byte for byte, with 2 workers and with none.
+        QTemporaryDir dir;
+        const auto samples = writeDataset(dir, 20);
+        LoaderOptions options;
+        options.imgsz = 64;
+        options.batch = 4;
+        options.workers = 2;
+        DataLoader warm(samples, options);
+        warm.startEpoch({0, true, true});
+        while (warm.next()) {
+        }
+        options.workers = 0;
+        DataLoader fresh(samples, options);
+        warm.startEpoch({1, true, true});
+        fresh.startEpoch({1, true, true});
+        int batches = 0;
+        while (auto a = warm.next()) {
+            const auto b = fresh.next();
+            QVERIFY(b.has_value());
+            QVERIFY(a->pixels == b->pixels);
+            QCOMPARE(a->boxes.size(), b->boxes.size());
+            ++batches;
+        }
+        QCOMPARE(batches, 5);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAugmentPipeline)
+#include "tst_augment_pipeline.moc"
