@@ -684,69 +684,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     </message>
 </context>
 <context>
-    <name>osprey::ui::EditQueue</name>
-    <message>
-        <source>This project is read-only: the edit was not stored</source>
-        <translation>此项目为只读：编辑未被保存</translation>
-    </message>
-    <message>
-        <source>The edit was not stored: %1</source>
-        <translation>编辑未保存：%1</translation>
-    </message>
-    <message>
-        <source>The step could not be undone or redone: %1. The undo history no longer fits the project and was cleared.</source>
-        <translation>无法撤销或重做此步骤：%1。撤销历史已与项目不符，已被清除。</translation>
-    </message>
-    <message>
-        <source>A kept edit was dropped: %1</source>
-        <translation>一处保留的编辑已被丢弃：%1</translation>
-    </message>
-    <message>
-        <source>The kept edits are saved now</source>
-        <translation>保留的编辑现已保存</translation>
-    </message>
-    <message>
-        <source>&amp;Undo Unsaved Edit</source>
-        <translation>撤销未保存的编辑(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo (waits for the kept edits)</source>
-        <translation>撤销（等待保留的编辑）(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo %1</source>
-        <translation>撤销 %1(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo Unsaved Edit</source>
-        <translation>重做未保存的编辑(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo %1</source>
-        <translation>重做 %1(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Undo waits until the kept edits are saved: the database does not hold them yet</source>
-        <translation>撤销需等待保留的编辑保存完毕：数据库中还没有它们</translation>
-    </message>
-    <message>
-        <source>Took back an edit that was not saved yet</source>
-        <translation>已撤回一处尚未保存的编辑</translation>
-    </message>
-    <message>
-        <source>Redo waits until the kept edits are saved: the database does not hold them yet</source>
-        <translation>重做需等待保留的编辑保存完毕：数据库中还没有它们</translation>
-    </message>
-</context>
-<context>
     <name>osprey::ui::AssistBar</name>
     <message>
         <source>Suggest (I)</source>
@@ -1526,6 +1463,69 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Import &amp;Videos…</source>
         <translation>导入视频(&amp;V)…</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::EditQueue</name>
+    <message>
+        <source>This project is read-only: the edit was not stored</source>
+        <translation>此项目为只读：编辑未被保存</translation>
+    </message>
+    <message>
+        <source>The edit was not stored: %1</source>
+        <translation>编辑未保存：%1</translation>
+    </message>
+    <message>
+        <source>The step could not be undone or redone: %1. The undo history no longer fits the project and was cleared.</source>
+        <translation>无法撤销或重做此步骤：%1。撤销历史已与项目不符，已被清除。</translation>
+    </message>
+    <message>
+        <source>A kept edit was dropped: %1</source>
+        <translation>一处保留的编辑已被丢弃：%1</translation>
+    </message>
+    <message>
+        <source>The kept edits are saved now</source>
+        <translation>保留的编辑现已保存</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Unsaved Edit</source>
+        <translation>撤销未保存的编辑(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo (waits for the kept edits)</source>
+        <translation>撤销（等待保留的编辑）(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销 %1(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo Unsaved Edit</source>
+        <translation>重做未保存的编辑(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做 %1(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Undo waits until the kept edits are saved: the database does not hold them yet</source>
+        <translation>撤销需等待保留的编辑保存完毕：数据库中还没有它们</translation>
+    </message>
+    <message>
+        <source>Took back an edit that was not saved yet</source>
+        <translation>已撤回一处尚未保存的编辑</translation>
+    </message>
+    <message>
+        <source>Redo waits until the kept edits are saved: the database does not hold them yet</source>
+        <translation>重做需等待保留的编辑保存完毕：数据库中还没有它们</translation>
     </message>
 </context>
 <context>
