@@ -48,10 +48,12 @@ Status TrainConfig::check() const {
                     "fraction between 0 and 1 (AutoBatch for that share of free GPU memory)");
     if (imgsz % 32 != 0)
         return fail("imgsz: must be a positive multiple of 32 (got " + std::to_string(imgsz) + ")");
-    if (momentum <= 0 && (optimizer == OptimizerKind::Sgd || optimizer == OptimizerKind::MuSgd))
+    // auto may pick SGD or MuSGD, whose warmup ramps the momentum to this value.
+    if (momentum <= 0 && optimizer != OptimizerKind::AdamW)
         return fail("momentum: 0 does not work with optimizer=" + toString(optimizer) +
-                    ", a Nesterov SGD, which needs a momentum above 0 (the recipe's is 0.937); use "
-                    "optimizer=AdamW for a plain step without momentum");
+                    (optimizer == OptimizerKind::Auto ? " (it picks SGD or MuSGD for long runs)" : "") +
+                    ": Nesterov SGD needs a momentum above 0 (the recipe's is 0.937); use optimizer=AdamW "
+                    "for a step without momentum");
     return {};
 }
 

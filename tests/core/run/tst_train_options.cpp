@@ -112,7 +112,7 @@ private slots:
         QVERIFY(config.check().hasValue());
         // Nesterov SGD without momentum is refused before a run folder is claimed (LibTorch would throw).
         config.momentum = 0;
-        for (const auto kind : {OptimizerKind::Sgd, OptimizerKind::MuSgd}) {
+        for (const auto kind : {OptimizerKind::Auto, OptimizerKind::Sgd, OptimizerKind::MuSgd}) {
             config.optimizer = kind;
             QVERIFY(config.check().message().starts_with("momentum: 0 does not work with optimizer="));
         }
