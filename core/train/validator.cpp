@@ -175,6 +175,10 @@ Expected<ValidationReport> validateWeights(const std::filesystem::path& weights,
         if (!network)
             return fail(network.error());
         auto& net = *network.value();
+        if (!config.valNms && !net.head().endToEnd())
+            return fail(
+                weights.string() + ": a " + checkpoint->meta.spec.name() +
+                " has no NMS-free (one-to-one) head: nms=false is for YOLO26 models; leave nms unset");
         net.to(device);
         const Criterion loss(net, config.epochs, LossGains{config.boxGain, config.clsGain, config.dflGain});
         // Standalone validation is the reference measurement: float32, as Ultralytics' `val` (half=False).

@@ -139,6 +139,11 @@ private slots:
                                 "threads=2", "plots=false"});
         QVERIFY2(again.code == 0, qPrintable(again.err));
         QVERIFY(!again.out.contains("pictures"));
+        // nms=false asks for YOLO26's NMS-free head, which a YOLOv8 does not have: said, not ignored.
+        const auto refused = cli({"val", "project=" + project, "weights=" + checkpoint(), "imgsz=320",
+                                  "plots=false", "nms=false"});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("nms=false is for YOLO26"), qPrintable(refused.err));
         QVERIFY(!QDir(project + "/validations/val2").exists());
     }
 
