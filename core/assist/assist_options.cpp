@@ -138,4 +138,58 @@ const std::vector<OptionSpec>& reviewOptions() {
     return options;
 }
 
+const std::vector<OptionSpec>& selectOptions() {
+    static const std::vector<OptionSpec> options = {
+        {.key = "project", .type = OptionType::Path, .help = "project folder", .required = true},
+        {.key = "model",
+         .type = OptionType::Path,
+         .help =
+             "Osprey checkpoint (.pt), ONNX file (.onnx) or Darknet .cfg; needed by strategy=uncertainty"},
+        {.key = "weights", .type = OptionType::Path, .help = "Darknet .weights (default: beside the .cfg)"},
+        {.key = "names",
+         .type = OptionType::Path,
+         .help = "class names file, one per line (Darknet; ONNX without metadata)"},
+        {.key = "n", .type = OptionType::Integer, .defaultValue = "200", .help = "images to pick"},
+        {.key = "strategy",
+         .type = OptionType::Choice,
+         .defaultValue = "uncertainty",
+         .help =
+             "uncertainty: where the model is least sure (ambiguous scores, disagreement with the mirrored "
+             "image, two classes at one place), spread over scene groups; diversity: one image per scene "
+             "group, no model; random: a seeded random pick",
+         .choices = {"uncertainty", "diversity", "random"}},
+        {.key = "from",
+         .type = OptionType::Choice,
+         .defaultValue = "unlabeled",
+         .help = "candidates: unlabeled (status new) or all images",
+         .choices = {"unlabeled", "all"}},
+        {.key = "seed",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .help = "random seed of the scene groups and the random pick; the same seed gives the same pick"},
+        {.key = "propose",
+         .type = OptionType::Flag,
+         .defaultValue = "true",
+         .help = "store the model's boxes on the picked images for review (source=model), as autolabel does"},
+        threshold("conf"),
+        {.key = "imgsz",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .help = "inference size (0: the model's own)"},
+        {.key = "device",
+         .type = OptionType::Text,
+         .defaultValue = "cpu",
+         .help = "checkpoints: cpu, or a CUDA device index such as 0"},
+        {.key = "workers",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .help = "images in flight at once (0: one per core on the CPU, 1 on a GPU)"},
+        {.key = "threads",
+         .type = OptionType::Integer,
+         .defaultValue = "0",
+         .help = "compute threads per image (0: cores / workers)"},
+    };
+    return options;
+}
+
 } // namespace osprey::assist

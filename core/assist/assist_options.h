@@ -1,7 +1,8 @@
 #pragma once
 // The options of running a detector over images, declared once as data (run::OptionSpec): `predict`
-// (files and videos), `autolabel` (a project's images, stored for review) and `review` (the queue of model
-// boxes to check). The thresholds come from core/model's thresholdOptions(). Thread-safe to read.
+// (files and videos), `autolabel` (a project's images, stored for review), `review` (the queue of model
+// boxes to check) and `select` (what to label next). The thresholds come from core/model's
+// thresholdOptions(). Thread-safe to read.
 
 #include "run/option_spec.h"
 
@@ -17,5 +18,8 @@ const std::vector<run::OptionSpec>& autoLabelOptions();
 
 /// `osprey-cli review`: the images whose model boxes need review.
 const std::vector<run::OptionSpec>& reviewOptions();
+
+/// `osprey-cli select`: the unlabelled images worth labelling next (label_selector.h).
+const std::vector<run::OptionSpec>& selectOptions();
 
 } // namespace osprey::assist

@@ -73,7 +73,17 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
         query.status = project::ImageStatus::New;
     else if (options.images == ImageSelection::Split)
         query.split = options.split;
-    auto images = project.listImages(query);
+    Expected<std::vector<project::ImageRecord>> images = std::vector<project::ImageRecord>{};
+    if (options.images == ImageSelection::Listed) {
+        for (const std::int64_t id : options.imageIds) {
+            auto record = project.image(id);
+            if (!record)
+                return fail(record.error());
+            images->push_back(std::move(*record));
+        }
+    } else {
+        images = project.listImages(query);
+    }
     if (!images)
         return fail(images.error());
 
@@ -87,7 +97,8 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
     std::vector<std::unique_ptr<BoxPredictor>> extraPredictors;
     std::unique_ptr<detail::LabelPipeline> pipeline;
     if (options.pipelining == Pipelining::Sequential) {
-        pipeline = detail::makeSequentialPipeline(std::move(paths), predictor, options.suggest);
+        pipeline = detail::makeSequentialPipeline(std::move(paths), &predictor,
+                                                  detail::proposalWork(options.suggest));
     } else if (options.workers > 1) {
         if (!options.openPredictor)
             return fail("autolabel: workers=" + std::to_string(options.workers) +
@@ -101,10 +112,12 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
             predictors.push_back(another->get());
             extraPredictors.push_back(std::move(*another));
         }
-        pipeline = detail::makeParallelPipeline(std::move(paths), std::move(predictors), options.suggest,
+        pipeline = detail::makeParallelPipeline(std::move(paths), std::move(predictors),
+                                                detail::proposalWork(options.suggest),
                                                 static_cast<size_t>(options.workers) * 2);
     } else {
-        pipeline = detail::makeDecodeAheadPipeline(std::move(paths), predictor, options.suggest,
+        pipeline = detail::makeDecodeAheadPipeline(std::move(paths), &predictor,
+                                                   detail::proposalWork(options.suggest),
                                                    static_cast<size_t>(std::max(2, options.batchSize)));
     }
     std::vector<Labelled> batch;
@@ -114,13 +127,13 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
         ++report.images;
         if (outcome.decodeFailed) {
             ++report.failed;
-            report.warnings.push_back("skipped " + outcome.proposals.message());
+            report.warnings.push_back("skipped " + outcome.analysis.message());
         } else {
-            const auto& proposals = outcome.proposals;
-            if (!proposals)
-                return fail(record.path + ": " + proposals.message());
+            const auto& analysis = outcome.analysis;
+            if (!analysis)
+                return fail(record.path + ": " + analysis.message());
             Labelled item{record.id, {}, false};
-            for (const auto& p : *proposals) {
+            for (const auto& p : analysis->proposals) {
                 if (p.classIndex < 0 || static_cast<size_t>(p.classIndex) >= mapping->projectClassIds.size())
                     continue;
                 const auto& classId = mapping->projectClassIds[static_cast<size_t>(p.classIndex)];

@@ -48,7 +48,12 @@ Expected<ClassMapping> mapClassesByName(project::Project& project, const std::ve
 Status saveClassMapping(project::Project& project, const std::string& modelKey,
                         const std::vector<std::string>& modelNames, const ClassMapping& mapping);
 
-enum class ImageSelection { Unlabeled, All, Split };
+enum class ImageSelection {
+    Unlabeled, ///< status new
+    All,
+    Split,  ///< the images of AutoLabelOptions::split
+    Listed, ///< AutoLabelOptions::imageIds, in that order
+};
 enum class WriteMode {
     Add,     ///< keep the image's boxes and add the proposals
     Replace, ///< delete the image's earlier source=model boxes first (manual and imported boxes stay)
@@ -58,6 +63,7 @@ enum class Pipelining { Pipelined, Sequential };
 struct AutoLabelOptions {
     ImageSelection images = ImageSelection::Unlabeled;
     project::Split split = project::Split::Val; ///< with ImageSelection::Split
+    std::vector<std::int64_t> imageIds;         ///< with ImageSelection::Listed
     SuggestOptions suggest;
     WriteMode mode = WriteMode::Add;
     AddClasses addClasses = AddClasses::Auto;

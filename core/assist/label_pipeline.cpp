@@ -9,35 +9,34 @@
 namespace osprey::assist::detail {
 namespace {
 
-ImageOutcome infer(Expected<imaging::Image> image, BoxPredictor& predictor, const SuggestOptions& options) {
+ImageOutcome infer(Expected<imaging::Image> image, BoxPredictor* predictor, const ImageWork& work) {
     if (!image)
         return {true, fail(image.error())};
-    return {false, predictor.predict(*image, options)};
+    return {false, work(*image, predictor)};
 }
 
 class Sequential final : public LabelPipeline {
 public:
-    Sequential(std::vector<std::filesystem::path> paths, BoxPredictor& predictor,
-               const SuggestOptions& options)
-        : m_paths(std::move(paths)), m_predictor(predictor), m_options(options) {}
+    Sequential(std::vector<std::filesystem::path> paths, BoxPredictor* predictor, ImageWork work)
+        : m_paths(std::move(paths)), m_predictor(predictor), m_work(std::move(work)) {}
 
     ImageOutcome next() override {
-        return infer(imaging::decodeImage(m_paths[m_next++]), m_predictor, m_options);
+        return infer(imaging::decodeImage(m_paths[m_next++]), m_predictor, m_work);
     }
 
 private:
     std::vector<std::filesystem::path> m_paths;
-    BoxPredictor& m_predictor;
-    SuggestOptions m_options;
+    BoxPredictor* m_predictor;
+    ImageWork m_work;
     size_t m_next = 0;
 };
 
 // A bounded queue filled by one decode thread, drained in order by the calling thread, which infers.
 class DecodeAhead final : public LabelPipeline {
 public:
-    DecodeAhead(std::vector<std::filesystem::path> paths, BoxPredictor& predictor,
-                const SuggestOptions& options, size_t depth)
-        : m_predictor(predictor), m_options(options), m_depth(std::max<size_t>(1, depth)) {
+    DecodeAhead(std::vector<std::filesystem::path> paths, BoxPredictor* predictor, ImageWork work,
+                size_t depth)
+        : m_predictor(predictor), m_work(std::move(work)), m_depth(std::max<size_t>(1, depth)) {
         m_thread = std::thread([this, paths = std::move(paths)] {
             for (const auto& path : paths) {
                 auto image = imaging::decodeImage(path);
@@ -66,12 +65,12 @@ public:
         m_queue.pop_front();
         lock.unlock();
         m_changed.notify_all();
-        return infer(std::move(image), m_predictor, m_options);
+        return infer(std::move(image), m_predictor, m_work);
     }
 
 private:
-    BoxPredictor& m_predictor;
-    SuggestOptions m_options;
+    BoxPredictor* m_predictor;
+    ImageWork m_work;
     size_t m_depth;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -84,11 +83,11 @@ private:
 // under its index; the caller takes outcomes in index order.
 class Parallel final : public LabelPipeline {
 public:
-    Parallel(std::vector<std::filesystem::path> paths, std::vector<BoxPredictor*> predictors,
-             const SuggestOptions& options, size_t window)
-        : m_paths(std::move(paths)), m_options(options), m_window(std::max(window, predictors.size())) {
+    Parallel(std::vector<std::filesystem::path> paths, std::vector<BoxPredictor*> predictors, ImageWork work,
+             size_t window)
+        : m_paths(std::move(paths)), m_work(std::move(work)), m_window(std::max(window, predictors.size())) {
         for (BoxPredictor* predictor : predictors)
-            m_workers.emplace_back([this, predictor] { work(*predictor); });
+            m_workers.emplace_back([this, predictor] { run(predictor); });
     }
     ~Parallel() override {
         {
@@ -111,7 +110,7 @@ public:
     }
 
 private:
-    void work(BoxPredictor& predictor) {
+    void run(BoxPredictor* predictor) {
         while (true) {
             size_t index = 0;
             {
@@ -123,7 +122,7 @@ private:
                     return;
                 index = m_started++;
             }
-            ImageOutcome outcome = infer(imaging::decodeImage(m_paths[index]), predictor, m_options);
+            ImageOutcome outcome = infer(imaging::decodeImage(m_paths[index]), predictor, m_work);
             {
                 std::lock_guard lock(m_mutex);
                 m_finished.emplace(index, std::move(outcome));
@@ -133,7 +132,7 @@ private:
     }
 
     const std::vector<std::filesystem::path> m_paths;
-    const SuggestOptions m_options;
+    const ImageWork m_work;
     const size_t m_window;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -146,22 +145,32 @@ private:
 
 } // namespace
 
+ImageWork proposalWork(const SuggestOptions& options) {
+    return [options](const imaging::Image& image, BoxPredictor* predictor) -> Expected<ImageAnalysis> {
+        if (!predictor)
+            return fail("auto-label: no model", "invalid");
+        auto proposals = predictor->predict(image, options);
+        if (!proposals)
+            return fail(proposals.error());
+        return ImageAnalysis{std::move(*proposals), {}, {}};
+    };
+}
+
 std::unique_ptr<LabelPipeline> makeSequentialPipeline(std::vector<std::filesystem::path> paths,
-                                                      BoxPredictor& predictor,
-                                                      const SuggestOptions& options) {
-    return std::make_unique<Sequential>(std::move(paths), predictor, options);
+                                                      BoxPredictor* predictor, ImageWork work) {
+    return std::make_unique<Sequential>(std::move(paths), predictor, std::move(work));
 }
 
 std::unique_ptr<LabelPipeline> makeDecodeAheadPipeline(std::vector<std::filesystem::path> paths,
-                                                       BoxPredictor& predictor, const SuggestOptions& options,
+                                                       BoxPredictor* predictor, ImageWork work,
                                                        size_t depth) {
-    return std::make_unique<DecodeAhead>(std::move(paths), predictor, options, depth);
+    return std::make_unique<DecodeAhead>(std::move(paths), predictor, std::move(work), depth);
 }
 
 std::unique_ptr<LabelPipeline> makeParallelPipeline(std::vector<std::filesystem::path> paths,
-                                                    std::vector<BoxPredictor*> predictors,
-                                                    const SuggestOptions& options, size_t window) {
-    return std::make_unique<Parallel>(std::move(paths), std::move(predictors), options, window);
+                                                    std::vector<BoxPredictor*> predictors, ImageWork work,
+                                                    size_t window) {
+    return std::make_unique<Parallel>(std::move(paths), std::move(predictors), std::move(work), window);
 }
 
 } // namespace osprey::assist::detail
