@@ -636,6 +636,30 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>skip a video frame whose perceptual hash is within this many bits (of 64) of a frame kept or already in the project; 0: keep near-duplicates</source>
         <translation>若视频帧的感知哈希与已保留或项目中已有的帧相差不超过此位数（共 64 位），则跳过该帧；0：保留近似重复帧</translation>
     </message>
+    <message>
+        <source>Images to pick</source>
+        <translation>要挑选的图像数</translation>
+    </message>
+    <message>
+        <source>images to pick</source>
+        <translation>要挑选的图像数</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>uncertainty: where the model is least sure (ambiguous scores, disagreement with the mirrored image, two classes at one place), spread over scene groups; diversity: one image per scene group, no model; random: a seeded random pick</source>
+        <translation>uncertainty：模型最没把握之处（分数模棱两可、与镜像图像不一致、同一位置出现两个类别），并分散到各场景组；diversity：每个场景组一张图像，无需模型；random：按种子随机挑选</translation>
+    </message>
+    <message>
+        <source>Propose boxes</source>
+        <translation>生成候选框</translation>
+    </message>
+    <message>
+        <source>store the model&apos;s boxes on the picked images for review (source=model), as autolabel does</source>
+        <translation>像自动标注一样，将模型在所选图像上的框存为待审核（source=model）</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>
@@ -1718,6 +1742,10 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Use the best.pt written last under the project&apos;s runs, reloaded each time training saves a better one</source>
         <translation>使用项目的运行中最近写入的 best.pt，训练每保存一个更好的模型就重新加载</translation>
     </message>
+    <message>
+        <source>Choose Images to Label &amp;Next…</source>
+        <translation>选择接下来要标注的图像(&amp;N)…</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::EditorBanner</name>
@@ -2268,6 +2296,143 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Preview of the source (nothing imported yet).</source>
         <translation>来源预览（尚未导入任何内容）。</translation>
+    </message>
+</context>
+<context>
+    <name>osprey::ui::LabelNextDialog</name>
+    <message>
+        <source>Choose Images to Label Next</source>
+        <translation>选择接下来要标注的图像</translation>
+    </message>
+    <message>
+        <source>No model yet: choose the model you train (best.pt), an ONNX or Darknet model</source>
+        <translation>尚无模型：请选择您训练的模型（best.pt）、ONNX 或 Darknet 模型</translation>
+    </message>
+    <message>
+        <source>C&amp;hoose…</source>
+        <translation>选择(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Where the model is least sure, spread over scenes</source>
+        <translation>模型最没把握的图像，分散到各场景</translation>
+    </message>
+    <message>
+        <source>One image per scene (no model needed)</source>
+        <translation>每个场景一张图像（无需模型）</translation>
+    </message>
+    <message>
+        <source>At random (the baseline)</source>
+        <translation>随机（基线）</translation>
+    </message>
+    <message>
+        <source>Ranks the unlabelled images (status new) by how much labelling them should help the model: boxes with ambiguous scores, disagreement between the image and its mirror image, two classes proposed at one place; near-duplicate frames are grouped so that the picks cover different scenes. The picks open as the Label Next queue, each with the reason it was picked.</source>
+        <translation>按标注后对模型的帮助程度为未标注图像（状态为新）排序：分数模棱两可的框、图像与其镜像图像不一致、同一位置出现两个类别；近似重复的帧归为一组，使挑选覆盖不同场景。挑选结果作为“接下来标注”队列打开，每张图像附有被选中的原因。</translation>
+    </message>
+    <message>
+        <source>M&amp;odel:</source>
+        <translation>模型(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>&amp;Pick Images</source>
+        <translation>挑选图像(&amp;P)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop measuring and pick from the images measured so far</source>
+        <translation>停止评估，从已评估的图像中挑选</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>%1 / %2 images measured, %3 images/s</source>
+        <translation>已评估 %1 / %2 张图像，%3 张/秒</translation>
+    </message>
+    <message>
+        <source>, about %1 left</source>
+        <translation>，约剩 %1</translation>
+    </message>
+    <message>
+        <source>Stopping: picking from the images measured so far…</source>
+        <translation>正在停止：从已评估的图像中挑选…</translation>
+    </message>
+    <message>
+        <source>This strategy needs a model: choose one (the model you train, its best.pt).</source>
+        <translation>此策略需要模型：请选择一个（您训练的模型，即其 best.pt）。</translation>
+    </message>
+    <message>
+        <source>Choose how many images and the strategy, then Pick Images.</source>
+        <translation>选择图像数量和策略，然后点击“挑选图像”。</translation>
+    </message>
+    <message>
+        <source>Measuring the images…</source>
+        <translation>正在评估图像…</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>Cannot open the project: %1</source>
+        <translation>无法打开项目：%1</translation>
+    </message>
+    <message>
+        <source>Cannot load the model.
+%1</source>
+        <translation>无法加载模型。
+%1</translation>
+    </message>
+    <message>
+        <source>Closed before the end; nothing saved.</source>
+        <translation>在完成前关闭；未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>Proposing boxes on the picked images…</source>
+        <translation>正在为所选图像生成候选框…</translation>
+    </message>
+    <message>
+        <source>The picks are saved, but proposing boxes on them failed: %1</source>
+        <translation>挑选结果已保存，但为其生成候选框失败：%1</translation>
+    </message>
+    <message>
+        <source>Picking images failed.</source>
+        <translation>挑选图像失败。</translation>
+    </message>
+    <message>
+        <source>No unlabelled image (status new) to pick from.</source>
+        <translation>没有可挑选的未标注图像（状态为新）。</translation>
+    </message>
+    <message>
+        <source>Stopped before any image was measured; nothing picked.</source>
+        <translation>在评估任何图像之前已停止；未挑选任何图像。</translation>
+    </message>
+    <message>
+        <source>Picked %1 of %2 images in %3.</source>
+        <translation>用时 %3，从 %2 张图像中挑选了 %1 张。</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 images: the picks come from those.</source>
+        <translation>评估 %1 张图像后停止：挑选结果来自这些图像。</translation>
+    </message>
+    <message>
+        <source>Stop Picking Images?</source>
+        <translation>停止挑选图像？</translation>
+    </message>
+    <message>
+        <source>The images are still being measured. Stop and close? Nothing is saved.</source>
+        <translation>仍在评估图像。停止并关闭？不会保存任何内容。</translation>
+    </message>
+    <message>
+        <source>Choose a Model to Pick Images With</source>
+        <translation>选择用于挑选图像的模型</translation>
+    </message>
+    <message>
+        <source>Proposed boxes stored for review: %1.</source>
+        <translation>已存储待审核的候选框：%1 个。</translation>
     </message>
 </context>
 <context>
@@ -2874,6 +3039,58 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>Review queue: %1 to check</source>
         <translation>审核队列：%1 待检查</translation>
+    </message>
+    <message>
+        <source>Label &amp;Next Queue</source>
+        <translation>接下来标注队列(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Walk the images last picked to label next (Choose Images to Label Next…), each with the reason it was picked</source>
+        <translation>逐一查看上次挑选的接下来要标注的图像（选择接下来要标注的图像…），每张附有被选中的原因</translation>
+    </message>
+    <message>
+        <source>Uncertain %1: mirror disagreement %2, ambiguous boxes %3, class confusion %4</source>
+        <translation>不确定度 %1：镜像不一致 %2，模棱两可的框 %3，类别混淆 %4</translation>
+    </message>
+    <message>
+        <source>One image per scene: %1, the image nearest its centre</source>
+        <translation>每个场景一张图像：%1，最接近其中心的图像</translation>
+    </message>
+    <message>
+        <source>Picked at random</source>
+        <translation>随机挑选</translation>
+    </message>
+    <message>
+        <source>Cannot open the label-next queue: %1</source>
+        <translation>无法打开接下来标注队列：%1</translation>
+    </message>
+    <message>
+        <source>The label-next queue is empty: choose images with Edit &gt; Model Proposals &gt; Choose Images to Label Next…</source>
+        <translation>接下来标注队列为空：请通过 编辑 &gt; 模型候选框 &gt; 选择接下来要标注的图像… 选择图像</translation>
+    </message>
+    <message>
+        <source>Picked to label next: %1</source>
+        <translation>被选为接下来标注：%1</translation>
+    </message>
+    <message>
+        <source>scene group %1 (1 image)</source>
+        <translation>场景组 %1（1 张图像）</translation>
+    </message>
+    <message>
+        <source>scene group %1 (%2 images)</source>
+        <translation>场景组 %1（%2 张图像）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Label next&lt;/b&gt;: 1 image.</source>
+        <translation>&lt;b&gt;接下来标注&lt;/b&gt;：1 张图像。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Label next&lt;/b&gt;: %1 images, the most useful first.</source>
+        <translation>&lt;b&gt;接下来标注&lt;/b&gt;：%1 张图像，最有用的在前。</translation>
+    </message>
+    <message>
+        <source>D/A walk it.</source>
+        <translation>用 D/A 逐一浏览。</translation>
     </message>
 </context>
 <context>

@@ -118,7 +118,7 @@ int runSelect(const Args& args) {
         std::cerr << "error: " << saved.message() << "\n";
         return 1;
     }
-    std::printf("saved as the project's label-next queue (Osprey: Assist > Label Next)\n");
+    std::printf("saved as the project's label-next queue (Osprey: Edit > Model Proposals > Label Next Queue)\n");
     if (propose && predictor) {
         assist::AutoLabelOptions label;
         label.images = assist::ImageSelection::Listed;

@@ -534,7 +534,16 @@ Status saveLabelNextQueue(project::Project& project, const std::vector<SelectedI
                           SelectStrategy strategy, const std::string& model) {
     nlohmann::json items = nlohmann::json::array();
     for (const auto& item : picked)
-        items.push_back({{"image", item.imageId}, {"reason", item.reason}});
+        items.push_back({{"image", item.imageId},
+                         {"reason", item.reason},
+                         {"score", item.score},
+                         {"ambiguity", item.evidence.ambiguity},
+                         {"ambiguous_score", item.evidence.mostAmbiguousScore},
+                         {"mirror", item.evidence.mirrorDisagreement},
+                         {"confusion", item.evidence.classConfusion},
+                         {"boxes", item.evidence.boxes},
+                         {"group", item.group},
+                         {"group_size", item.groupSize}});
     const nlohmann::json queue{{"strategy", toString(strategy)}, {"model", model}, {"images", items}};
     return project.setSetting(kQueueSetting, queue.dump());
 }
@@ -552,13 +561,26 @@ Expected<std::vector<LabelNextItem>> labelNextQueue(const project::Project& proj
         return fail(std::string("project setting ") + kQueueSetting +
                         " is not a label-next queue; run select again",
                     "corrupt");
+    const SelectStrategy strategy = selectStrategyFromString(queue.value("strategy", std::string()))
+                                        .value_or(SelectStrategy::Uncertainty);
     for (const auto& item : queue["images"]) {
         if (!item.is_object() || !item.contains("image") || !item["image"].is_number_integer())
             continue;
-        const std::int64_t id = item["image"].get<std::int64_t>();
-        if (!project.image(id))
+        LabelNextItem entry;
+        entry.imageId = item["image"].get<std::int64_t>();
+        if (!project.image(entry.imageId))
             continue; // deleted since
-        out.push_back(LabelNextItem{id, item.value("reason", std::string())});
+        entry.reason = item.value("reason", std::string());
+        entry.strategy = strategy;
+        entry.score = item.value("score", 0.0);
+        entry.evidence.ambiguity = item.value("ambiguity", 0.0);
+        entry.evidence.mostAmbiguousScore = item.value("ambiguous_score", 0.0f);
+        entry.evidence.mirrorDisagreement = item.value("mirror", 0.0);
+        entry.evidence.classConfusion = item.value("confusion", 0.0);
+        entry.evidence.boxes = item.value("boxes", 0);
+        entry.group = item.value("group", -1);
+        entry.groupSize = item.value("group_size", 0);
+        out.push_back(std::move(entry));
     }
     return out;
 }

@@ -142,7 +142,12 @@ Expected<SelectReport> selectForLabelling(const project::Project& project, BoxPr
 /// The "label next" queue kept in the project.
 struct LabelNextItem {
     std::int64_t imageId = 0;
-    std::string reason;
+    std::string reason; ///< SelectedImage::reason (English)
+    SelectStrategy strategy = SelectStrategy::Uncertainty;
+    double score = 0;
+    ImageSignals evidence; ///< what the reason says, for a front end that words it in another language
+    int group = -1;
+    int groupSize = 0;
 };
 /// Replaces the project's label-next queue with `picked`, with the strategy and model named.
 Status saveLabelNextQueue(project::Project& project, const std::vector<SelectedImage>& picked,

@@ -6,6 +6,7 @@
 #include "ui/assist/assist_controller.h"
 #include "ui/assist/auto_label_dialog.h"
 #include "ui/assist/class_mapping_dialog.h"
+#include "ui/assist/label_next_dialog.h"
 #include "ui/assist/review_queue_actions.h"
 #endif
 #include "ui/annotate/box_canvas.h"
@@ -259,14 +260,32 @@ void EditorActions::createAssistMenu() {
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
-    const auto updateProjectActions = [session, autoLabel, mapping] {
+    // What to label next: the picks open as the label-next queue (and their proposals, for review).
+    QAction* labelNext =
+        add(menu, "assist.labelNext", tr("Choose Images to Label &Next…"), {}, Scope::Window);
+    connect(labelNext, &QAction::triggered, this, [this, session] {
+        if (!session->document())
+            return;
+        auto* dialog = new LabelNextDialog(session->document(), m_editor->assist()->source(), m_window);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &LabelNextDialog::projectChanged, this, [session] {
+            if (ProjectDocument* document = session->document(); document && session->imageId() != 0)
+                emit document->imageChanged(session->imageId());
+        });
+        connect(dialog, &LabelNextDialog::queueReady, this,
+                [this] { m_editor->reviewQueue()->openLabelNext(); });
+        dialog->open();
+    });
+    const auto updateProjectActions = [session, autoLabel, mapping, labelNext] {
         autoLabel->setEnabled(session->document() != nullptr);
         mapping->setEnabled(session->document() != nullptr);
+        labelNext->setEnabled(session->document() != nullptr);
     };
     connect(session, &AnnotationSession::imageChanged, this, updateProjectActions);
     updateProjectActions();
     menu->addAction(m_editor->reviewQueue()->confidenceAction());
     menu->addAction(m_editor->reviewQueue()->disagreementAction());
+    menu->addAction(m_editor->reviewQueue()->labelNextAction());
     menu->addSeparator();
     // Enabled only while proposals are shown, so that Enter and Esc keep their usual meaning otherwise.
     QList<QAction*> whileShown;

@@ -370,6 +370,9 @@ private slots:
         QCOMPARE(queue->size(), size_t(4));
         QCOMPARE((*queue)[1].imageId, report->picked[1].imageId);
         QCOMPARE((*queue)[1].reason, report->picked[1].reason);
+        QCOMPARE((*queue)[1].group, report->picked[1].group);
+        QCOMPARE((*queue)[1].groupSize, report->picked[1].groupSize);
+        QVERIFY((*queue)[1].strategy == SelectStrategy::Diversity);
         // An image deleted since drops out of the queue.
         QVERIFY((*project)->deleteImage(report->picked[0].imageId));
         QCOMPARE(labelNextQueue(**project)->size(), size_t(3));
