@@ -43,7 +43,10 @@ int runSplit(const Args& args) {
     std::cout << (args.flag("dry") ? "Would split " : "Split ") << dataset->images.size() << " images: train "
               << counts[0] << ", val " << counts[1] << ", test " << counts[2] << " (" << plan->changed
               << " changed, " << plan->locked << " locked left in place, " << plan->groupedDuplicates
-              << " identical images kept with their twin).\n";
+              << " identical images kept with their twin";
+    if (plan->groupedFrames > 0)
+        std::cout << ", " << plan->groupedFrames << " video frames kept with the other frames of their video";
+    std::cout << ").\n";
     return 0;
 }
 

@@ -52,6 +52,9 @@ struct DatasetImage {
     LabelState labels = LabelState::Missing;
     std::vector<DatasetBox> boxes;
     std::int64_t id = 0; ///< project image id when read from a project; 0 otherwise
+    /// The video a frame was cut from (as the project stores it), empty for other images: the splitter
+    /// keeps the frames of one video in one split, as near-duplicates would otherwise leak across splits.
+    std::string video;
 };
 
 struct Dataset {

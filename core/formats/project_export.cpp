@@ -28,6 +28,11 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
     dataset.images.reserve(images->size());
     std::unordered_map<std::int64_t, std::size_t> rowOf;
     std::error_code ec;
+    // Only a project with video frames pays for looking up each image's provenance.
+    auto frameHashes = project.frameHashes();
+    if (!frameHashes)
+        return fail(frameHashes.error());
+    const bool hasFrames = !frameHashes->empty();
     for (std::int64_t i = 0; i < total; ++i) {
         const auto& record = (*images)[static_cast<std::size_t>(i)];
         if (i % 256 == 0) {
@@ -43,6 +48,13 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         image.width = record.width;
         image.height = record.height;
         image.hash = record.hash;
+        if (hasFrames) {
+            auto frame = project.frameSource(record.id);
+            if (!frame)
+                return fail(frame.error());
+            if (*frame)
+                image.video = (*frame)->video;
+        }
         image.status = record.status;
         image.split = record.split;
         image.splitLocked = record.splitLocked;

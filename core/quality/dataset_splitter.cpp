@@ -25,7 +25,7 @@ int slot(project::Split split) {
                                            : -1;
 }
 
-/// Images that must share a split (identical content), with their class counts.
+/// Images that must share a split (identical content, or frames of one video), with their class counts.
 struct Group {
     std::vector<std::size_t> images;
     std::map<int, std::int64_t> classBoxes;
@@ -51,6 +51,7 @@ Expected<SplitPlan> planSplit(const formats::Dataset& dataset, const SplitOption
     plan.splits.resize(n, project::Split::None);
     std::vector<Group> groups;
     std::unordered_map<std::string, std::size_t> groupOfHash;
+    std::unordered_map<std::string, std::size_t> groupOfVideo;
     for (std::size_t i = 0; i < n; ++i) {
         const auto& image = dataset.images[i];
         std::string hash = image.hash;
@@ -58,17 +59,41 @@ Expected<SplitPlan> planSplit(const formats::Dataset& dataset, const SplitOption
         if (hash.empty() && std::filesystem::is_regular_file(image.path, ec))
             if (auto h = hashFileHex(image.path))
                 hash = *h;
+        const auto byHash = hash.empty() ? groupOfHash.end() : groupOfHash.find(hash);
+        const auto byVideo = image.video.empty() ? groupOfVideo.end() : groupOfVideo.find(image.video);
         std::size_t g;
-        const auto it = hash.empty() ? groupOfHash.end() : groupOfHash.find(hash);
-        if (it != groupOfHash.end()) {
-            g = it->second;
+        if (byHash != groupOfHash.end()) {
+            g = byHash->second;
             ++plan.groupedDuplicates;
+        } else if (byVideo != groupOfVideo.end()) {
+            g = byVideo->second;
+            ++plan.groupedFrames;
         } else {
             g = groups.size();
             groups.emplace_back();
-            if (!hash.empty())
-                groupOfHash.emplace(hash, g);
         }
+        // A frame identical to an image of another video's group: that video's frames join this group.
+        if (byVideo != groupOfVideo.end() && byVideo->second != g) {
+            const std::size_t other = byVideo->second;
+            for (std::size_t j : groups[other].images)
+                groups[g].images.push_back(j);
+            for (const auto& [cls, count] : groups[other].classBoxes)
+                groups[g].classBoxes[cls] += count;
+            if (groups[g].lockedSlot < 0)
+                groups[g].lockedSlot = groups[other].lockedSlot;
+            groups[other] = Group{};
+            for (auto& [key, value] : groupOfHash)
+                if (value == other)
+                    value = g;
+            for (auto& [key, value] : groupOfVideo)
+                if (value == other)
+                    value = g;
+            ++plan.groupedFrames;
+        }
+        if (!hash.empty())
+            groupOfHash.emplace(hash, g);
+        if (!image.video.empty())
+            groupOfVideo.emplace(image.video, g);
         Group& group = groups[g];
         group.images.push_back(i);
         for (const auto& box : image.boxes)
@@ -76,6 +101,8 @@ Expected<SplitPlan> planSplit(const formats::Dataset& dataset, const SplitOption
         if (image.splitLocked && slot(image.split) >= 0 && group.lockedSlot < 0)
             group.lockedSlot = slot(image.split);
     }
+    // Groups emptied by a merge take no part.
+    std::erase_if(groups, [](const Group& group) { return group.images.empty(); });
 
     // Portable seeded order: mt19937_64 output is specified by the standard, distributions are not.
     std::mt19937_64 rng(options.seed);

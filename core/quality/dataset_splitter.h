@@ -1,6 +1,7 @@
 #pragma once
 // Train/val/test split: seeded and reproducible, stratified by class, keeps images with identical content
-// in the same split (no leakage), and leaves images locked to a split where they are.
+// and the frames of one video in the same split (no leakage: neighbouring frames are near-duplicates), and
+// leaves images locked to a split where they are.
 // Pure functions on a formats::Dataset; applySplit writes the plan in one transaction.
 
 #include "common/expected.h"
@@ -25,6 +26,7 @@ struct SplitPlan {
     std::int64_t changed = 0;           ///< images whose split differs from the dataset's
     std::int64_t locked = 0;            ///< images left where they were because they are locked
     std::int64_t groupedDuplicates = 0; ///< images that followed an identical image
+    std::int64_t groupedFrames = 0;     ///< video frames that followed another frame of their video
 };
 
 /// Computes the plan. Images without a hash are hashed from their file when it exists.

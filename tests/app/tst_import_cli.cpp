@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -174,6 +175,22 @@ private slots:
         const auto first = (*opened)->listImages().value().front();
         QCOMPARE((*opened)->image(first.id).value().frame->frame, std::int64_t(0));
         QVERIFY(fs::exists((*opened)->resolve(first.path)));
+
+        // split keeps each video's frames in one split (neighbouring frames would leak between splits).
+        const Run split = cli({"split", project, "train=0.5", "val=0.5"});
+        QVERIFY2(split.exitCode == 0, qPrintable(split.out + split.err));
+        QVERIFY2(split.out.contains("10 video frames kept with the other frames of their video"),
+                 qPrintable(split.out));
+        {
+            auto reread = project::Project::open(base / "p");
+            std::map<std::string, std::set<int>> splitsOfVideo;
+            for (const auto& image : (*reread)->listImages().value())
+                splitsOfVideo[(*reread)->image(image.id).value().frame->video].insert(
+                    static_cast<int>(image.split));
+            QCOMPARE(splitsOfVideo.size(), size_t(2));
+            for (const auto& [video, splits] : splitsOfVideo)
+                QVERIFY2(splits.size() == 1, video.c_str());
+        }
 
         const Run again = cli({"import", project, "videos=" + q(base / "cams" / "cam1.avi"), "fps=2"});
         QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));

@@ -95,13 +95,17 @@ void SplitDialog::runSplit() {
             return TaskResult{{}, QString::fromStdString(plan.message())};
         if (auto applied = quality::applySplit(**project, *dataset, *plan); !applied)
             return TaskResult{{}, QString::fromStdString(applied.message())};
-        return TaskResult{
+        QString text =
             QObject::tr("Split applied: %1 images changed split, %2 locked images kept, %3 grouped "
                         "with an identical image.")
                 .arg(plan->changed)
                 .arg(plan->locked)
-                .arg(plan->groupedDuplicates),
-            {}};
+                .arg(plan->groupedDuplicates);
+        if (plan->groupedFrames > 0)
+            text += QLatin1Char(' ') +
+                    QObject::tr("%1 video frames kept in the split of the other frames of their video.")
+                        .arg(plan->groupedFrames);
+        return TaskResult{text, {}};
     });
 }
 

@@ -166,6 +166,48 @@ private slots:
         QCOMPARE(rare[project::Split::Val], 4);
     }
 
+    // Neighbouring frames of a video are near-duplicates: all frames of one video land in one split, and a
+    // frame identical to another video's frame pulls both videos into one group. Other images spread as
+    // usual.
+    void splitKeepsTheFramesOfOneVideoTogether() {
+        Dataset d;
+        d.classes = {{"a", {}}};
+        for (int i = 0; i < 120; ++i) {
+            DatasetImage image;
+            image.name = std::to_string(i) + ".jpg";
+            image.path = "/nonexistent/" + image.name;
+            image.width = image.height = 100;
+            image.id = i + 1;
+            image.hash = std::string("h").append(std::to_string(i));
+            image.boxes.push_back(box(0, 1, 1, 50, 50));
+            if (i < 100) // 10 videos of 10 frames
+                image.video = std::string("videos/cam").append(std::to_string(i / 10)).append(".mp4");
+            d.images.push_back(image);
+        }
+        d.images[95].hash = d.images[5].hash; // cam9's frame 5 is identical to cam0's frame 5
+        SplitOptions options;
+        options.train = 0.8;
+        options.val = 0.2;
+        for (std::uint64_t seed = 0; seed < 4; ++seed) {
+            options.seed = seed;
+            const auto plan = planSplit(d, options);
+            QVERIFY(plan);
+            for (int i = 0; i < 100; ++i) {
+                const int first = i / 10 == 9 ? 0 : i / 10 * 10; // cam9 follows cam0 through the twin
+                QVERIFY2(plan->splits[static_cast<std::size_t>(i)] ==
+                             plan->splits[static_cast<std::size_t>(first)],
+                         qPrintable(QString("seed %1, frame %2").arg(seed).arg(i)));
+            }
+            QCOMPARE(plan->groupedDuplicates, std::int64_t(1));
+            // 9 followers in each of cam0..cam8, 8 in cam9, and cam9's group joining cam0's.
+            QCOMPARE(plan->groupedFrames, std::int64_t(81 + 8 + 1));
+            std::map<project::Split, int> images;
+            for (auto split : plan->splits)
+                ++images[split];
+            QVERIFY(images[project::Split::Val] >= 10 && images[project::Split::Train] >= 80);
+        }
+    }
+
     void statsCountPerClassAndSplit() {
         Dataset d;
         d.classes = {{"a", {}}, {"b", {}}};
