@@ -188,6 +188,10 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>Stopped watching: %1 file(s) taken, %2 image(s) added.</source>
         <translation>已停止监视：已接收 %1 个文件，已添加 %2 张图像。</translation>
     </message>
+    <message>
+        <source>%1 video frames kept in the split of the other frames of their video.</source>
+        <translation>%1 个视频帧与其所属视频的其他帧保持在同一划分中。</translation>
+    </message>
 </context>
 <context>
     <name>ResizeBoxCommand</name>
@@ -659,6 +663,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>store the model&apos;s boxes on the picked images for review (source=model), as autolabel does</source>
         <translation>像自动标注一样，将模型在所选图像上的框存为待审核（source=model）</translation>
+    </message>
+    <message>
+        <source>Edge manifest</source>
+        <translation>边缘部署清单</translation>
+    </message>
+    <message>
+        <source>onnx: also write &lt;name&gt;.json beside it for the edge device: classes, input size, output layout, the run&apos;s mAP and best-F1 confidence</source>
+        <translation>onnx：同时在旁边写入供边缘设备使用的 &lt;name&gt;.json：类别、输入尺寸、输出布局、该运行的 mAP 和最佳 F1 置信度</translation>
     </message>
 </context>
 <context>

@@ -69,6 +69,12 @@ std::vector<OptionSpec> declare() {
                                "head (x1 y1 x2 y2 score class, no NMS; onnxruntime), as Ultralytics' "
                                "nms=False; other models have the first layout only"),
          FrontEnd::Both});
+    options.push_back(
+        {"manifest", OptionType::Flag, "true", OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Edge manifest"),
+         OSPREY_TRANSLATE_NOOP("osprey::run::Options",
+                               "onnx: also write <name>.json beside it for the edge device: classes, input "
+                               "size, output layout, the run's mAP and best-F1 confidence"),
+         FrontEnd::Both});
     return options;
 }
 
@@ -116,6 +122,7 @@ Expected<OnnxExportOptions> parseExportOptions(const std::map<std::string, std::
     options.dynamic = flag("dynamic");
     options.simplify = flag("simplify");
     options.nms = flag("nms");
+    options.manifest = flag("manifest");
     if (options.imgsz % 32 != 0)
         return fail("export: imgsz=" + std::to_string(options.imgsz) +
                         " is not a multiple of 32 (the largest stride); try " +

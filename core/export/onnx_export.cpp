@@ -3,6 +3,7 @@
 #include "common/atomic_file.h"
 #include "common/strings.h"
 #include "common/version.h"
+#include "export/edge_manifest.h"
 #include "export/onnx_graph_impl.h"
 #include "model/fused_network.h"
 #include "model/weights.h"
@@ -51,6 +52,15 @@ std::string prettyName(const std::string& name) {
     return name.rfind("yolo", 0) == 0 ? "YOLO" + name.substr(4) : name;
 }
 
+// The class names in output order; a class the checkpoint does not name is "class<i>".
+std::vector<std::string> classNamesOf(const model::CheckpointMeta& meta, const model::ModelSpec& spec) {
+    std::vector<std::string> names;
+    for (int i = 0; i < spec.numClasses; ++i)
+        names.push_back(i < static_cast<int>(meta.names.size()) ? meta.names[static_cast<size_t>(i)]
+                                                                : "class" + std::to_string(i));
+    return names;
+}
+
 std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMeta& meta,
                                                        const model::ModelSpec& spec,
                                                        const OnnxExportOptions& options, int maxStride,
@@ -81,11 +91,9 @@ std::map<std::string, std::string> ultralyticsMetadata(const model::CheckpointMe
     metadata["imgsz"] = "[" + std::to_string(options.imgsz) + ", " + std::to_string(options.imgsz) + "]";
     metadata["channels"] = "3";
     std::string names = "{";
-    for (int i = 0; i < spec.numClasses; ++i) {
-        const std::string name = i < static_cast<int>(meta.names.size()) ? meta.names[static_cast<size_t>(i)]
-                                                                         : "class" + std::to_string(i);
-        names += (i ? ", " : "") + std::to_string(i) + ": " + pythonString(name);
-    }
+    const std::vector<std::string> classNames = classNamesOf(meta, spec);
+    for (size_t i = 0; i < classNames.size(); ++i)
+        names += (i ? ", " : "") + std::to_string(i) + ": " + pythonString(classNames[i]);
     metadata["names"] = names + "}";
     metadata["args"] =
         "{'batch': 1, 'imgsz': " + std::to_string(options.imgsz) + ", 'half': " + pythonBool(options.half) +
@@ -224,6 +232,7 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     step(0.15, "building");
     OnnxExportReport report;
     report.opset = options.opset;
+    report.imgsz = options.imgsz;
     report.modelName = detector.spec().name();
     report.numClasses = detector.spec().numClasses;
     int anchors = 0, maxStride = 0;
@@ -246,6 +255,7 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
     if (endToEnd)
         report.output.shape = {batch, std::min(options.maxDetections, anchors), 6};
     report.metadata = ultralyticsMetadata(meta, detector.spec(), options, maxStride, endToEnd);
+    report.classNames = classNamesOf(meta, detector.spec());
     onnx::ModelProto proto;
     if (auto built = buildModel(proto, network, options, options.half, report, report.output, layout); !built)
         return fail(weights.string() + ": cannot export to ONNX: " + built.message(), "unsupported");
@@ -323,6 +333,17 @@ Expected<OnnxExportReport> exportOnnx(const fs::path& weights, const OnnxExportO
         return fail(written.error());
     report.file = out;
     report.bytes = bytes.size();
+    if (options.manifest) {
+        auto manifest = edgeManifest(weights, report);
+        if (!manifest)
+            return fail(manifest.error());
+        const fs::path file = manifestPath(out);
+        if (auto written = writeEdgeManifest(file, *manifest); !written)
+            return fail(file.string() +
+                            ": the ONNX file is written, the manifest beside it is not: " + written.message(),
+                        written.error().code);
+        report.manifest = file;
+    }
     report.totalMs = msSince(started);
     step(1.0, "done");
     return report;
@@ -352,6 +373,9 @@ std::string formatExportReport(const OnnxExportReport& report) {
                   report.totalMs / 1000.0, report.buildMs, report.checkMs,
                   report.endToEnd ? " up to the top-k" : "", report.verifyMs);
     out << timing;
+    if (!report.manifest.empty())
+        out << "  manifest: " << report.manifest.string()
+            << " (classes, input size, output layout, the run's mAP and confidence)\n";
     return out.str();
 }
 

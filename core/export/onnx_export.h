@@ -49,6 +49,7 @@ struct OnnxExportOptions {
                           ///< graph is emitted already folded, so there is nothing for onnxsim to remove
     bool nms = true;      ///< false: a YOLO26 model's end-to-end layout [1, k, 6] (one-to-one branch, top-k,
                           ///< no NMS needed); true, and every other model: [1, 4 + nc, A] for NMS outside
+    bool manifest = true; ///< also write the edge manifest (edge_manifest.h) beside the ONNX file
     int maxDetections = 300;   ///< the end-to-end layout's rows, at most the anchor count
     std::filesystem::path out; ///< "" = the weights path with the extension .onnx
 };
@@ -83,15 +84,18 @@ struct OnnxExportReport {
     int opset = 12;
     std::string modelName; ///< "yolov8n", ...
     int numClasses = 0;
+    std::vector<std::string> classNames; ///< in output order
+    int imgsz = 0;
     bool endToEnd = false; ///< the output is the end-to-end [1, k, 6] layout (metadata end2end=True)
     TensorSignature input;
     TensorSignature output;
     int nodes = 0;        ///< graph nodes
     int initializers = 0; ///< constant tensors (weights, anchors, strides, shapes)
     std::map<std::string, std::string> metadata;
-    double buildMs = 0;  ///< loading the weights and building the graph
-    double checkMs = 0;  ///< ONNX checker and shape inference
-    double verifyMs = 0; ///< loading and running it (end-to-end: up to the top-k) in OpenCV DNN
+    std::filesystem::path manifest; ///< the edge manifest written beside the file ("" when none)
+    double buildMs = 0;             ///< loading the weights and building the graph
+    double checkMs = 0;             ///< ONNX checker and shape inference
+    double verifyMs = 0;            ///< loading and running it (end-to-end: up to the top-k) in OpenCV DNN
     double totalMs = 0;
 };
 

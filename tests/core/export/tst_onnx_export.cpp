@@ -3,9 +3,14 @@
 // checker and carries Ultralytics' metadata, which Osprey's ONNX predictor reads; the options do what they
 // say; bad input is a clear error and writes nothing.
 #include "assist/box_predictor.h"
+#include "common/hash.h"
+#include "export/edge_manifest.h"
 #include "export/onnx_export.h"
 #include "export_fixture.h"
 #include "imaging/image.h"
+#include "run/run_curves.h"
+#include "run/run_files.h"
+#include "run/run_folder.h"
 
 #include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
@@ -272,6 +277,72 @@ private slots:
             }
         }
         QVERIFY(compared >= 10);
+    }
+
+    // Export for the edge: the manifest beside the ONNX names the classes in output order, the input size and
+    // output layout, the file's hash, and, for weights in a run folder, the run, the epoch best.pt holds (the
+    // highest mAP50-95 of results.csv) with its metrics and the run's best-F1 confidence (curves.json).
+    void writesTheEdgeManifest() {
+        const std::filesystem::path folder = OSPREY_SHARED_DIR "/fixtures/models/ultralytics-trained";
+        if (!std::filesystem::exists(folder / "yolov8n-shapes-best.pt"))
+            QSKIP("../shared/fixtures/models/ultralytics-trained is absent");
+        QTemporaryDir dir;
+        const run::RunFolder runFolder(tempPath(dir, "runs/train3"));
+        std::filesystem::create_directories(runFolder.weightsDir());
+        std::filesystem::copy_file(folder / "yolov8n-shapes-best.pt", runFolder.bestWeights());
+        run::ResultsCsv results(runFolder.results());
+        for (int epoch = 1; epoch <= 3; ++epoch) {
+            run::EpochMetrics metrics;
+            metrics.epoch = epoch;
+            metrics.map50 = std::vector<double>{0.5, 0.8, 0.79}[static_cast<size_t>(epoch - 1)];
+            metrics.map50to95 = std::vector<double>{0.3, 0.6, 0.55}[static_cast<size_t>(epoch - 1)];
+            QVERIFY(results.append(metrics));
+        }
+        run::RunCurves curves;
+        curves.epoch = 2;
+        curves.bestConfidence = 0.312;
+        curves.classNames = {"circle", "square", "triangle", "star"};
+        curves.confusionMatrix.assign(25, 0.0); // (classes + background)^2, as readRunCurves checks
+        QVERIFY(run::writeRunCurves(runFolder.curves(), curves));
+
+        exporter::OnnxExportOptions options;
+        options.imgsz = 320;
+        const auto report = exporter::exportOnnx(runFolder.bestWeights(), options);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        QCOMPARE(report->manifest, runFolder.weightsDir() / "best.json");
+        const auto manifest = exporter::readEdgeManifest(report->manifest);
+        QVERIFY2(manifest, manifest ? "" : manifest.message().c_str());
+        QCOMPARE(manifest->model, std::string("best.onnx"));
+        QCOMPARE(manifest->modelHash, hashFileHex(runFolder.weightsDir() / "best.onnx").value());
+        QCOMPARE(manifest->architecture, std::string("yolov8n"));
+        QCOMPARE(manifest->classes, (std::vector<std::string>{"circle", "square", "triangle", "star"}));
+        QCOMPARE(manifest->imgsz, 320);
+        QVERIFY(!manifest->endToEnd);
+        QCOMPARE(manifest->output.shape, (std::vector<std::int64_t>{1, 8, 2100}));
+        QCOMPARE(manifest->run, std::string("train3"));
+        QCOMPARE(manifest->epoch.value_or(0), 2);
+        QCOMPARE(manifest->map50to95.value_or(0), 0.6);
+        QCOMPARE(manifest->map50.value_or(0), 0.8);
+        QCOMPARE(manifest->confidence.value_or(0), 0.312);
+        QVERIFY(exporter::formatExportReport(*report).find("manifest: ") != std::string::npos);
+
+        // Weights outside a run: no run facts, the rest the same; manifest=false writes none.
+        options.out = tempPath(dir, "plain.onnx");
+        const auto plain = exporter::exportOnnx(folder / "yolov8n-shapes-best.pt", options);
+        QVERIFY(plain);
+        const auto bare = exporter::readEdgeManifest(tempPath(dir, "plain.json"));
+        QVERIFY2(bare, bare ? "" : bare.message().c_str());
+        QVERIFY(bare->run.empty() && !bare->epoch && !bare->map50to95 && !bare->confidence);
+        QCOMPARE(bare->classes.size(), size_t(4));
+        options.out = tempPath(dir, "none.onnx");
+        options.manifest = false;
+        QVERIFY(exporter::exportOnnx(folder / "yolov8n-shapes-best.pt", options));
+        QVERIFY(!std::filesystem::exists(tempPath(dir, "none.json")));
+        // A damaged manifest is an error naming the file and the field.
+        std::ofstream(tempPath(dir, "plain.json")) << R"({"format": "osprey-edge-manifest", "model": 3})";
+        const auto damaged = exporter::readEdgeManifest(tempPath(dir, "plain.json"));
+        QVERIFY(!damaged);
+        QVERIFY(damaged.message().find("plain.json") != std::string::npos);
     }
 
     void yolo26BothLayoutsOnTheTrainedCheckpoint() {
