@@ -3411,6 +3411,14 @@ File ▸ New Project… (Ctrl+N)</source>
         <source>Compare %1 Runs</source>
         <translation>比较 %1 个运行</translation>
     </message>
+    <message>
+        <source>Retrain</source>
+        <translation>重新训练</translation>
+    </message>
+    <message>
+        <source>Fine-tune the selected run&apos;s best.pt on the project as it is now (with the images labelled since), with the run&apos;s own settings, as a new run.</source>
+        <translation>以所选运行自身的设置，在项目当前的数据（包括此后标注的图像）上微调其 best.pt，作为一个新的运行。</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::ShortcutsDialog</name>
@@ -3780,6 +3788,14 @@ File ▸ New Project… (Ctrl+N)</source>
     <message>
         <source>warning: could not remember the MLflow settings for this project: %1</source>
         <translation>警告：无法为此项目记住 MLflow 设置：%1</translation>
+    </message>
+    <message>
+        <source>Select the run to retrain from.</source>
+        <translation>请选择要从中重新训练的运行。</translation>
+    </message>
+    <message>
+        <source>Cannot retrain from %1: %2</source>
+        <translation>无法从 %1 重新训练：%2</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,8 @@
 
 #include "common/atomic_file.h"
 #include "common/strings.h"
+#include "run/run_folder.h"
+#include "run/train_options.h"
 
 #include <nlohmann/json.hpp>
 
@@ -274,6 +276,28 @@ std::map<std::string, std::string> readRunConfigJson(std::string_view json) {
     for (const auto& [key, value] : parsed.items())
         args[key] = value.is_string() ? value.get<std::string>() : value.dump();
     return args;
+}
+
+Expected<std::vector<std::string>> retrainArguments(const std::filesystem::path& runDir) {
+    const RunFolder run(runDir);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(run.bestWeights(), ec))
+        return fail(run.bestWeights().string() + ": the run " + run.name() +
+                        " has no best.pt to retrain from (it ended before its first validation?)",
+                    "missing");
+    auto args = readArgsYaml(run.args());
+    if (!args)
+        return fail(args.error());
+    std::vector<std::string> out;
+    for (const auto& option : trainOptions()) {
+        if (!shows(option.shownIn, FrontEnd::Cli) || option.key == "name" || option.key == "resume" ||
+            option.key == "weights")
+            continue;
+        if (const auto it = args->find(option.key); it != args->end() && !it->second.empty())
+            out.push_back(option.key + "=" + it->second);
+    }
+    out.push_back("weights=" + run.bestWeights().string());
+    return out;
 }
 
 } // namespace osprey::run

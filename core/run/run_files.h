@@ -52,6 +52,12 @@ Status writeArgsYaml(const std::filesystem::path& path, const std::map<std::stri
 /// Reads a flat YAML mapping written by writeArgsYaml.
 Expected<std::map<std::string, std::string>> readArgsYaml(const std::filesystem::path& path);
 
+/// "Retrain from this run": the `osprey-cli train` arguments that fine-tune the run's best.pt on the
+/// project as it is now with the run's own options: every training option of its args.yaml shown on the
+/// command line, except the run's name (the new run gets the next free one), resume and weights, then
+/// weights=<run>/weights/best.pt. Fails, naming the file, when the run has no args.yaml or no best.pt.
+Expected<std::vector<std::string>> retrainArguments(const std::filesystem::path& runDir);
+
 /// Key of the dataset snapshot's hash (core/quality) in the runs table's config JSON and in run_started's
 /// config.
 inline constexpr const char* kSnapshotConfigKey = "dataset_snapshot";

@@ -93,6 +93,35 @@ private slots:
                      lines[1].contains("yolov8n") &&
                      lines[1].contains(QString::fromStdString(quality::shortHash(snapshot->hash))),
                  qPrintable(run.out));
+
+        // Retrain from this run (issue 36): its own options, its best.pt as the start, a new run folder.
+        auto retrain = run::retrainArguments(folder / "runs" / "snap");
+        QVERIFY2(retrain, retrain ? "" : retrain.message().c_str());
+        const QStringList arguments = [&] {
+            QStringList list;
+            for (const auto& argument : *retrain)
+                list.append(QString::fromStdString(argument));
+            return list;
+        }();
+        for (const char* expected : {"epochs=1", "imgsz=64", "batch=8", "workers=1", "model=yolov8n"})
+            QVERIFY2(arguments.contains(expected), qPrintable(arguments.join(' ') + " lacks " + expected));
+        QCOMPARE(arguments.last(),
+                 "weights=" +
+                     QString::fromStdString(run::RunFolder(folder / "runs" / "snap").bestWeights().string()));
+        for (const QString& argument : arguments)
+            QVERIFY2(!argument.startsWith("name=") && !argument.startsWith("resume="), qPrintable(argument));
+        run = test::runCli(QStringList{"train", test::pathArg("project", folder), "events=jsonl"} + arguments,
+                           600000);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
+        auto again = run::readArgsYaml(run::RunFolder(folder / "runs" / "train").args());
+        QVERIFY2(again, again ? "" : again.message().c_str());
+        QCOMPARE(again->at("weights"), run::RunFolder(folder / "runs" / "snap").bestWeights().string());
+        QCOMPARE(again->at("imgsz"), std::string("64"));
+        // A run without best.pt cannot be retrained from, and says why.
+        fs::remove(run::RunFolder(folder / "runs" / "snap").bestWeights());
+        auto refused = run::retrainArguments(folder / "runs" / "snap");
+        QVERIFY(!refused);
+        QVERIFY(refused.message().find("best.pt") != std::string::npos);
     }
 };
 

@@ -61,9 +61,14 @@ RunsTable::RunsTable(ProjectDocument* document, QWidget* parent)
     m_resume = new QPushButton(tr("Resume"), this);
     m_resume->setObjectName(QStringLiteral("resumeRun"));
     m_resume->setToolTip(tr("Continue the selected stopped run from its last.pt."));
+    m_retrain = new QPushButton(tr("Retrain"), this);
+    m_retrain->setObjectName(QStringLiteral("retrainRun"));
+    m_retrain->setToolTip(tr("Fine-tune the selected run's best.pt on the project as it is now (with the "
+                             "images labelled since), with the run's own settings, as a new run."));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_open);
     buttons->addWidget(m_resume);
+    buttons->addWidget(m_retrain);
     buttons->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -74,6 +79,7 @@ RunsTable::RunsTable(ProjectDocument* document, QWidget* parent)
 
     connect(m_open, &QPushButton::clicked, this, [this] { emit openRequested(selectedRuns()); });
     connect(m_resume, &QPushButton::clicked, this, [this] { emit resumeRequested(selectedRun()); });
+    connect(m_retrain, &QPushButton::clicked, this, [this] { emit retrainRequested(selectedRun()); });
     connect(m_table, &QTableWidget::cellDoubleClicked, this,
             [this](int row) { emit openRequested({m_table->item(row, ColumnName)->text()}); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunsTable::updateButtons);
@@ -143,6 +149,7 @@ void RunsTable::updateButtons() {
     const bool stopped = rows.size() == 1 && m_table->item(rows.first().row(), ColumnStatus)->text() ==
                                                  statusName(project::RunStatus::Stopped);
     m_resume->setEnabled(stopped && !m_training);
+    m_retrain->setEnabled(rows.size() == 1 && !m_training);
 }
 
 } // namespace osprey::ui

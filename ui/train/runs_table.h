@@ -37,7 +37,7 @@ public:
     /// The runs selected, in table order; the first of them.
     QStringList selectedRuns() const;
     QString selectedRun() const;
-    /// Resume is offered for one selected stopped run while nothing trains.
+    /// Resume is offered for one selected stopped run, Retrain for one selected run, while nothing trains.
     void setTraining(bool training);
     QTableWidget* table() const { return m_table; }
 
@@ -48,6 +48,7 @@ signals:
     /// Show Charts (or a double-click): one name shows the run, several compare them.
     void openRequested(const QStringList& names);
     void resumeRequested(const QString& name);
+    void retrainRequested(const QString& name);
 
 private:
     void updateButtons();
@@ -57,6 +58,7 @@ private:
     QLabel* m_empty;
     QPushButton* m_open;
     QPushButton* m_resume;
+    QPushButton* m_retrain;
     bool m_training = false;
 };
 

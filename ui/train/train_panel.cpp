@@ -1,6 +1,7 @@
 #include "ui/train/train_panel.h"
 
 #include "remote/mlflow_client.h"
+#include "run/run_files.h"
 #include "run/run_folder.h"
 #include "ui/planner/planner_panel.h"
 #include "ui/project/project_document.h"
@@ -136,6 +137,11 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
     connect(m_runs, &RunsTable::resumeRequested, this, [this](const QString& name) {
         QString error;
         if (!resume(name, &error))
+            QMessageBox::warning(this, tr("Training"), error);
+    });
+    connect(m_runs, &RunsTable::retrainRequested, this, [this](const QString& name) {
+        QString error;
+        if (!retrain(name, &error))
             QMessageBox::warning(this, tr("Training"), error);
     });
     connect(m_viewer, &RunViewer::opened, this, &TrainPanel::runOpened);
@@ -307,6 +313,25 @@ bool TrainPanel::resume(const QString& name, QString* error) {
         return false;
     }
     return launch({QStringLiteral("name=%1").arg(name), QStringLiteral("resume=true")}, error);
+}
+
+bool TrainPanel::retrain(const QString& name, QString* error) {
+    if (name.isEmpty()) {
+        if (error)
+            *error = tr("Select the run to retrain from.");
+        return false;
+    }
+    const auto arguments = run::retrainArguments(
+        run::RunFolder::inProject(m_document->folder().toStdString(), name.toStdString()).dir());
+    if (!arguments) {
+        if (error)
+            *error = tr("Cannot retrain from %1: %2").arg(name, QString::fromStdString(arguments.message()));
+        return false;
+    }
+    QStringList list;
+    for (const auto& argument : *arguments)
+        list.append(QString::fromStdString(argument));
+    return launch(list, error);
 }
 
 bool TrainPanel::launch(const QStringList& arguments, QString* error) {

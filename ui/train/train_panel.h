@@ -53,6 +53,9 @@ public:
     bool start(QString* error = nullptr);
     /// Resumes the stopped run `name` from its last.pt.
     bool resume(const QString& name, QString* error = nullptr);
+    /// Starts a new run that fine-tunes run `name`'s best.pt on the project as it is now, with that run's
+    /// options (run::retrainArguments).
+    bool retrain(const QString& name, QString* error = nullptr);
     /// Asks the running trainer to finish the batch, save and exit (SIGTERM). Without one, the trainer
     /// of the run being followed (one left training in the background by an earlier session) is asked.
     void stop();
