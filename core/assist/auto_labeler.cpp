@@ -17,19 +17,19 @@ Status store(project::Project& project, const std::vector<Labelled>& batch, Writ
     return project.transaction([&]() -> Status {
         for (const auto& item : batch) {
             if (mode == WriteMode::Replace) {
-                auto existing = project.boxes(item.imageId);
+                auto existing = project.boxes().ofImage(item.imageId);
                 if (!existing)
                     return fail(existing.error());
                 for (const auto& box : *existing)
                     if (box.source == project::BoxSource::Model)
-                        if (auto deleted = project.deleteBox(box.id); !deleted)
+                        if (auto deleted = project.boxes().remove(box.id); !deleted)
                             return deleted;
             }
             if (!item.boxes.empty())
-                if (auto added = project.addBoxes(item.boxes); !added)
+                if (auto added = project.boxes().addAll(item.boxes); !added)
                     return fail(added.error());
             if (item.reopen)
-                if (auto reopened = project.setImageStatus(item.imageId, project::ImageStatus::Labeled);
+                if (auto reopened = project.images().setStatus(item.imageId, project::ImageStatus::Labeled);
                     !reopened)
                     return reopened;
         }
@@ -73,7 +73,7 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
         query.status = project::ImageStatus::New;
     else if (options.images == ImageSelection::Split)
         query.split = options.split;
-    auto images = project.listImages(query);
+    auto images = project.images().list(query);
     if (!images)
         return fail(images.error());
 

@@ -11,7 +11,7 @@ namespace osprey::formats {
 
 Expected<Dataset> readProject(const project::Project& project, const Progress& progress) {
     Dataset dataset;
-    auto classes = project.classes();
+    auto classes = project.classes().list();
     if (!classes)
         return fail(classes.error());
     std::unordered_map<std::int64_t, int> indexOf;
@@ -21,7 +21,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
     }
     project::ImageQuery all;
     all.limit = 0;
-    auto images = project.listImages(all);
+    auto images = project.images().list(all);
     if (!images)
         return fail(images.error());
     const std::int64_t total = static_cast<std::int64_t>(images->size());
@@ -50,7 +50,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         dataset.images.push_back(std::move(image));
     }
     // One streaming query for every box instead of one query per image.
-    auto read = project.forEachBox([&](const project::BoxRecord& b) -> Status {
+    auto read = project.boxes().forEach([&](const project::BoxRecord& b) -> Status {
         const auto row = rowOf.find(b.imageId);
         if (row == rowOf.end())
             return {};

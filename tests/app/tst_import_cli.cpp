@@ -117,7 +117,7 @@ private slots:
             project::NewImage fine{"fine.jpg", 32, 32, {}, project::ImageStatus::New, project::Split::Train,
                                    false};
             const std::vector<project::NewImage> images{huge, fine};
-            QVERIFY((*project)->addImages(images).hasValue());
+            QVERIFY((*project)->images().addAll(images).hasValue());
         }
         const Run run = cli({"validate", "project=" + q(folder)});
         QCOMPARE(run.status, QProcess::NormalExit);
@@ -170,9 +170,9 @@ private slots:
         QVERIFY2(run.out.contains("Imported 12 frames from 2 video(s)"), qPrintable(run.out));
         auto opened = project::Project::open(base / "p");
         QVERIFY(opened);
-        QCOMPARE((*opened)->countImages().value(), std::int64_t(12));
-        const auto first = (*opened)->listImages().value().front();
-        QCOMPARE((*opened)->image(first.id).value().frame->frame, std::int64_t(0));
+        QCOMPARE((*opened)->images().count().value(), std::int64_t(12));
+        const auto first = (*opened)->images().list().value().front();
+        QCOMPARE((*opened)->images().get(first.id).value().frame->frame, std::int64_t(0));
         QVERIFY(fs::exists((*opened)->resolve(first.path)));
 
         const Run again = cli({"import", project, "videos=" + q(base / "cams" / "cam1.avi"), "fps=2"});
@@ -248,7 +248,7 @@ private slots:
             auto project = project::Project::open(projectFolder);
             if (!project)
                 return -1;
-            auto images = (*project)->countImages();
+            auto images = (*project)->images().count();
             return images ? *images : -1;
         };
 
@@ -289,11 +289,11 @@ private slots:
         QVERIFY2(second.exitCode() == 0 && out.contains("Stopped watching"), qPrintable(out));
 
         auto project = project::Project::open(projectFolder).value();
-        QCOMPARE(project->countImages().value(), std::int64_t(kImages + kFrames + 1));
+        QCOMPARE(project->images().count().value(), std::int64_t(kImages + kFrames + 1));
         std::vector<std::int64_t> all(kFrames);
         std::iota(all.begin(), all.end(), 0);
-        QCOMPARE(project->frameIndices((watched / "cam.avi").generic_string()).value(), all);
-        const auto taken = project->takenFiles().value();
+        QCOMPARE(project->frames().indices((watched / "cam.avi").generic_string()).value(), all);
+        const auto taken = project->takenFiles().list().value();
         QCOMPARE(taken.size(), std::size_t(kImages + 2));
         std::set<std::string> paths;
         for (const auto& file : taken)
