@@ -112,7 +112,7 @@ void RemoteStream::startReporter(const TrainEvent& runStarted) {
 
     // Remember the platform project as this project's default (the GUI's switch reads it).
     if (auto project = project::Project::open(m_options.projectFolder); project) {
-        if (auto saved = (*project)->setSetting(remote::kRemoteProjectSetting, m_options.remote); !saved)
+        if (auto saved = (*project)->settings().set(remote::kRemoteProjectSetting, m_options.remote); !saved)
             m_options.note("warning: cannot remember remote=" + m_options.remote +
                            " as the project's default: " + saved.message());
     }

@@ -174,14 +174,14 @@ void recordFailure(train::LaunchStore& store, const std::string& projectFolder, 
     auto project = project::Project::open(projectFolder);
     if (!project)
         return;
-    auto runs = project.value()->runs();
+    auto runs = project.value()->runs().list();
     if (!runs)
         return;
     for (auto record : runs.value())
         if (record.name == dir.filename().string() && record.status == project::RunStatus::Running) {
             record.status = project::RunStatus::Failed;
             record.finishedAt = std::time(nullptr);
-            (void)project.value()->updateRun(record);
+            (void)project.value()->runs().update(record);
         }
 }
 

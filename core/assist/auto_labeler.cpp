@@ -17,19 +17,19 @@ Status store(project::Project& project, const std::vector<Labelled>& batch, Writ
     return project.transaction([&]() -> Status {
         for (const auto& item : batch) {
             if (mode == WriteMode::Replace) {
-                auto existing = project.boxes(item.imageId);
+                auto existing = project.boxes().ofImage(item.imageId);
                 if (!existing)
                     return fail(existing.error());
                 for (const auto& box : *existing)
                     if (box.source == project::BoxSource::Model)
-                        if (auto deleted = project.deleteBox(box.id); !deleted)
+                        if (auto deleted = project.boxes().remove(box.id); !deleted)
                             return deleted;
             }
             if (!item.boxes.empty())
-                if (auto added = project.addBoxes(item.boxes); !added)
+                if (auto added = project.boxes().addAll(item.boxes); !added)
                     return fail(added.error());
             if (item.reopen)
-                if (auto reopened = project.setImageStatus(item.imageId, project::ImageStatus::Labeled);
+                if (auto reopened = project.images().setStatus(item.imageId, project::ImageStatus::Labeled);
                     !reopened)
                     return reopened;
         }
@@ -76,13 +76,13 @@ Expected<AutoLabelReport> autoLabel(project::Project& project, BoxPredictor& pre
     Expected<std::vector<project::ImageRecord>> images = std::vector<project::ImageRecord>{};
     if (options.images == ImageSelection::Listed) {
         for (const std::int64_t id : options.imageIds) {
-            auto record = project.image(id);
+            auto record = project.images().get(id);
             if (!record)
                 return fail(record.error());
             images->push_back(std::move(*record));
         }
     } else {
-        images = project.listImages(query);
+        images = project.images().list(query);
     }
     if (!images)
         return fail(images.error());

@@ -28,12 +28,12 @@ Status saveClassMapping(project::Project& project, const std::string& modelKey,
     for (size_t i = 0; i < modelNames.size(); ++i)
         text += modelNames[i] + "\t" +
                 (mapping.projectClassIds[i] ? std::to_string(*mapping.projectClassIds[i]) : "none") + "\n";
-    return project.setSetting(settingKey(modelKey), text);
+    return project.settings().set(settingKey(modelKey), text);
 }
 
 Expected<ClassMapping> mapClassesByName(project::Project& project, const std::vector<std::string>& modelNames,
                                         AddClasses addClasses, const std::string& modelKey) {
-    auto classes = project.classes();
+    auto classes = project.classes().list();
     if (!classes)
         return fail(classes.error());
     const bool add = addClasses == AddClasses::Yes || (addClasses == AddClasses::Auto && classes->empty());
@@ -42,7 +42,7 @@ Expected<ClassMapping> mapClassesByName(project::Project& project, const std::ve
         byName.emplace(toLower(info.name), info.id);
     std::map<std::string, std::optional<std::int64_t>> saved;
     if (!modelKey.empty()) {
-        auto text = project.setting(settingKey(modelKey));
+        auto text = project.settings().get(settingKey(modelKey));
         if (!text)
             return fail(text.error());
         std::map<std::int64_t, bool> exists;
@@ -73,7 +73,7 @@ Expected<ClassMapping> mapClassesByName(project::Project& project, const std::ve
             } else if (auto it = byName.find(key); it != byName.end()) {
                 mapping.projectClassIds[i] = it->second;
             } else if (add && !modelNames[i].empty()) {
-                auto id = project.addClass(modelNames[i]);
+                auto id = project.classes().add(modelNames[i]);
                 if (!id)
                     return fail(id.error());
                 byName.emplace(key, *id);

@@ -439,7 +439,7 @@ Expected<SelectReport> selectForLabelling(const project::Project& project, BoxPr
     query.limit = 0;
     if (options.unlabeledOnly)
         query.status = project::ImageStatus::New;
-    auto images = project.listImages(query);
+    auto images = project.images().list(query);
     if (!images)
         return fail(images.error());
 
@@ -545,11 +545,11 @@ Status saveLabelNextQueue(project::Project& project, const std::vector<SelectedI
                          {"group", item.group},
                          {"group_size", item.groupSize}});
     const nlohmann::json queue{{"strategy", toString(strategy)}, {"model", model}, {"images", items}};
-    return project.setSetting(kQueueSetting, queue.dump());
+    return project.settings().set(kQueueSetting, queue.dump());
 }
 
 Expected<std::vector<LabelNextItem>> labelNextQueue(const project::Project& project) {
-    auto text = project.setting(kQueueSetting);
+    auto text = project.settings().get(kQueueSetting);
     if (!text)
         return fail(text.error());
     std::vector<LabelNextItem> out;
@@ -568,7 +568,7 @@ Expected<std::vector<LabelNextItem>> labelNextQueue(const project::Project& proj
             continue;
         LabelNextItem entry;
         entry.imageId = item["image"].get<std::int64_t>();
-        if (!project.image(entry.imageId))
+        if (!project.images().get(entry.imageId))
             continue; // deleted since
         entry.reason = item.value("reason", std::string());
         entry.strategy = strategy;

@@ -58,7 +58,7 @@ Expected<ReviewQueue> reviewQueue(const project::Project& project, const ReviewO
     project::ImageQuery query;
     query.status = project::ImageStatus::Labeled;
     query.limit = 0;
-    auto labeled = project.listImages(query);
+    auto labeled = project.images().list(query);
     if (!labeled)
         return fail(labeled.error());
     std::unordered_map<std::int64_t, const project::ImageRecord*> candidates;
@@ -67,7 +67,7 @@ Expected<ReviewQueue> reviewQueue(const project::Project& project, const ReviewO
 
     ReviewQueue queue;
     std::vector<ReviewItem> items;
-    // forEachBox streams boxes grouped by image, so one image's boxes are held at a time.
+    // boxes().forEach streams boxes grouped by image, so one image's boxes are held at a time.
     std::int64_t current = -1;
     std::vector<project::BoxRecord> model, reference;
     auto finishImage = [&] {
@@ -92,7 +92,7 @@ Expected<ReviewQueue> reviewQueue(const project::Project& project, const ReviewO
         model.clear();
         reference.clear();
     };
-    auto streamed = project.forEachBox([&](const project::BoxRecord& box) -> Status {
+    auto streamed = project.boxes().forEach([&](const project::BoxRecord& box) -> Status {
         if (box.imageId != current) {
             finishImage();
             current = candidates.count(box.imageId) ? box.imageId : -1;

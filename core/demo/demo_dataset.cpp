@@ -238,13 +238,13 @@ Status createDemoProject(const fs::path& folder, const DemoOptions& options, con
     auto status = project.transaction([&]() -> Status {
         std::vector<std::int64_t> classIds;
         for (const auto& name : demoClassNames()) {
-            auto id = project.addClass(name);
+            auto id = project.classes().add(name);
             if (!id)
                 return fail(id.error());
             classIds.push_back(*id);
         }
         for (const auto& item : pending) {
-            auto imageId = project.addImage(item.image);
+            auto imageId = project.images().add(item.image);
             if (!imageId)
                 return fail(imageId.error());
             std::vector<project::NewBox> boxes;
@@ -259,7 +259,7 @@ Status createDemoProject(const fs::path& folder, const DemoOptions& options, con
                 box.source = project::BoxSource::Import;
                 boxes.push_back(box);
             }
-            if (auto added = project.addBoxes(boxes); !added)
+            if (auto added = project.boxes().addAll(boxes); !added)
                 return fail(added.error());
         }
         return {};

@@ -80,7 +80,7 @@ Expected<project::TakenFile> takeImage(project::Project& project, const Candidat
     if (!size) {
         problem = size.message();
         taken.kind = "skipped";
-        if (auto recorded = project.recordTakenFile(taken); !recorded)
+        if (auto recorded = project.takenFiles().record(taken); !recorded)
             return fail(recorded.error());
         return taken;
     }
@@ -91,11 +91,11 @@ Expected<project::TakenFile> takeImage(project::Project& project, const Candidat
     if (auto hash = hashFileHex(file.path))
         row.hash = *hash;
     auto status = project.transaction([&]() -> Status {
-        auto added = project.addImage(row);
+        auto added = project.images().add(row);
         if (!added)
             return fail(added.error());
         taken.images = 1;
-        return project.recordTakenFile(taken);
+        return project.takenFiles().record(taken);
     });
     if (!status) {
         // Its path is in the project already (imported before the watch, or the file was rewritten):
@@ -103,7 +103,7 @@ Expected<project::TakenFile> takeImage(project::Project& project, const Candidat
         if (status.message().find("already in the project") == std::string::npos)
             return fail(status.error());
         taken.images = 0;
-        if (auto recorded = project.recordTakenFile(taken); !recorded)
+        if (auto recorded = project.takenFiles().record(taken); !recorded)
             return fail(recorded.error());
     }
     return taken;
@@ -117,7 +117,7 @@ Expected<WatchSummary> watchFolder(project::Project& project, const WatchOptions
         return fail(options.folder.string() + ": no such folder to watch", "missing");
     const fs::path folder = fs::absolute(options.folder).lexically_normal();
     const fs::path projectFolder = fs::absolute(project.folder()).lexically_normal();
-    auto recorded = project.takenFiles();
+    auto recorded = project.takenFiles().list();
     if (!recorded)
         return fail(recorded.error());
     std::set<Key> taken;
@@ -152,7 +152,7 @@ Expected<WatchSummary> watchFolder(project::Project& project, const WatchOptions
                           imported->imported};
                 for (const auto& videoProblem : imported->problems)
                     problem += (problem.empty() ? "" : "; ") + videoProblem.text();
-                if (auto status = project.recordTakenFile(record); !status)
+                if (auto status = project.takenFiles().record(record); !status)
                     return fail(status.error());
             } else {
                 auto image = takeImage(project, file, projectFolder, problem);

@@ -11,7 +11,7 @@ namespace osprey::formats {
 
 Expected<Dataset> readProject(const project::Project& project, const Progress& progress) {
     Dataset dataset;
-    auto classes = project.classes();
+    auto classes = project.classes().list();
     if (!classes)
         return fail(classes.error());
     std::unordered_map<std::int64_t, int> indexOf;
@@ -21,7 +21,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
     }
     project::ImageQuery all;
     all.limit = 0;
-    auto images = project.listImages(all);
+    auto images = project.images().list(all);
     if (!images)
         return fail(images.error());
     const std::int64_t total = static_cast<std::int64_t>(images->size());
@@ -29,7 +29,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
     std::unordered_map<std::int64_t, std::size_t> rowOf;
     std::error_code ec;
     // Only a project with video frames pays for looking up each image's provenance.
-    auto frameHashes = project.frameHashes();
+    auto frameHashes = project.frames().hashes();
     if (!frameHashes)
         return fail(frameHashes.error());
     const bool hasFrames = !frameHashes->empty();
@@ -49,7 +49,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         image.height = record.height;
         image.hash = record.hash;
         if (hasFrames) {
-            auto frame = project.frameSource(record.id);
+            auto frame = project.frames().source(record.id);
             if (!frame)
                 return fail(frame.error());
             if (*frame)
@@ -62,7 +62,7 @@ Expected<Dataset> readProject(const project::Project& project, const Progress& p
         dataset.images.push_back(std::move(image));
     }
     // One streaming query for every box instead of one query per image.
-    auto read = project.forEachBox([&](const project::BoxRecord& b) -> Status {
+    auto read = project.boxes().forEach([&](const project::BoxRecord& b) -> Status {
         const auto row = rowOf.find(b.imageId);
         if (row == rowOf.end())
             return {};

@@ -191,7 +191,7 @@ std::string emptyImportProblem(const ReadResult& read, const std::string& format
 Status writeDataset(project::Project& project, const Dataset& dataset, const Progress& progress,
                     ImportSummary& summary) {
     return project.transaction([&]() -> Status {
-        auto existing = project.classes();
+        auto existing = project.classes().list();
         if (!existing)
             return fail(existing.error());
         std::unordered_map<std::string, std::int64_t> classIdByName;
@@ -201,7 +201,7 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
         for (const auto& cls : dataset.classes) {
             auto it = classIdByName.find(cls.name);
             if (it == classIdByName.end()) {
-                auto id = project.addClass(cls.name, cls.color);
+                auto id = project.classes().add(cls.name, cls.color);
                 if (!id)
                     return fail(id.error());
                 it = classIdByName.emplace(cls.name, *id).first;
@@ -211,10 +211,10 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
         }
 
         std::unordered_set<std::string> knownPaths;
-        if (auto count = project.countImages(); count && *count > 0) {
+        if (auto count = project.images().count(); count && *count > 0) {
             project::ImageQuery all;
             all.limit = 0;
-            auto images = project.listImages(all);
+            auto images = project.images().list(all);
             if (!images)
                 return fail(images.error());
             for (const auto& image : *images)
@@ -251,7 +251,7 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
         if (progress.cancelled())
             return fail("import cancelled", "cancelled");
         progress.report(0, static_cast<std::int64_t>(boxTotal), "writing images");
-        auto imageIds = project.addImages(newImages);
+        auto imageIds = project.images().addAll(newImages);
         if (!imageIds)
             return fail(imageIds.error());
         summary.images = static_cast<std::int64_t>(imageIds->size());
@@ -266,7 +266,7 @@ Status writeDataset(project::Project& project, const Dataset& dataset, const Pro
                 return {};
             if (progress.cancelled())
                 return fail("import cancelled", "cancelled");
-            auto ids = project.addBoxes(chunk);
+            auto ids = project.boxes().addAll(chunk);
             if (!ids)
                 return fail(ids.error());
             written += static_cast<std::int64_t>(chunk.size());

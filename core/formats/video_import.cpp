@@ -84,7 +84,7 @@ Status importOne(project::Project& project, const fs::path& video, const VideoIm
     const fs::path projectFolder = fs::absolute(project.folder()).lexically_normal();
     const std::string storedVideo = storedPath(video, projectFolder);
     const fs::path frameFolder = frameFolderFor(storedVideo);
-    auto known = project.frameIndices(storedVideo);
+    auto known = project.frames().indices(storedVideo);
     if (!known)
         return fail(known.error());
     const std::unordered_set<std::int64_t> alreadyIn(known->begin(), known->end());
@@ -149,7 +149,7 @@ Status importOne(project::Project& project, const fs::path& video, const VideoIm
         if (auto contentHash = hashFileHex(file))
             row.hash = *contentHash;
         project::FrameSource source{storedVideo, index, time, hash};
-        auto added = project.addFrame(row, source);
+        auto added = project.frames().add(row, source);
         if (!added) {
             if (added.error().code == "exists") {
                 ++report.alreadyPresent;
@@ -288,7 +288,7 @@ Expected<VideoImportSummary> importVideos(project::Project& project, const Video
         return fail(videos.error());
     Dedup dedup;
     if (options.dedupBits > 0) {
-        auto hashes = project.frameHashes();
+        auto hashes = project.frames().hashes();
         if (!hashes)
             return fail(hashes.error());
         dedup.hashes = std::move(*hashes);

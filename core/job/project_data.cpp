@@ -17,7 +17,7 @@ namespace {
 Status readSplit(const project::Project& project, project::Split split,
                  const std::map<std::int64_t, int>& classIndex, bool checkFiles, SplitSamples& out,
                  std::vector<std::string>& warnings) {
-    auto images = project.listImages({.split = split, .limit = 0});
+    auto images = project.images().list({.split = split, .limit = 0});
     if (!images)
         return fail(images.error());
     for (const auto& image : images.value()) {
@@ -33,7 +33,7 @@ Status readSplit(const project::Project& project, project::Split split,
             }
         }
         if (image.status != project::ImageStatus::VerifiedEmpty) {
-            auto boxes = project.boxes(image.id);
+            auto boxes = project.boxes().ofImage(image.id);
             if (!boxes)
                 return fail(boxes.error());
             for (const auto& box : boxes.value()) {
@@ -55,7 +55,7 @@ Status readSplit(const project::Project& project, project::Split split,
 } // namespace
 
 Expected<ProjectData> readProjectData(const project::Project& project, bool checkFiles) {
-    auto classes = project.classes();
+    auto classes = project.classes().list();
     if (!classes)
         return fail(classes.error());
     ProjectData data;

@@ -59,13 +59,13 @@ public:
                 m_record.bestEpoch = m.epoch;
                 m_record.bestFitness = m.fitness;
             }
-            report(m_project.updateRun(m_record));
+            report(m_project.runs().update(m_record));
             break;
         }
         case run::TrainEvent::Type::Checkpoint:
             if (event.kind == "best") {
                 m_record.weightsPath = event.path;
-                report(m_project.updateRun(m_record));
+                report(m_project.runs().update(m_record));
             }
             break;
         case run::TrainEvent::Type::Finished:
@@ -74,12 +74,12 @@ public:
             m_record.finishedAt = std::time(nullptr);
             if (!event.bestPath.empty())
                 m_record.weightsPath = event.bestPath;
-            report(m_project.updateRun(m_record));
+            report(m_project.runs().update(m_record));
             break;
         case run::TrainEvent::Type::Failed:
             m_record.status = project::RunStatus::Failed;
             m_record.finishedAt = std::time(nullptr);
-            report(m_project.updateRun(m_record));
+            report(m_project.runs().update(m_record));
             break;
         default:
             break;
@@ -116,7 +116,7 @@ private:
 using ImageSizes = std::map<std::int64_t, std::pair<int, int>>;
 
 Expected<ImageSizes> trainImageSizes(const project::Project& project) {
-    auto images = project.listImages({.split = project::Split::Train, .limit = 0});
+    auto images = project.images().list({.split = project::Split::Train, .limit = 0});
     if (!images)
         return fail(images.error());
     ImageSizes sizes;
@@ -265,7 +265,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         if (sizes = trainImageSizes(project); !sizes)
             return fail(sizes.error());
         if (config.resume)
-            if (auto runs = project.runs())
+            if (auto runs = project.runs().list())
                 for (const auto& run : runs.value())
                     if (run.name == config.name)
                         record = run;
@@ -282,7 +282,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     args[run::kSnapshotConfigKey] = snapshot->summary.hash;
     const std::string configJson = run::writeRunConfigJson(args);
     if (record.id == 0) {
-        auto id = project.addRun(config.name, configJson);
+        auto id = project.runs().add(config.name, configJson);
         if (!id)
             return failEarly(id.error());
         record.id = id.value();
@@ -298,7 +298,7 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
     }
     record.status = project::RunStatus::Running;
     record.finishedAt.reset();
-    if (auto status = project.updateRun(record); !status)
+    if (auto status = project.runs().update(record); !status)
         log::warn("runs table: " + status.message());
     RunRecorder recorder(project, record);
 

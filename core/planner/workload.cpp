@@ -69,7 +69,7 @@ Status readProjectDataset(const std::filesystem::path& projectFolder, Workload& 
     auto project = project::Project::open(projectFolder);
     if (!project)
         return fail(project.error());
-    const auto splits = (*project)->splitCounts();
+    const auto splits = (*project)->images().splitCounts();
     if (!splits)
         return fail(splits.error());
     workload.trainImages = workload.valImages = 0;
@@ -79,14 +79,14 @@ Status readProjectDataset(const std::filesystem::path& projectFolder, Workload& 
         else if (split == project::Split::Val)
             workload.valImages = count;
     }
-    const auto classes = (*project)->classes();
+    const auto classes = (*project)->classes().list();
     if (!classes)
         return fail(classes.error());
     workload.classes = static_cast<int>(classes->size());
     project::ImageQuery query;
     query.split = project::Split::Train;
     query.limit = 0;
-    const auto images = (*project)->listImages(query);
+    const auto images = (*project)->images().list(query);
     if (!images)
         return fail(images.error());
     double width = 0, height = 0;

@@ -17,18 +17,8 @@ std::int64_t nowSeconds() {
         .count();
 }
 
-Unexpected dbError(const Project::Impl& impl, const std::string& what, const std::string& detail) {
+Unexpected dbError(const ProjectImpl& impl, const std::string& what, const std::string& detail) {
     return fail((impl.folder / kDatabaseFileName).string() + ": " + what + ": " + detail);
-}
-
-std::string paletteColor(int index) {
-    // Distinct hues that stay readable on both light and dark photos.
-    static const char* kPalette[] = {"#ff3838", "#2c99a8", "#ff9d97", "#ff701f", "#ffb21d",
-                                     "#cfd231", "#48f90a", "#92cc17", "#3ddb86", "#1a9334",
-                                     "#00d4bb", "#ff6f3d", "#00c2ff", "#344593", "#6473ff",
-                                     "#0018ec", "#8438ff", "#520085", "#cb38ff", "#ff95c8"};
-    constexpr int kCount = sizeof(kPalette) / sizeof(kPalette[0]);
-    return kPalette[((index % kCount) + kCount) % kCount];
 }
 
 namespace {
@@ -59,7 +49,7 @@ int numericCode(const std::string& code) {
 
 } // namespace
 
-Unexpected Project::Impl::writeError(const std::string& what, const Error& detail) const {
+Unexpected ProjectImpl::writeError(const std::string& what, const Error& detail) const {
     auto [code, sentence] = writeCause(numericCode(detail.code));
     if (code.empty())
         std::tie(code, sentence) = writeCause(db.lastErrorCode());
@@ -69,7 +59,7 @@ Unexpected Project::Impl::writeError(const std::string& what, const Error& detai
     return fail(where + sentence + " (" + detail.message + ")", code);
 }
 
-Status Project::Impl::begin() {
+Status ProjectImpl::begin() {
     auto begun = sql::beginImmediate(db, {busyWait, busyObserver});
     if (begun)
         return {};
@@ -78,7 +68,7 @@ Status Project::Impl::begin() {
     return writeError("cannot start a transaction", begun.error());
 }
 
-Status Project::Impl::inTransaction(const std::function<Status()>& body) {
+Status ProjectImpl::inTransaction(const std::function<Status()>& body) {
     // A read transaction's snapshot cannot become a write (SQLite would answer "busy" until busyWait ends).
     if (reading)
         return fail((folder / kDatabaseFileName).string() + ": cannot write inside a read transaction",
@@ -111,7 +101,19 @@ Status Project::Impl::inTransaction(const std::function<Status()>& body) {
     return failed;
 }
 
-Project::Project(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Status ProjectImpl::refreshStatus(std::int64_t imageId) {
+    // Boxes make a new or verified-empty image labeled; losing the last box makes a labeled image new.
+    sql::Statement update(
+        db, "UPDATE images SET status = CASE "
+            "WHEN (SELECT COUNT(*) FROM boxes WHERE image_id = images.id) > 0 "
+            "  THEN CASE WHEN status IN ('new', 'verified_empty') THEN 'labeled' ELSE status END "
+            "ELSE CASE WHEN status = 'labeled' THEN 'new' ELSE status END END "
+            "WHERE id = ?");
+    update.bind(1, imageId);
+    return update.run();
+}
+
+Project::Project(std::unique_ptr<ProjectImpl> impl) : m_impl(std::move(impl)) {}
 Project::~Project() = default;
 
 namespace {
@@ -127,8 +129,8 @@ Unexpected notADatabase(const fs::path& file, const std::string& detail) {
                 "corrupt");
 }
 
-Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, bool create) {
-    auto impl = std::make_unique<Project::Impl>();
+Expected<std::unique_ptr<ProjectImpl>> openConnection(const fs::path& folder, bool create) {
+    auto impl = std::make_unique<ProjectImpl>();
     impl->folder = fs::absolute(folder).lexically_normal();
     const fs::path file = impl->folder / kDatabaseFileName;
     impl->readOnly = !create && cannotWrite(impl->folder, file);
@@ -171,7 +173,7 @@ Expected<std::unique_ptr<Project::Impl>> openConnection(const fs::path& folder, 
         !pragmas)
         return fail(file.string() + ": " + pragmas.message(), "corrupt");
     // Another program writing to the project (an import, say) is no reason to refuse it: reads see the
-    // last commit and writes wait for the other writer (Impl::begin).
+    // last commit and writes wait for the other writer (ProjectImpl::begin).
     if (impl->readOnly) {
         sql::Statement version(impl->db, "PRAGMA user_version");
         if (!version.ok() || (!version.step() && !version.error().empty()))
@@ -290,155 +292,47 @@ Expected<std::string> Project::integrityCheck() const {
     return result;
 }
 
-// ---- classes ------------------------------------------------------------------------------------
-
-Expected<std::int64_t> Project::addClass(const std::string& name, const std::string& color) {
-    if (name.empty())
-        return fail("class name: must not be empty");
-    std::int64_t id = 0;
-    auto status = m_impl->inTransaction([&]() -> Status {
-        sql::Statement count(m_impl->db, "SELECT COALESCE(MAX(position) + 1, 0), COUNT(*) FROM classes");
-        count.step();
-        const int position = static_cast<int>(count.integer(0));
-        sql::Statement insert(m_impl->db, "INSERT INTO classes(name, color, position) VALUES(?, ?, ?)");
-        insert.bind(1, name).bind(2, color.empty() ? paletteColor(position) : color).bind(3, position);
-        if (auto ran = insert.run(); !ran)
-            return fail("class '" + name + "': " +
-                        (ran.message().find("UNIQUE") != std::string::npos
-                             ? "a class with this name already exists"
-                             : ran.message()));
-        id = sqlite3_last_insert_rowid(m_impl->db.handle());
-        return {};
-    });
-    if (!status)
-        return fail(status.error());
-    return id;
+ClassStore& Project::classes() {
+    return m_impl->classes;
 }
-
-Status Project::renameClass(std::int64_t classId, const std::string& name) {
-    if (name.empty())
-        return fail("class name: must not be empty");
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement update(m_impl->db, "UPDATE classes SET name = ? WHERE id = ?");
-        update.bind(1, name).bind(2, classId);
-        if (auto ran = update.run(); !ran)
-            return fail("class '" + name + "': " +
-                        (ran.message().find("UNIQUE") != std::string::npos
-                             ? "a class with this name already exists"
-                             : ran.message()));
-        if (sqlite3_changes(m_impl->db.handle()) == 0)
-            return fail("class id " + std::to_string(classId) + ": no such class");
-        return {};
-    });
+const ClassStore& Project::classes() const {
+    return m_impl->classes;
 }
-
-Status Project::recolorClass(std::int64_t classId, const std::string& color) {
-    if (color.size() != 7 || color[0] != '#')
-        return fail("class colour '" + color + "': expected #rrggbb");
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement update(m_impl->db, "UPDATE classes SET color = ? WHERE id = ?");
-        update.bind(1, color).bind(2, classId);
-        if (auto ran = update.run(); !ran)
-            return fail(ran.error());
-        if (sqlite3_changes(m_impl->db.handle()) == 0)
-            return fail("class id " + std::to_string(classId) + ": no such class");
-        return {};
-    });
+ImageStore& Project::images() {
+    return m_impl->images;
 }
-
-Status Project::moveClass(std::int64_t classId, int position) {
-    return m_impl->inTransaction([&]() -> Status {
-        auto list = classes();
-        if (!list)
-            return fail(list.error());
-        std::vector<std::int64_t> order;
-        std::int64_t moving = 0;
-        for (const auto& info : *list) {
-            if (info.id == classId)
-                moving = info.id;
-            else
-                order.push_back(info.id);
-        }
-        if (moving == 0)
-            return fail("class id " + std::to_string(classId) + ": no such class");
-        position = std::clamp(position, 0, static_cast<int>(order.size()));
-        order.insert(order.begin() + position, moving);
-        sql::Statement update(m_impl->db, "UPDATE classes SET position = ? WHERE id = ?");
-        for (size_t i = 0; i < order.size(); ++i) {
-            update.reset();
-            update.bind(1, static_cast<std::int64_t>(i)).bind(2, order[i]);
-            if (auto ran = update.run(); !ran)
-                return fail(ran.error());
-        }
-        return {};
-    });
+const ImageStore& Project::images() const {
+    return m_impl->images;
 }
-
-Status Project::deleteClass(std::int64_t classId, ClassDeletePolicy policy, std::int64_t reassignTo) {
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement count(m_impl->db, "SELECT COUNT(*) FROM boxes WHERE class_id = ?");
-        count.bind(1, classId);
-        count.step();
-        const std::int64_t boxCount = count.integer(0);
-        std::vector<std::int64_t> touched;
-        if (boxCount > 0) {
-            switch (policy) {
-            case ClassDeletePolicy::Refuse:
-                return fail("class id " + std::to_string(classId) + ": still has " +
-                            std::to_string(boxCount) + " boxes; delete or reassign them first");
-            case ClassDeletePolicy::Reassign: {
-                if (reassignTo == classId)
-                    return fail("class id " + std::to_string(classId) + ": cannot reassign boxes to itself");
-                sql::Statement exists(m_impl->db, "SELECT 1 FROM classes WHERE id = ?");
-                exists.bind(1, reassignTo);
-                if (!exists.step())
-                    return fail("class id " + std::to_string(reassignTo) +
-                                ": no such class to reassign boxes to");
-                sql::Statement move(m_impl->db,
-                                    "UPDATE boxes SET class_id = ?, updated_at = ? WHERE class_id = ?");
-                move.bind(1, reassignTo).bind(2, nowSeconds()).bind(3, classId);
-                if (auto ran = move.run(); !ran)
-                    return fail(ran.error());
-                break;
-            }
-            case ClassDeletePolicy::DeleteBoxes: {
-                sql::Statement images(m_impl->db, "SELECT DISTINCT image_id FROM boxes WHERE class_id = ?");
-                images.bind(1, classId);
-                while (images.step())
-                    touched.push_back(images.integer(0));
-                sql::Statement remove(m_impl->db, "DELETE FROM boxes WHERE class_id = ?");
-                remove.bind(1, classId);
-                if (auto ran = remove.run(); !ran)
-                    return fail(ran.error());
-                break;
-            }
-            }
-        }
-        sql::Statement remove(m_impl->db, "DELETE FROM classes WHERE id = ?");
-        remove.bind(1, classId);
-        if (auto ran = remove.run(); !ran)
-            return fail(ran.error());
-        if (sqlite3_changes(m_impl->db.handle()) == 0)
-            return fail("class id " + std::to_string(classId) + ": no such class");
-        for (const auto imageId : touched)
-            if (auto refreshed = m_impl->refreshStatus(imageId); !refreshed)
-                return refreshed;
-        // Close the gap in the positions.
-        return m_impl->db.exec(
-            "UPDATE classes SET position = (SELECT COUNT(*) FROM classes c2 WHERE c2.position < "
-            "classes.position)");
-    });
+FrameStore& Project::frames() {
+    return m_impl->frames;
 }
-
-Expected<std::vector<ClassInfo>> Project::classes() const {
-    sql::Statement query(m_impl->db, "SELECT id, name, color, position FROM classes ORDER BY position, id");
-    std::vector<ClassInfo> result;
-    while (query.step())
-        result.push_back(
-            {query.integer(0), query.text(1), query.text(2), static_cast<int>(query.integer(3))});
-    if (!query.error().empty())
-        return dbError(*m_impl, "cannot read classes", query.error());
-    return result;
+const FrameStore& Project::frames() const {
+    return m_impl->frames;
+}
+TakenFileStore& Project::takenFiles() {
+    return m_impl->takenFiles;
+}
+const TakenFileStore& Project::takenFiles() const {
+    return m_impl->takenFiles;
+}
+BoxStore& Project::boxes() {
+    return m_impl->boxes;
+}
+const BoxStore& Project::boxes() const {
+    return m_impl->boxes;
+}
+RunStore& Project::runs() {
+    return m_impl->runs;
+}
+const RunStore& Project::runs() const {
+    return m_impl->runs;
+}
+SettingStore& Project::settings() {
+    return m_impl->settings;
+}
+const SettingStore& Project::settings() const {
+    return m_impl->settings;
 }
 
 } // namespace osprey::project

@@ -1,17 +1,20 @@
 #pragma once
-// Private: the state behind Project, shared by the project_*.cpp files.
+// Private to core/project: ProjectImpl, the state behind Project (the connection, its transaction depth
+// and write wait) and the stores over it, shared by project.cpp and the *_store.cpp files.
 
 #include "common/sqlite.h"
 #include "project/project.h"
 
 #include <sqlite3.h>
 
-#include <memory>
+#include <chrono>
+#include <filesystem>
+#include <functional>
 #include <string>
 
 namespace osprey::project {
 
-struct Project::Impl {
+struct ProjectImpl {
     std::filesystem::path folder;
     sql::Connection db;
     int transactionDepth = 0;
@@ -19,6 +22,14 @@ struct Project::Impl {
     bool readOnly = false;
     std::chrono::milliseconds busyWait = kDefaultBusyWait;
     std::function<void(std::chrono::milliseconds)> busyObserver;
+
+    ClassStore classes{*this};
+    ImageStore images{*this};
+    FrameStore frames{*this};
+    TakenFileStore takenFiles{*this};
+    BoxStore boxes{*this};
+    RunStore runs{*this};
+    SettingStore settings{*this};
 
     /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, or a SAVEPOINT when already inside a transaction.
     /// BEGIN waits for another writer up to `busyWait`, telling `busyObserver`.
@@ -33,7 +44,7 @@ struct Project::Impl {
 };
 
 /// "where" for a database failure: the database path and SQLite's message.
-Unexpected dbError(const Project::Impl& impl, const std::string& what, const std::string& detail);
+Unexpected dbError(const ProjectImpl& impl, const std::string& what, const std::string& detail);
 
 std::int64_t nowSeconds();
 

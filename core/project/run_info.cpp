@@ -37,7 +37,7 @@ std::string RunInfo::epochs() const {
 }
 
 Expected<std::vector<RunInfo>> listRuns(const Project& project) {
-    auto runs = project.runs();
+    auto runs = project.runs().list();
     if (!runs)
         return fail(runs.error());
     std::vector<RunInfo> result;
@@ -48,7 +48,7 @@ Expected<std::vector<RunInfo>> listRuns(const Project& project) {
 }
 
 Expected<RunInfo> findRun(const Project& project, const std::string& name) {
-    auto runs = project.runs();
+    auto runs = project.runs().list();
     if (!runs)
         return fail(runs.error());
     std::string names;

@@ -192,7 +192,7 @@ Status applySplit(project::Project& project, const formats::Dataset& dataset, co
             const auto& image = dataset.images[i];
             if (image.splitLocked || plan.splits[i] == image.split)
                 continue;
-            if (auto status = project.setImageSplit(image.id, plan.splits[i], false); !status)
+            if (auto status = project.images().setSplit(image.id, plan.splits[i], false); !status)
                 return status;
         }
         return {};

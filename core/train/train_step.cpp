@@ -1,10 +1,6 @@
-// One training step of the run: precision and the loss scaler, forward/backward of a loaded batch with
-// out-of-memory recovery (halve the images per forward, keep the batch through accumulation), and the
-// optimiser step that skips inf/nan gradients.
-#include "train/training_run_impl.h"
+#include "train/train_step_impl.h"
 
 #include "model/compat_torch_impl.h"
-#include "system/cpu_features.h"
 #include "system/machine_monitor.h"
 #include "train/distributed_impl.h"
 #include "train/trainer_impl.h"
@@ -40,36 +36,15 @@ std::string gib(double bytes) {
 
 } // namespace
 
-void Run::setUpPrecision() {
-    const bool cuda = m_device.is_cuda();
-    m_precision = choosePrecision(m_config.amp, cuda, fastBFloat16(m_device));
-    m_scaler = std::make_unique<GradScaler>(m_precision == Precision::Float16);
-    if (cuda) {
-        // Fixed input sizes: let cuDNN time its algorithms once and keep the fastest.
-        model::compat::setCudnnBenchmark(true);
-        if (!m_config.amp)
-            m_emit.log("amp=false: training in float32");
-        else if (m_precision == Precision::BFloat16)
-            m_emit.log("AMP: bf16 autocast for training and validation (the GPU supports bfloat16)");
-        else
-            m_emit.log(
-                "AMP: fp16 autocast for training and validation, with a dynamic loss scaler (the GPU has no "
-                "bfloat16 support)");
-    } else if (!m_config.amp) {
-        m_emit.log("amp=false: training in float32");
-    } else if (m_precision == Precision::BFloat16) {
-        m_emit.log("AMP: bf16 autocast for training and validation on the CPU (it has " +
-                   system::cpuBFloat16Instructions() + "); amp=false trains in float32");
-    } else if (system::cpuComputesBFloat16()) {
-        m_emit.log("AMP: float32 on the CPU: bf16 autocast needs LibTorch 2.x (" +
-                   model::compat::torchVersion() +
-                   "'s bf16 kernels measured 0.3-1.08x float32 per training step, 2.15's 1.5-2.5x)");
-    }
-}
+TrainStep::TrainStep(RunParts& parts, const run::TrainConfig& config, const TrainInputs& inputs,
+                     Emitter& emitter, std::filesystem::path lastWeights, PhaseTimes& phases)
+    : m_parts(parts), m_config(config), m_inputs(inputs), m_emit(emitter),
+      m_lastWeights(std::move(lastWeights)), m_phases(phases) {}
 
-std::string Run::outOfMemoryMessage(int batch, const std::string& where) const {
+std::string TrainStep::outOfMemoryMessage(int batch, const std::string& where) const {
     std::string memory;
-    if (const auto info = m_device.is_cuda() ? model::compat::cudaMemoryInfo(m_device.index()) : std::nullopt)
+    if (const auto info =
+            m_parts.device.is_cuda() ? model::compat::cudaMemoryInfo(m_parts.device.index()) : std::nullopt)
         memory = gib(static_cast<double>(info->freeBytes)) + " free of " +
                  gib(static_cast<double>(info->totalBytes));
     else {
@@ -77,24 +52,25 @@ std::string Run::outOfMemoryMessage(int batch, const std::string& where) const {
         const auto sample = machine.sample();
         memory = gib((sample.ramTotalMb - sample.ramUsedMb) * 1024.0 * 1024.0) + " of RAM free";
     }
-    const std::string device = m_device.is_cuda() ? "cuda:" + std::to_string(m_device.index()) : "cpu";
+    const std::string device =
+        m_parts.device.is_cuda() ? "cuda:" + std::to_string(m_parts.device.index()) : "cpu";
     std::string kept = "no checkpoint was written yet";
-    if (std::filesystem::exists(m_lastPath))
-        kept = "the last checkpoint " + m_lastPath.string() + " (epoch " + std::to_string(m_state.nextEpoch) +
-               ") is kept; resume with resume=true";
-    return "out of memory " + where + ": " + m_state.model->spec().name() +
+    if (std::filesystem::exists(m_lastWeights))
+        kept = "the last checkpoint " + m_lastWeights.string() + " (epoch " +
+               std::to_string(m_parts.state.nextEpoch) + ") is kept; resume with resume=true";
+    return "out of memory " + where + ": " + m_parts.state.model->spec().name() +
            " at imgsz=" + std::to_string(m_config.imgsz) + " does not fit on " + device + " (" + memory +
            " after freeing the cache; configured batch=" + std::to_string(m_config.batch) + ", " +
            std::to_string(batch) + " per forward); " + kept +
            ". Use a smaller model or imgsz, or free memory used by other programs";
 }
 
-Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, torch::Tensor& partsSum,
-                       int& instances) {
+Status TrainStep::forwardBackward(const HostBatch& batch, int epoch, long long iteration,
+                                  torch::Tensor& partsSum, int& instances) {
     while (true) {
         const int chunk = m_microBatch > 0 ? std::min(m_microBatch, batch.count) : batch.count;
-        if (m_parallel)
-            m_parallel->broadcastBuffers(); // rank 0's BatchNorm statistics, as DDP before each forward
+        if (m_parts.parallel)
+            m_parts.parallel->broadcastBuffers(); // rank 0's BatchNorm statistics, as DDP before each forward
         try {
             auto parts = torch::zeros({3});
             instances = 0;
@@ -104,18 +80,20 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
                     m_inputs.beforeStep({epoch + 1, iteration, count});
                 const auto t0 = Clock::now();
                 const auto deviceBatch = count == batch.count
-                                             ? toDevice(batch, m_device)
-                                             : toDevice(sliceBatch(batch, start, count), m_device);
+                                             ? toDevice(batch, m_parts.device)
+                                             : toDevice(sliceBatch(batch, start, count), m_parts.device);
                 const auto t1 = Clock::now();
                 model::HeadMaps maps;
+                const auto& precision = *m_parts.precision;
                 {
-                    const bool lower = m_precision != Precision::Float32;
-                    model::compat::AutocastScope autocast(m_device.type(), autocastType(m_precision), lower);
-                    maps = m_criterion->forward(*m_state.model, deviceBatch.images, lower);
+                    const bool lower = precision.autocast();
+                    model::compat::AutocastScope autocast(m_parts.device.type(),
+                                                          autocastType(precision.precision()), lower);
+                    maps = m_parts.criterion->forward(*m_parts.state.model, deviceBatch.images, lower);
                 }
-                const auto loss = (*m_criterion)(maps, deviceBatch.targets);
+                const auto loss = (*m_parts.criterion)(maps, deviceBatch.targets);
                 const auto t2 = Clock::now();
-                m_scaler->scaleLoss(loss.total).backward();
+                precision.scaleLoss(loss.total).backward();
                 const auto t3 = Clock::now();
                 parts += loss.parts.to(torch::kCPU) * (static_cast<double>(count) / batch.count);
                 instances += deviceBatch.instances;
@@ -127,11 +105,11 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
             return {};
         } catch (const std::exception& error) {
             // Data parallel: halving one rank's batch would break the lockstep of the ranks' steps.
-            if (!model::compat::isOutOfMemory(error) || m_parallel)
+            if (!model::compat::isOutOfMemory(error) || m_parts.parallel)
                 throw;
             // The gradients of this accumulation window are partial: drop them and start it again here.
-            m_state.optimizer->get().zero_grad();
-            m_state.lastOptimizerStep = iteration - 1;
+            m_parts.state.optimizer->get().zero_grad();
+            m_parts.state.lastOptimizerStep = iteration - 1;
             model::compat::emptyCudaCache();
             if (chunk <= 1)
                 return fail(outOfMemoryMessage(chunk, "at batch 1, the smallest"));
@@ -149,38 +127,30 @@ Status Run::trainBatch(const HostBatch& batch, int epoch, long long iteration, t
     }
 }
 
-void Run::optimizerStep(int epoch, long long iteration) {
-    if (m_parallel)
-        m_parallel->allreduceGradients(); // identical gradients, so identical steps on every rank
+void TrainStep::optimizerStep(int epoch, long long iteration) {
+    if (m_parts.parallel)
+        m_parts.parallel->allreduceGradients(); // identical gradients, so identical steps on every rank
     StepOutcome outcome;
     try {
         if (m_inputs.beforeOptimizerStep)
             m_inputs.beforeOptimizerStep({epoch + 1, iteration, m_config.batch});
         outcome =
-            m_scaler->step(m_state.optimizer->get(), m_state.optimizer->parameters(), m_config.gradClipNorm);
+            m_parts.precision->step(m_parts.state.optimizer->get(), m_parts.state.optimizer->parameters(),
+                                    m_config.gradClipNorm, iteration, epoch + 1);
     } catch (const std::exception& error) {
         // The optimiser's state (AdamW: two values per parameter) is allocated in its first step, and a
         // step that fails part-way has already updated some parameters: it cannot be retried or halved.
         if (!model::compat::isOutOfMemory(error))
             throw;
         model::compat::emptyCudaCache();
-        throw std::runtime_error(outOfMemoryMessage(m_microBatch > 0 ? m_microBatch : m_config.batch,
-                                                    "in the optimiser step (its state for " +
-                                                        std::to_string(m_state.model->parameters().size()) +
-                                                        " tensors is allocated there)"));
+        throw std::runtime_error(outOfMemoryMessage(
+            m_microBatch > 0 ? m_microBatch : m_config.batch,
+            "in the optimiser step (its state for " +
+                std::to_string(m_parts.state.model->parameters().size()) + " tensors is allocated there)"));
     }
-    m_state.optimizer->get().zero_grad();
-    if (outcome.stepped) {
-        m_state.emaUpdater->update();
-        return;
-    }
-    ++m_skippedSteps;
-    // fp16 skips a few steps while its scale settles; name the first ones, then count.
-    if (m_skippedSteps <= 20)
-        m_emit.log(GradScaler::describeSkip(outcome, iteration, epoch + 1), "warning");
-    else if (m_skippedSteps % 100 == 0)
-        m_emit.log(std::to_string(m_skippedSteps) + " optimiser steps skipped so far for inf/nan gradients",
-                   "warning");
+    m_parts.state.optimizer->get().zero_grad();
+    if (outcome.stepped)
+        m_parts.state.emaUpdater->update();
 }
 
 } // namespace osprey::train::detail

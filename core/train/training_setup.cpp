@@ -1,4 +1,4 @@
-#include "train/training_run_impl.h"
+#include "train/training_setup_impl.h"
 
 #include "model/inference_torch_impl.h"
 #include "model/predictor.h"
@@ -9,21 +9,15 @@
 #include "train/device_choice.h"
 #include "train/distributed_impl.h"
 #include "train/sync_batch_norm_impl.h"
-#include "train/system_sampler.h"
 #include "train/trainer_impl.h"
 
 #include "common/strings.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <thread>
-
-#include <unistd.h>
 
 namespace osprey::train::detail {
 
@@ -83,7 +77,24 @@ int remapClassRows(model::DetectionModel& network, const model::TensorList& sour
 
 } // namespace
 
-Status Run::setUp() {
+TrainingSetup::TrainingSetup(const run::TrainConfig& config, const TrainInputs& inputs, Emitter& emitter)
+    : m_config(config), m_inputs(inputs), m_emit(emitter) {
+    if (m_inputs.distributed) {
+        m_parts.worldSize = m_inputs.distributed->worldSize();
+        m_parts.isMain = m_inputs.distributed->isMain();
+    }
+}
+
+Expected<RunParts> TrainingSetup::build() {
+    for (const auto step :
+         {&TrainingSetup::checkInputs, &TrainingSetup::chooseDevice, &TrainingSetup::buildNetworks,
+          &TrainingSetup::buildOptimizer, &TrainingSetup::joinRanks, &TrainingSetup::openRunFolder})
+        if (auto status = (this->*step)(); !status)
+            return fail(status.error());
+    return std::move(m_parts);
+}
+
+Status TrainingSetup::checkInputs() {
     if (auto status = m_config.check(); !status)
         return status;
     if (!m_inputs.train || !m_inputs.events)
@@ -100,11 +111,15 @@ Status Run::setUp() {
             ? m_config.threads
             : std::max(1, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) / ranksHere);
     model::setComputeThreads(threads); // torch's threads; OpenBLAS pinned to one under them
-    m_threads = threads;
+    m_parts.threads = threads;
     if (m_config.batch < 1)
         return fail("batch=" + run::optionValue(m_config, "batch") +
                     " (AutoBatch) must be resolved to a batch size before the data loaders are built "
                     "(planAutoBatch); the engine trains a fixed batch");
+    return {};
+}
+
+Status TrainingSetup::chooseDevice() {
     auto devices = chooseDevices(m_config.device, probeDevices());
     if (!devices)
         return fail(devices.error());
@@ -112,16 +127,21 @@ Status Run::setUp() {
         // One GPU per rank: the rank's position on its machine in the device list.
         const auto& indices = devices->indices;
         const int local = m_inputs.distributed->info().localRank % static_cast<int>(indices.size());
-        m_device =
+        m_parts.device =
             torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(indices[static_cast<size_t>(local)]));
     } else if (devices->cuda) {
-        m_device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(devices->indices.front()));
+        m_parts.device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(devices->indices.front()));
         if (devices->indices.size() > 1)
             m_emit.log("device=" + m_config.device + ": this engine trains on one GPU; using cuda:" +
                            std::to_string(devices->indices.front()) +
                            " (data parallel training over the listed GPUs comes with the distributed engine)",
                        "warning");
     }
+    return {};
+}
+
+Status TrainingSetup::buildNetworks() {
+    auto& state = m_parts.state;
     torch::manual_seed(m_config.seed);
     const int nc = static_cast<int>(m_inputs.dataset.classNames.size());
     auto spec = model::parseModelName(m_config.model, nc);
@@ -143,24 +163,24 @@ Status Run::setUp() {
         if (auto meta = model::readCheckpointMeta(run::RunFolder(m_inputs.runDir).lastWeights()))
             spec->sppfActivation = meta->spec.sppfActivation;
     }
-    m_state.model = std::make_shared<model::DetectionModel>(spec.value());
-    m_state.ema = std::make_shared<model::DetectionModel>(spec.value());
+    state.model = std::make_shared<model::DetectionModel>(spec.value());
+    state.ema = std::make_shared<model::DetectionModel>(spec.value());
     if (pretrained) {
         // The class-logit convolutions as built (the last conv of each class branch, ".2." in every family),
         // for the rows the weights have no class for.
         model::TensorList fresh;
-        const auto built = m_state.model->stateDict();
-        for (const std::string& name : m_state.model->classBranchNames())
+        const auto built = state.model->stateDict();
+        for (const std::string& name : state.model->classBranchNames())
             if (name.ends_with(".2.weight") || name.ends_with(".2.bias"))
                 for (const auto& [key, tensor] : built)
                     if (key == name)
                         fresh.emplace_back(name, tensor.detach().clone());
-        const auto& state = pretrained->ema.empty() ? pretrained->model : pretrained->ema;
-        auto report = model::loadState(*m_state.model, state, model::LoadMode::Pretrained);
+        const auto& weights = pretrained->ema.empty() ? pretrained->model : pretrained->ema;
+        auto report = model::loadState(*state.model, weights, model::LoadMode::Pretrained);
         if (!report)
             return fail(m_config.weights + ": " + report.message());
         std::ostringstream message;
-        message << "Transferred " << report->loaded.size() << "/" << m_state.model->stateDict().size()
+        message << "Transferred " << report->loaded.size() << "/" << state.model->stateDict().size()
                 << " items from pretrained weights " << m_config.weights;
         if (!pretrained->meta.origin.empty())
             message << " (" << pretrained->meta.origin << ")";
@@ -168,146 +188,133 @@ Status Run::setUp() {
             message << "; kept " << report->skipped.size()
                     << " class-output tensors freshly initialised (the class count differs)";
         m_emit.log(message.str());
-        if (const int matched = remapClassRows(*m_state.model, state, pretrained->meta.names,
+        if (const int matched = remapClassRows(*state.model, weights, pretrained->meta.names,
                                                m_inputs.dataset.classNames, fresh))
             m_emit.log("Remapped " + std::to_string(matched) + "/" + std::to_string(nc) +
                        " class rows of the head from the pretrained weights by class name (as Ultralytics' "
                        "cls_remap)");
     }
-    m_state.model->to(m_device);
-    m_state.ema->to(m_device);
+    state.model->to(m_parts.device);
+    state.ema->to(m_parts.device);
     // NHWC on the CPU: oneDNN's convolutions then skip their layout reorders (setChannelsLast), before the
     // EMA and the optimiser take the parameters.
-    if (m_device.is_cpu()) {
-        m_state.model->setChannelsLast(true);
-        m_state.ema->setChannelsLast(true);
+    if (m_parts.device.is_cpu()) {
+        state.model->setChannelsLast(true);
+        state.ema->setChannelsLast(true);
     }
-    m_state.model->train();
-    m_state.emaUpdater =
-        std::make_unique<ModelEma>(m_state.ema, m_state.ema->stateDict(), m_state.model->stateDict());
+    state.model->train();
+    state.emaUpdater =
+        std::make_unique<ModelEma>(state.ema, state.ema->stateDict(), state.model->stateDict());
+    return {};
+}
 
-    m_batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
-    m_accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
-    const bool endToEnd = m_state.model->head().endToEnd();
+Status TrainingSetup::buildOptimizer() {
+    auto& state = m_parts.state;
+    const int nc = static_cast<int>(m_inputs.dataset.classNames.size());
+    m_parts.batchesPerEpoch = std::max(1, m_inputs.train->batchesPerEpoch());
+    m_parts.accumulate = accumulateSteps(m_config.batch, m_config.nominalBatch);
+    const bool endToEnd = state.model->head().endToEnd();
     // YOLO26 follows Ultralytics 8.4.190 (warmup capped at epochs - 1, no 100-iteration floor); YOLOv8 and
     // YOLO11 keep 8.4.90's rule, which their parity runs were measured against.
-    m_warmupIterations =
-        endToEnd ? yolo26WarmupIterations(m_config.warmupEpochs, m_config.epochs, m_batchesPerEpoch)
-                 : warmupIterations(m_config.warmupEpochs, m_batchesPerEpoch);
+    m_parts.warmupIterations =
+        endToEnd ? yolo26WarmupIterations(m_config.warmupEpochs, m_config.epochs, m_parts.batchesPerEpoch)
+                 : warmupIterations(m_config.warmupEpochs, m_parts.batchesPerEpoch);
     const std::filesystem::path last = run::RunFolder(m_inputs.runDir).lastWeights();
     if (m_config.resume) {
         auto choice = checkpointOptimizer(last);
         if (!choice)
             return fail("resume: " + choice.message());
-        m_state.choice = choice.value();
-        m_state.choice.warmupBiasLr =
+        state.choice = choice.value();
+        state.choice.warmupBiasLr =
             m_config.optimizer == run::OptimizerKind::Auto ? 0.0 : m_config.warmupBiasLr;
     } else {
-        m_state.choice = endToEnd ? chooseYolo26Optimizer(m_config, m_inputs.train->imageCount(), nc)
-                                  : chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
+        state.choice = endToEnd ? chooseYolo26Optimizer(m_config, m_inputs.train->imageCount(), nc)
+                                : chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
     }
     const double decay =
-        scaledWeightDecay(m_config.weightDecay, m_config.batch, m_accumulate, m_config.nominalBatch);
+        scaledWeightDecay(m_config.weightDecay, m_config.batch, m_parts.accumulate, m_config.nominalBatch);
     // MuSGD's x3 lr groups: the head's class branches (Ultralytics picks cv3 and one2one_cv3 of the head).
     std::vector<std::string> classBranches;
-    const std::string head = "model." + std::to_string(m_state.model->layers().size() - 1);
+    const std::string head = "model." + std::to_string(state.model->layers().size() - 1);
     for (const char* branch : {".cv3", ".one2one_cv3"})
         classBranches.push_back(head + branch);
-    m_state.optimizer =
-        std::make_unique<RecipeOptimizer>(*m_state.model, m_state.choice, decay, classBranches);
+    state.optimizer = std::make_unique<RecipeOptimizer>(*state.model, state.choice, decay, classBranches);
     if (m_config.optimizer == run::OptimizerKind::Auto && !m_config.resume) {
-        m_emit.log("optimizer=auto: chose " + toString(m_state.choice.kind) +
-                   " (lr=" + std::to_string(m_state.choice.lr) +
-                   ", momentum=" + std::to_string(m_state.choice.momentum) +
+        m_emit.log("optimizer=auto: chose " + toString(state.choice.kind) + " (lr=" +
+                   std::to_string(state.choice.lr) + ", momentum=" + std::to_string(state.choice.momentum) +
                    ") from the run length, ignoring lr0 and momentum");
     }
-    m_emit.log("optimizer: " + m_state.optimizer->describe());
+    m_emit.log("optimizer: " + state.optimizer->describe());
     if (m_config.resume) {
-        if (auto status = loadTrainingCheckpoint(m_state, last); !status)
+        if (auto status = loadTrainingCheckpoint(state, last); !status)
             return fail("resume: " + status.message());
-        if (m_state.nextEpoch >= m_config.epochs)
-            return fail("resume: " + last.string() + " already completed " +
-                        std::to_string(m_state.nextEpoch) + " of " + std::to_string(m_config.epochs) +
+        if (state.nextEpoch >= m_config.epochs)
+            return fail("resume: " + last.string() + " already completed " + std::to_string(state.nextEpoch) +
+                        " of " + std::to_string(m_config.epochs) +
                         " epochs; start a new run or raise epochs");
         m_emit.log("Resuming training from " + last.string() + " at epoch " +
-                   std::to_string(m_state.nextEpoch + 1));
+                   std::to_string(state.nextEpoch + 1));
     }
-    if (m_inputs.distributed && m_config.batch % worldSize() != 0)
+    return {};
+}
+
+Status TrainingSetup::joinRanks() {
+    const int worldSize = m_parts.worldSize;
+    if (m_inputs.distributed && m_config.batch % worldSize != 0)
         return fail("batch=" + std::to_string(m_config.batch) + " is the batch of all " +
-                    std::to_string(worldSize()) + " ranks together and must divide among them; use batch=" +
-                    std::to_string(std::max(1, m_config.batch / worldSize()) * worldSize()));
+                    std::to_string(worldSize) + " ranks together and must divide among them; use batch=" +
+                    std::to_string(std::max(1, m_config.batch / worldSize) * worldSize));
     if (m_inputs.distributed) {
+        auto& state = m_parts.state;
         // Every rank built the same network from the same seed (and read the same last.pt on resume);
         // rank 0's weights are broadcast all the same, as DDP does, so the ranks start identical.
-        m_parallel = std::make_unique<DataParallel>(*m_inputs.distributed, *m_state.model);
-        m_parallel->broadcastModule(*m_state.model);
-        m_parallel->broadcastModule(*m_state.ema);
+        m_parts.parallel = std::make_unique<DataParallel>(*m_inputs.distributed, *state.model);
+        m_parts.parallel->broadcastModule(*state.model);
+        m_parts.parallel->broadcastModule(*state.ema);
         m_emit.log("Data parallel: rank " + std::to_string(m_inputs.distributed->rank()) + " of " +
-                   std::to_string(worldSize()) + " (" +
+                   std::to_string(worldSize) + " (" +
                    (m_inputs.distributed->backend() == CommBackend::Nccl ? "NCCL" : "Gloo") + ", " +
-                   std::to_string(m_config.batch / worldSize()) + " of each batch of " +
-                   std::to_string(m_config.batch) + " images per rank, " + std::to_string(threads) +
+                   std::to_string(m_config.batch / worldSize) + " of each batch of " +
+                   std::to_string(m_config.batch) + " images per rank, " + std::to_string(m_parts.threads) +
                    " threads); rank 0 validates and writes the run");
         if (m_config.syncBn) {
-            const int layers = enableSyncBatchNorm(*m_state.model, *m_inputs.distributed);
+            const int layers = enableSyncBatchNorm(*state.model, *m_inputs.distributed);
             m_emit.log("SyncBN: " + std::to_string(layers) + " BatchNorm layers normalise with the batch " +
-                       "statistics of all " + std::to_string(worldSize()) + " ranks");
+                       "statistics of all " + std::to_string(worldSize) + " ranks");
         }
     } else if (m_config.syncBn) {
         m_emit.log("sync_bn=true has no effect with one process: BatchNorm already sees the whole batch");
     }
-    m_criterion = std::make_unique<Criterion>(
-        *m_state.model, m_config.epochs, LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
+    return {};
+}
+
+Status TrainingSetup::openRunFolder() {
+    m_parts.criterion =
+        std::make_unique<Criterion>(*m_parts.state.model, m_config.epochs,
+                                    LossGains{m_config.boxGain, m_config.clsGain, m_config.dflGain});
     // Resume: the branch weights of the epoch that comes next (Ultralytics: updates = start_epoch - 1, then
     // one update()).
-    m_criterion->setCompletedEpochs(m_state.nextEpoch);
+    m_parts.criterion->setCompletedEpochs(m_parts.state.nextEpoch);
     std::error_code error;
     const run::RunFolder folder(m_inputs.runDir);
     std::filesystem::create_directories(folder.weightsDir(), error);
     if (error)
         return fail(m_inputs.runDir.string() + ": cannot create the run folder: " + error.message());
-    m_lastPath = folder.lastWeights();
-    m_bestPath = folder.bestWeights();
-    setUpPrecision();
-    if (!isMain())
+    m_parts.precision = std::make_unique<PrecisionPolicy>(m_config, m_parts.device, m_emit);
+    if (!m_parts.isMain)
         return {}; // rank 0 writes the run folder
     if (auto status = run::writeArgsYaml(folder.args(), m_config.toMap()); !status)
         return status;
-    m_results = std::make_unique<run::ResultsCsv>(folder.results(), m_criterion->endToEnd());
+    m_parts.results = std::make_unique<run::ResultsCsv>(folder.results(), m_parts.criterion->endToEnd());
     if (m_config.resume) {
-        if (auto status = m_results->loadExisting(m_state.nextEpoch); !status)
+        if (auto status = m_parts.results->loadExisting(m_parts.state.nextEpoch); !status)
             return status;
     }
     auto board = run::TensorBoardWriter::open(folder.tensorboard());
     if (!board)
         return fail(board.error());
-    m_tensorboard = std::move(*board);
+    m_parts.tensorboard = std::move(*board);
     return {};
-}
-
-void Run::emitStarted(std::int64_t parameters, double gflops) {
-    run::TrainEvent event;
-    event.type = run::TrainEvent::Type::RunStarted;
-    event.config = m_config.toMap();
-    event.config["optimizer_used"] = toString(m_state.choice.kind);
-    event.config["lr_used"] = std::to_string(m_state.choice.lr);
-    event.config["world_size"] = std::to_string(worldSize());
-    const auto& d = m_inputs.dataset;
-    event.trainImages = d.trainImages;
-    event.valImages = d.valImages;
-    event.trainBoxes = d.trainBoxes;
-    event.valBoxes = d.valBoxes;
-    event.negatives = d.negatives;
-    event.classNames = d.classNames;
-    event.modelName = m_state.model->spec().name();
-    event.parameters = parameters;
-    event.gflops = gflops;
-    event.runDir = m_inputs.runDir.string();
-    event.epochs = m_config.epochs;
-    event.startEpoch = m_state.nextEpoch + 1;
-    event.pid = static_cast<std::int64_t>(::getpid());
-    event.computeThreads = m_device.is_cuda() ? 0 : m_threads;
-    m_emit.emit(std::move(event));
 }
 
 } // namespace osprey::train::detail

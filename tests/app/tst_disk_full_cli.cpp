@@ -76,9 +76,9 @@ private slots:
         const fs::path folder = disk / "p";
         {
             auto project = std::move(project::Project::create(folder).value());
-            const auto cls = project->addClass("earlier").value();
-            const auto image = project->addImage({"earlier.jpg", 100, 100}).value();
-            project->addBox({image, cls, 1, 2, 30, 40}).value();
+            const auto cls = project->classes().add("earlier").value();
+            const auto image = project->images().add({"earlier.jpg", 100, 100}).value();
+            project->boxes().add({image, cls, 1, 2, 30, 40}).value();
         }
         const auto run = test::runCli({"import", test::pathArg("project", folder),
                                        test::pathArg("source", base / "coco" / "instances.json")});
@@ -90,13 +90,13 @@ private slots:
 
         auto project = std::move(project::Project::open(folder).value());
         QCOMPARE(project->integrityCheck().value(), std::string("ok"));
-        QCOMPARE(project->countImages().value(), std::int64_t(1));
-        QCOMPARE(project->classes().value().size(), size_t(1));
-        const auto image = project->listImages().value().front();
+        QCOMPARE(project->images().count().value(), std::int64_t(1));
+        QCOMPARE(project->classes().list().value().size(), size_t(1));
+        const auto image = project->images().list().value().front();
         QCOMPARE(image.path, std::string("earlier.jpg"));
-        QCOMPARE(project->boxes(image.id).value().size(), size_t(1));
+        QCOMPARE(project->boxes().ofImage(image.id).value().size(), size_t(1));
         // A small edit still fits, and is stored.
-        QVERIFY(project->addBox({image.id, project->classes().value().front().id, 5, 5, 9, 9}));
+        QVERIFY(project->boxes().add({image.id, project->classes().list().value().front().id, 5, 5, 9, 9}));
         project.reset();
         test::unmount(disk);
     }

@@ -118,7 +118,7 @@ private slots:
             project::NewImage fine{"fine.jpg", 32, 32, {}, project::ImageStatus::New, project::Split::Train,
                                    false};
             const std::vector<project::NewImage> images{huge, fine};
-            QVERIFY((*project)->addImages(images).hasValue());
+            QVERIFY((*project)->images().addAll(images).hasValue());
         }
         const Run run = cli({"validate", "project=" + q(folder)});
         QCOMPARE(run.status, QProcess::NormalExit);
@@ -171,9 +171,9 @@ private slots:
         QVERIFY2(run.out.contains("Imported 12 frames from 2 video(s)"), qPrintable(run.out));
         auto opened = project::Project::open(base / "p");
         QVERIFY(opened);
-        QCOMPARE((*opened)->countImages().value(), std::int64_t(12));
-        const auto first = (*opened)->listImages().value().front();
-        QCOMPARE((*opened)->image(first.id).value().frame->frame, std::int64_t(0));
+        QCOMPARE((*opened)->images().count().value(), std::int64_t(12));
+        const auto first = (*opened)->images().list().value().front();
+        QCOMPARE((*opened)->images().get(first.id).value().frame->frame, std::int64_t(0));
         QVERIFY(fs::exists((*opened)->resolve(first.path)));
 
         // split keeps each video's frames in one split (neighbouring frames would leak between splits).
@@ -184,8 +184,8 @@ private slots:
         {
             auto reread = project::Project::open(base / "p");
             std::map<std::string, std::set<int>> splitsOfVideo;
-            for (const auto& image : (*reread)->listImages().value())
-                splitsOfVideo[(*reread)->image(image.id).value().frame->video].insert(
+            for (const auto& image : (*reread)->images().list().value())
+                splitsOfVideo[(*reread)->images().get(image.id).value().frame->video].insert(
                     static_cast<int>(image.split));
             QCOMPARE(splitsOfVideo.size(), size_t(2));
             for (const auto& [video, splits] : splitsOfVideo)
@@ -265,7 +265,7 @@ private slots:
             auto project = project::Project::open(projectFolder);
             if (!project)
                 return -1;
-            auto images = (*project)->countImages();
+            auto images = (*project)->images().count();
             return images ? *images : -1;
         };
 
@@ -306,11 +306,11 @@ private slots:
         QVERIFY2(second.exitCode() == 0 && out.contains("Stopped watching"), qPrintable(out));
 
         auto project = project::Project::open(projectFolder).value();
-        QCOMPARE(project->countImages().value(), std::int64_t(kImages + kFrames + 1));
+        QCOMPARE(project->images().count().value(), std::int64_t(kImages + kFrames + 1));
         std::vector<std::int64_t> all(kFrames);
         std::iota(all.begin(), all.end(), 0);
-        QCOMPARE(project->frameIndices((watched / "cam.avi").generic_string()).value(), all);
-        const auto taken = project->takenFiles().value();
+        QCOMPARE(project->frames().indices((watched / "cam.avi").generic_string()).value(), all);
+        const auto taken = project->takenFiles().list().value();
         QCOMPARE(taken.size(), std::size_t(kImages + 2));
         std::set<std::string> paths;
         for (const auto& file : taken)

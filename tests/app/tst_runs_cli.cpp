@@ -43,27 +43,27 @@ private slots:
         auto& project = *synthetic.project;
         m_hash1 = test::recordRun(project, "r1", "10", 0.4321);
 
-        auto added = project.addImages(std::vector<project::NewImage>{
+        auto added = project.images().addAll(std::vector<project::NewImage>{
             {.path = "new/a.jpg", .width = 640, .height = 480, .hash = "a1", .split = project::Split::Train},
             {.path = "new/b.jpg", .width = 640, .height = 480, .hash = "b2", .split = project::Split::Val}});
         QVERIFY(added);
-        QVERIFY(project.addBox({.imageId = (*added)[1],
-                                .classId = synthetic.classIds[1],
-                                .x1 = 10,
-                                .y1 = 10,
-                                .x2 = 90,
-                                .y2 = 70}));
+        QVERIFY(project.boxes().add({.imageId = (*added)[1],
+                                     .classId = synthetic.classIds[1],
+                                     .x1 = 10,
+                                     .y1 = 10,
+                                     .x2 = 90,
+                                     .y2 = 70}));
         auto moved = test::firstBoxOf(project, synthetic.imageIds[5]);
         m_movedBox = moved.id;
         moved.y1 += 60;
         moved.y2 += 60;
-        QVERIFY(project.updateBox(moved));
+        QVERIFY(project.boxes().update(moved));
         auto relabelled = test::firstBoxOf(project, synthetic.imageIds[6]);
         m_relabelledBox = relabelled.id;
         relabelled.classId =
             relabelled.classId == synthetic.classIds[2] ? synthetic.classIds[0] : synthetic.classIds[2];
-        QVERIFY(project.updateBox(relabelled));
-        QVERIFY(project.renameClass(synthetic.classIds[3], "pentagram"));
+        QVERIFY(project.boxes().update(relabelled));
+        QVERIFY(project.classes().rename(synthetic.classIds[3], "pentagram"));
         m_hash2 = test::recordRun(project, "r2", "20", 0.5678);
         QVERIFY(m_hash1 != m_hash2);
     }

@@ -38,26 +38,26 @@ private slots:
             auto opened = project::Project::open(folder);
             QVERIFY(opened);
             auto& project = **opened;
-            auto classes = project.classes();
+            auto classes = project.classes().list();
             QVERIFY(classes && classes->size() == 4);
             // Train on 16 images only (one batch): the detector is already trained; the val split stays 40.
-            auto train = project.listImages({.split = project::Split::Train, .limit = 0});
+            auto train = project.images().list({.split = project::Split::Train, .limit = 0});
             QVERIFY(train && train->size() == 160);
             for (size_t i = 16; i < train->size(); ++i)
-                QVERIFY(project.setImageSplit((*train)[i].id, project::Split::None));
-            auto val = project.listImages({.split = project::Split::Val, .limit = 0});
+                QVERIFY(project.images().setSplit((*train)[i].id, project::Split::None));
+            auto val = project.images().list({.split = project::Split::Val, .limit = 0});
             QVERIFY(val && val->size() == 40);
             // Five val images spread over the split: every box becomes the next class.
             for (size_t i = 3; i < val->size() && mislabelled.size() < 5; i += 8) {
                 const auto imageId = (*val)[i].id;
-                auto boxes = project.boxes(imageId);
+                auto boxes = project.boxes().ofImage(imageId);
                 QVERIFY(boxes && !boxes->empty());
                 for (auto box : *boxes) {
                     size_t index = 0;
                     while ((*classes)[index].id != box.classId)
                         ++index;
                     box.classId = (*classes)[(index + 1) % classes->size()].id;
-                    QVERIFY(project.updateBox(box));
+                    QVERIFY(project.boxes().update(box));
                 }
                 mislabelled.insert(imageId);
             }

@@ -69,7 +69,7 @@ std::string runStatus(const std::filesystem::path& project, const std::string& n
     auto opened = project::Project::open(project);
     if (!opened)
         return "cannot open";
-    auto runs = opened.value()->runs();
+    auto runs = opened.value()->runs().list();
     if (runs)
         for (const auto& run : runs.value())
             if (run.name == name)

@@ -62,8 +62,8 @@ private slots:
         std::int64_t image = 0, cls = 0;
         {
             auto project = std::move(project::Project::create(base / "p").value());
-            cls = project->addClass("edited").value();
-            image = project->addImage({"own.jpg", 100, 100}).value();
+            cls = project->classes().add("edited").value();
+            image = project->images().add({"own.jpg", 100, 100}).value();
         }
         auto project = std::move(project::Project::open(base / "p").value());
 
@@ -79,7 +79,7 @@ private slots:
         while (import.state() == QProcess::Running || edits == 0) {
             QElapsedTimer clock;
             clock.start();
-            auto box = project->addBox({image, cls, double(edits % 90), 0, double(edits % 90) + 5, 10});
+            auto box = project->boxes().add({image, cls, double(edits % 90), 0, double(edits % 90) + 5, 10});
             slowestMs = std::max(slowestMs, clock.elapsed());
             if (box) {
                 ++edits;
@@ -88,7 +88,7 @@ private slots:
                 if (firstFailure.isEmpty())
                     firstFailure = QString::fromStdString(box.message());
             }
-            const auto count = project->countImages().value();
+            const auto count = project->images().count().value();
             sawBefore = sawBefore || count == 1;
             sawAfter = sawAfter || count == 1 + kImages;
             import.waitForFinished(5);
@@ -101,10 +101,10 @@ private slots:
         QVERIFY2(sawBefore && sawAfter, "the edits did not span the import's write");
 
         // Nothing lost: every import row and every edit is there.
-        QCOMPARE(project->countImages().value(), std::int64_t(1 + kImages));
-        QCOMPARE(project->boxes(image).value().size(), size_t(edits));
+        QCOMPARE(project->images().count().value(), std::int64_t(1 + kImages));
+        QCOMPARE(project->boxes().ofImage(image).value().size(), size_t(edits));
         std::int64_t boxes = 0;
-        QVERIFY(project->forEachBox([&](const project::BoxRecord&) -> Status {
+        QVERIFY(project->boxes().forEach([&](const project::BoxRecord&) -> Status {
             ++boxes;
             return {};
         }));

@@ -62,9 +62,9 @@ void AnnotationSession::setImage(std::int64_t imageId) {
     m_boxes.clear();
     m_previewStored.clear();
     if (m_document && imageId != 0) {
-        if (auto record = m_document->project().image(imageId))
+        if (auto record = m_document->project().images().get(imageId))
             m_image = record.value();
-        if (auto boxes = m_document->project().boxes(imageId))
+        if (auto boxes = m_document->project().boxes().ofImage(imageId))
             m_boxes = std::move(boxes.value());
     }
     emit imageChanged(m_image.id);
@@ -73,9 +73,9 @@ void AnnotationSession::setImage(std::int64_t imageId) {
 void AnnotationSession::reload() {
     if (!m_document || m_image.id == 0)
         return;
-    if (auto record = m_document->project().image(m_image.id))
+    if (auto record = m_document->project().images().get(m_image.id))
         m_image = record.value();
-    auto boxes = m_document->project().boxes(m_image.id);
+    auto boxes = m_document->project().boxes().ofImage(m_image.id);
     m_boxes = boxes ? std::move(boxes.value()) : std::vector<project::BoxRecord>{};
     m_previewStored.clear();
     emit boxesChanged();
@@ -270,7 +270,7 @@ std::vector<std::int64_t> AnnotationSession::paste() {
 std::vector<std::int64_t> AnnotationSession::pasteFromImage(std::int64_t sourceImageId) {
     if (!m_document || m_image.id == 0 || sourceImageId == 0 || sourceImageId == m_image.id)
         return {};
-    auto source = m_document->project().boxes(sourceImageId);
+    auto source = m_document->project().boxes().ofImage(sourceImageId);
     if (!source || source->empty()) {
         emit message(tr("The previous image has no boxes to paste"));
         return {};

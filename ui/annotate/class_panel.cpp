@@ -88,7 +88,7 @@ void ClassPanel::refresh() {
         return;
     const std::int64_t selected = selectedClassId();
     std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> totals;
-    if (auto counts = document->project().classSplitCounts())
+    if (auto counts = document->project().boxes().classSplitCounts())
         for (const auto& row : *counts) {
             totals[row.classId].first += row.images;
             totals[row.classId].second += row.boxes;

@@ -50,7 +50,7 @@ void AssistController::setModel(const assist::ModelSource& source) {
     if (ProjectDocument* document = m_session->document()) {
         const std::string value =
             source.model.string() + '\n' + source.weights.string() + '\n' + source.names.string();
-        if (Status saved = document->project().setSetting(kModelSetting, value); !saved)
+        if (Status saved = document->project().settings().set(kModelSetting, value); !saved)
             emit message(tr("Could not remember the model: %1").arg(QString::fromStdString(saved.message())));
     }
     emit modelChanged();
@@ -77,7 +77,7 @@ void AssistController::loadProjectModel() {
     ++m_generation;
     clear();
     if (ProjectDocument* document = m_session->document()) {
-        const auto stored = document->project().setting(kModelSetting);
+        const auto stored = document->project().settings().get(kModelSetting);
         const QStringList parts =
             stored ? QString::fromStdString(*stored).split(QLatin1Char('\n')) : QStringList();
         if (parts.size() == 3 && QFileInfo::exists(parts[0])) {
@@ -88,7 +88,7 @@ void AssistController::loadProjectModel() {
     }
     ProjectDocument* document = m_session->document();
     const auto followSetting =
-        document ? document->project().setting(kFollowSetting) : Expected<std::string>(std::string());
+        document ? document->project().settings().get(kFollowSetting) : Expected<std::string>(std::string());
     const bool follow = followSetting && *followSetting == "1";
     m_follower->setEnabled(false);
     m_follower->setProjectFolder(document ? document->folder() : QString());
@@ -108,7 +108,7 @@ void AssistController::setFollowRun(bool on) {
         return;
     ProjectDocument* document = m_session->document();
     if (document)
-        if (Status saved = document->project().setSetting(kFollowSetting, on ? "1" : "0"); !saved)
+        if (Status saved = document->project().settings().set(kFollowSetting, on ? "1" : "0"); !saved)
             emit message(
                 tr("Could not remember the setting: %1").arg(QString::fromStdString(saved.message())));
     m_follower->setProjectFolder(document ? document->folder() : QString());

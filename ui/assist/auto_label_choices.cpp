@@ -24,7 +24,7 @@ QString fromEnumNumber(const QString& key, const QString& value) {
 
 AutoLabelChoices AutoLabelChoices::read(const project::Project& project) {
     AutoLabelChoices choices;
-    const auto stored = project.setting(kSettingsKey);
+    const auto stored = project.settings().get(kSettingsKey);
     if (!stored)
         return choices;
     // Unknown keys and values out of range are dropped: the defaults stay.
@@ -48,7 +48,7 @@ AutoLabelChoices AutoLabelChoices::read(const project::Project& project) {
 
 void AutoLabelChoices::write(project::Project& project) const {
     const QStringList values = QStringList{QStringLiteral("images=") + images} + options;
-    (void)project.setSetting(kSettingsKey, values.join(QLatin1Char(';')).toStdString()); // best effort
+    (void)project.settings().set(kSettingsKey, values.join(QLatin1Char(';')).toStdString()); // best effort
 }
 
 } // namespace osprey::ui

@@ -242,7 +242,7 @@ void AutoLabelDialog::updateCount() {
         query.status = project::ImageStatus::New;
     else if (selection.images == assist::ImageSelection::Split)
         query.split = selection.split;
-    auto count = m_document ? m_document->project().countImages(query) : Expected<std::int64_t>(0);
+    auto count = m_document ? m_document->project().images().count(query) : Expected<std::int64_t>(0);
     m_imageCount = count ? static_cast<int>(*count) : -1;
     if (!count)
         m_count->setText(tr("Cannot count the images: %1").arg(QString::fromStdString(count.message())));

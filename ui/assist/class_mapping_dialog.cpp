@@ -223,7 +223,7 @@ void ClassMappingDialog::accept() {
     if (!toAdd.empty()) {
         const Status added = m_document->editClasses([&](project::Project& project) -> Status {
             for (const int row : toAdd) {
-                auto id = project.addClass(m_names[row].toStdString());
+                auto id = project.classes().add(m_names[row].toStdString());
                 if (!id)
                     return fail(id.error());
                 mapping.projectClassIds[static_cast<size_t>(row)] = *id;

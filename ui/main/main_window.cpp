@@ -214,7 +214,7 @@ bool MainWindow::openProject(const QString& folder, bool quiet) {
         m_imageList->selectRow(0);
     addRecent(m_document->folder());
     updateTitle();
-    const auto total = m_document->project().countImages();
+    const auto total = m_document->project().images().count();
     statusBar()->showMessage(tr("%1 — %2 images, %3 classes")
                                  .arg(shownPath(m_document->folder()))
                                  .arg(total ? *total : 0)
@@ -255,10 +255,10 @@ void MainWindow::showImage(qint64 imageId) {
         }
         m_imageModel->clearImageOrder();
     }
-    auto row = m_document->project().imageRow(imageId, m_imageModel->filter());
+    auto row = m_document->project().images().row(imageId, m_imageModel->filter());
     if (!row) {
         m_imageModel->setFilter({});
-        row = m_document->project().imageRow(imageId, m_imageModel->filter());
+        row = m_document->project().images().row(imageId, m_imageModel->filter());
     }
     if (row)
         m_imageList->selectRow(static_cast<int>(*row));

@@ -26,7 +26,7 @@ void ImageListModel::reload() {
     if (m_ordered) {
         m_count = static_cast<int>(m_order.size());
     } else {
-        auto count = m_document->project().countImages(m_filter);
+        auto count = m_document->project().images().count(m_filter);
         m_count = count ? static_cast<int>(*count) : 0;
     }
     endResetModel();
@@ -62,7 +62,7 @@ std::vector<project::ImageRecord> ImageListModel::loadPage(int page) const {
         project::ImageQuery query = m_filter;
         query.offset = static_cast<std::int64_t>(page) * kPageSize;
         query.limit = kPageSize;
-        auto images = m_document->project().listImages(query);
+        auto images = m_document->project().images().list(query);
         return images ? std::move(images.value()) : std::vector<project::ImageRecord>{};
     }
     std::vector<project::ImageRecord> images;
@@ -70,7 +70,7 @@ std::vector<project::ImageRecord> ImageListModel::loadPage(int page) const {
     const size_t last = std::min(m_order.size(), first + kPageSize);
     images.reserve(last - first);
     for (size_t i = first; i < last; ++i) {
-        auto image = m_document->project().image(m_order[i]);
+        auto image = m_document->project().images().get(m_order[i]);
         if (image) {
             images.push_back(std::move(image.value()));
         } else { // deleted since the order was made: keep the row, marked by its id alone
@@ -171,7 +171,7 @@ void ImageListModel::onImageChanged(qint64 imageId) {
     const size_t offset = static_cast<size_t>(row % kPageSize);
     if (page == m_pages.end() || offset >= page->size())
         return; // not fetched yet: it is read fresh when a view asks for it
-    auto updated = m_document->project().image(imageId);
+    auto updated = m_document->project().images().get(imageId);
     if (!updated)
         return;
     (*page)[offset] = updated.value();

@@ -101,7 +101,7 @@ void ImageListPanel::restoreCurrent() {
         return;
     int row = m_model->rowOfImage(id);
     if (row < 0 && !m_model->hasImageOrder())
-        if (const auto found = m_document->project().imageRow(id, m_model->filter()))
+        if (const auto found = m_document->project().images().row(id, m_model->filter()))
             row = static_cast<int>(*found);
     const QModelIndex index = m_model->index(row);
     if (!index.isValid() || index.data(ImageListModel::ImageIdRole).toLongLong() != id)
@@ -151,7 +151,7 @@ void ImageListPanel::applyFilter() {
 }
 
 void ImageListPanel::updateCount() {
-    const auto total = m_document->project().countImages();
+    const auto total = m_document->project().images().count();
     if (m_model->hasImageOrder())
         m_count->setText(tr("%1 images in this order (%2 in the project)")
                              .arg(m_model->rowCount())

@@ -73,7 +73,7 @@ QString ProjectDocument::cacheFolder() const {
 }
 
 void ProjectDocument::reloadClasses() {
-    auto classes = m_project->classes();
+    auto classes = m_project->classes().list();
     m_classes = classes ? std::move(classes.value()) : std::vector<project::ClassInfo>{};
     emit classesChanged();
 }

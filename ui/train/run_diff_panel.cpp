@@ -209,7 +209,7 @@ void RunDiffPanel::compare(const QString& a, const QString& b) {
                                                    .arg(QString::fromStdString(relabel.from),
                                                         QString::fromStdString(relabel.to)));
         // The changed images that are still in the project, in the order listed, each once.
-        auto images = (*project)->listImages({.limit = 0});
+        auto images = (*project)->images().list({.limit = 0});
         if (!images) {
             result.error = QString::fromStdString(images.message());
             return result;

@@ -92,7 +92,7 @@ void RunsTable::setTraining(bool training) {
 }
 
 void RunsTable::reload() {
-    auto runs = m_document->project().runs();
+    auto runs = m_document->project().runs().list();
     m_table->setRowCount(0);
     if (!runs) {
         m_empty->setText(tr("Cannot read the runs table: %1").arg(QString::fromStdString(runs.message())));

@@ -48,7 +48,8 @@ TrainPanel::TrainPanel(ProjectDocument* document, QWidget* parent)
       m_liveRun(new LiveRun(QDir(document->cacheFolder()).filePath(QStringLiteral("trainer")), this)),
       m_preflight(new TrainPreflight(this)), m_gpuProbe(new GpuProbe(this)), m_live(m_liveRun->model()) {
     m_form = new TrainForm(this);
-    if (const auto remote = m_document->project().setting("remote.project"); remote && !remote->empty())
+    if (const auto remote = m_document->project().settings().get("remote.project");
+        remote && !remote->empty())
         m_form->setValue(QStringLiteral("remote"), QString::fromStdString(*remote));
     restoreTracking();
     m_form->setChoices(QStringLiteral("device"), GpuProbe::deviceChoices({}));
@@ -254,7 +255,7 @@ bool TrainPanel::start(QString* error) {
         return false;
     if (m_form->value(QStringLiteral("stream")).toBool()) {
         const std::string remote = m_form->value(QStringLiteral("remote")).toString().toStdString();
-        if (const Status saved = m_document->project().setSetting("remote.project", remote); !saved)
+        if (const Status saved = m_document->project().settings().set("remote.project", remote); !saved)
             m_live->appendLog(tr("warning: could not remember the platform project for this project: %1")
                                   .arg(QString::fromStdString(saved.message())));
     }
@@ -272,7 +273,7 @@ constexpr const char* kExperimentSetting = "mlflow.experiment";
 void TrainPanel::restoreTracking() {
     auto& project = m_document->project();
     const auto read = [&](const char* key) {
-        const auto value = project.setting(key);
+        const auto value = project.settings().get(key);
         return value ? QString::fromStdString(*value) : QString();
     };
     if (const QString enabled = read(kTrackSetting); !enabled.isEmpty()) {
@@ -299,7 +300,7 @@ void TrainPanel::rememberTracking() {
         {kExperimentSetting,
          m_form->value(QStringLiteral("mlflow_experiment")).toString().trimmed().toStdString()}};
     for (const auto& [key, value] : values)
-        if (const Status saved = m_document->project().setSetting(key, value); !saved) {
+        if (const Status saved = m_document->project().settings().set(key, value); !saved) {
             m_live->appendLog(tr("warning: could not remember the MLflow settings for this project: %1")
                                   .arg(QString::fromStdString(saved.message())));
             return;

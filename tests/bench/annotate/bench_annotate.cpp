@@ -99,7 +99,7 @@ void benchSwitch(int images) {
     QTemporaryDir dir;
     const QString folder = dir.filePath("big");
     auto project = std::move(project::Project::create(folder.toStdString()).value());
-    project->addClass("thing").value();
+    project->classes().add("thing").value();
     QDir().mkpath(folder + "/images");
     std::vector<project::NewImage> records;
     QElapsedTimer timer;
@@ -109,7 +109,7 @@ void benchSwitch(int images) {
         makePhoto(i).save(QDir(folder).filePath(name), "JPG", 90);
         records.push_back({name.toStdString(), kWidth, kHeight});
     }
-    project->addImages(records).value();
+    project->images().addAll(records).value();
     project.reset();
     std::printf("made %d JPEGs of %dx%d in %.1f s\n", images, kWidth, kHeight, timer.elapsed() / 1000.0);
 

@@ -74,7 +74,7 @@ bool makeProject(const QString& folder, int images) {
     if (!created)
         return false;
     auto project = std::move(created.value());
-    (void)project->addClass("thing");
+    (void)project->classes().add("thing");
     QDir(folder).mkpath("images");
     QDir(folder).mkpath("sources");
     for (int i = 0; i < kDistinctImages; ++i) {
@@ -103,7 +103,7 @@ bool makeProject(const QString& folder, int images) {
     if (linked < images)
         std::printf("note: %d of %d image links made; the rest have no file (their thumbnails fail fast)\n",
                     linked, images);
-    return project->addImages(records).hasValue();
+    return project->images().addAll(records).hasValue();
 }
 
 /// Waits in the event loop until `ms` after `since` started.

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
                 images.push_back(
                     {copy.string(), 0, 0, {}, project::ImageStatus::New, project::Split::None, false});
             }
-        if (auto added = (*project)->addImages(images); !added) {
+        if (auto added = (*project)->images().addAll(images); !added) {
             std::fprintf(stderr, "error: %s\n", added.message().c_str());
             return 1;
         }

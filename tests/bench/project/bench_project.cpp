@@ -79,7 +79,7 @@ int openAndLoadAll(const QString& folder) {
     auto project = project::Project::open(folder.toStdString());
     if (!project)
         return 1;
-    auto all = (*project)->listImages({.limit = 0});
+    auto all = (*project)->images().list({.limit = 0});
     std::printf("load_all_ms %.1f\nrows %zu\npeak_rss_kb %ld\n", msSince(start), all ? all->size() : 0,
                 statusKb("VmHWM:"));
     return 0;
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
         auto project = std::move(project::Project::create(folder.toStdString()).value());
         std::vector<std::int64_t> classes;
         for (int c = 0; c < 80; ++c)
-            classes.push_back(project->addClass("class" + std::to_string(c)).value());
+            classes.push_back(project->classes().add("class" + std::to_string(c)).value());
         auto status = project->transaction([&]() -> Status {
             std::vector<project::NewImage> images(static_cast<size_t>(imageCount));
             for (int i = 0; i < imageCount; ++i) {
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
                 images[static_cast<size_t>(i)].split =
                     i % 5 == 0 ? project::Split::Val : project::Split::Train;
             }
-            auto ids = project->addImages(images);
+            auto ids = project->images().addAll(images);
             if (!ids)
                 return fail(ids.error());
             std::vector<project::NewBox> boxes;
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
                     boxes.push_back({(*ids)[static_cast<size_t>(i)],
                                      classes[static_cast<size_t>((i + b) % 80)], double(b), double(b),
                                      double(b + 20), double(b + 30), project::BoxSource::Import});
-            auto added = project->addBoxes(boxes);
+            auto added = project->boxes().addAll(boxes);
             if (!added)
                 return fail(added.error());
             return {};

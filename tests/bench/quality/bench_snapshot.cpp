@@ -4,7 +4,7 @@
 //   write    writeSnapshot (what every training run does at its start): time, peak RSS, file size
 //   read     readSnapshot (runs diff): inflate, parse, verify the hash
 //   memory   takeSnapshot (runs diff b=current): every record in memory
-//   baseline what the trainer's own project read does (listImages of everything, then boxes per image),
+//   baseline what the trainer's own project read does (images().list() of everything, then boxes per image),
 //            side by side: the snapshot must not cost more than reading the data once.
 // Targets: write <= 5 s and <= 20 MB at 100,000 images.
 //
@@ -85,11 +85,11 @@ int child(const std::string& mode, const fs::path& folder) {
     } else {
         // The trainer's read (core/train readProjectData without the file checks), split by split.
         for (const auto split : {project::Split::Train, project::Split::Val, project::Split::Test}) {
-            auto list = project.listImages({.split = split, .limit = 0});
+            auto list = project.images().list({.split = split, .limit = 0});
             if (!list)
                 return 1;
             for (const auto& image : list.value()) {
-                auto found = project.boxes(image.id);
+                auto found = project.boxes().ofImage(image.id);
                 if (!found)
                     return 1;
                 ++images;

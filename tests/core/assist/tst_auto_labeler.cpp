@@ -23,8 +23,8 @@ private slots:
         QTemporaryDir dir;
         auto project = project::Project::create(dir.path().toStdString());
         QVERIFY(project);
-        const auto dog = *(*project)->addClass("Dog");
-        const auto cat = *(*project)->addClass("cat");
+        const auto dog = *(*project)->classes().add("Dog");
+        const auto cat = *(*project)->classes().add("cat");
         const std::vector<std::string> model{"person", "dog", "car", "cat"};
         // The project has classes: by default nothing is added, unmapped classes stay unmapped.
         auto mapping = mapClassesByName(**project, model, AddClasses::Auto);
@@ -33,12 +33,12 @@ private slots:
         QVERIFY(!mapping->projectClassIds[0]);
         QCOMPARE(*mapping->projectClassIds[1], dog);
         QCOMPARE(*mapping->projectClassIds[3], cat);
-        QCOMPARE((*project)->classes()->size(), size_t(2));
+        QCOMPARE((*project)->classes().list()->size(), size_t(2));
         // add_classes=true adds the missing ones at the end.
         mapping = mapClassesByName(**project, model, AddClasses::Yes);
         QVERIFY(mapping);
         QCOMPARE(mapping->mappedCount(), 4);
-        const auto classes = *(*project)->classes();
+        const auto classes = *(*project)->classes().list();
         QCOMPARE(classes.size(), size_t(4));
         QCOMPARE(classes[2].name, std::string("person"));
         QCOMPARE(classes[3].name, std::string("car"));
@@ -48,8 +48,8 @@ private slots:
     void savedMappingOverridesNames() {
         QTemporaryDir dir;
         auto project = project::Project::create(dir.path().toStdString());
-        const auto dog = *(*project)->addClass("dog");
-        const auto animal = *(*project)->addClass("animal");
+        const auto dog = *(*project)->classes().add("dog");
+        const auto animal = *(*project)->classes().add("animal");
         const std::vector<std::string> model{"dog", "cat", "car"};
         ClassMapping edited;
         edited.projectClassIds = {std::nullopt, animal, std::nullopt}; // dog ignored, cat -> animal
@@ -69,7 +69,7 @@ private slots:
         auto mapping = mapClassesByName(**project, {"a", "b"}, AddClasses::Auto);
         QVERIFY(mapping);
         QCOMPARE(mapping->mappedCount(), 2);
-        QCOMPARE((*project)->classes()->size(), size_t(2));
+        QCOMPARE((*project)->classes().list()->size(), size_t(2));
         // add_classes=false on an empty project maps nothing.
         QTemporaryDir other;
         auto bare = project::Project::create(other.path().toStdString());
@@ -114,9 +114,9 @@ private slots:
                           project::ImageStatus::New,
                           project::Split::None,
                           false});
-        QVERIFY((*project)->addImages(images));
+        QVERIFY((*project)->images().addAll(images));
         // Only "person" exists, so every other COCO class is ignored.
-        const auto person = *(*project)->addClass("person");
+        const auto person = *(*project)->classes().add("person");
         AutoLabelOptions options;
         options.batchSize = 2;
         int calls = 0;
@@ -130,10 +130,10 @@ private slots:
         QCOMPARE(calls, 3);
         QVERIFY(report->boxes > 0);
         int stored = 0;
-        const auto listed = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+        const auto listed = (*project)->images().list({std::nullopt, std::nullopt, std::nullopt, 0, 0});
         QVERIFY(listed);
         for (const auto& image : *listed) {
-            const auto boxes = (*project)->boxes(image.id);
+            const auto boxes = (*project)->boxes().ofImage(image.id);
             QVERIFY(boxes);
             for (const auto& box : *boxes) {
                 ++stored;
@@ -153,7 +153,7 @@ private slots:
         QVERIFY(again);
         QCOMPARE(again->boxes, report->boxes);
         int after = 0;
-        const auto relisted = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+        const auto relisted = (*project)->images().list({std::nullopt, std::nullopt, std::nullopt, 0, 0});
         QVERIFY(relisted);
         for (const auto& image : *relisted)
             after += image.boxCount;
@@ -179,22 +179,23 @@ private slots:
         QTemporaryDir dir;
         auto project = project::Project::create(dir.path().toStdString());
         QVERIFY(project);
-        const auto bus = *(*project)->addClass("bus");
-        const auto busImage = *(*project)->addImage({test::fixture("models/fastestdet/images/1.jpg").string(),
-                                                     0,
-                                                     0,
-                                                     {},
-                                                     {},
-                                                     project::Split::None,
-                                                     false});
+        const auto bus = *(*project)->classes().add("bus");
+        const auto busImage =
+            *(*project)->images().add({test::fixture("models/fastestdet/images/1.jpg").string(),
+                                       0,
+                                       0,
+                                       {},
+                                       {},
+                                       project::Split::None,
+                                       false});
         const auto personImage =
-            *(*project)->addImage({test::fixture("models/fastestdet/images/2.jpg").string(),
-                                   0,
-                                   0,
-                                   {},
-                                   {},
-                                   project::Split::None,
-                                   false});
+            *(*project)->images().add({test::fixture("models/fastestdet/images/2.jpg").string(),
+                                       0,
+                                       0,
+                                       {},
+                                       {},
+                                       project::Split::None,
+                                       false});
         // The bus was labelled by hand where the model puts it, and the image reviewed.
         auto decoded = imaging::decodeImage(test::fixture("models/fastestdet/images/1.jpg"));
         QVERIFY(decoded);
@@ -204,9 +205,9 @@ private slots:
         project::NewBox manual;
         manual.imageId = busImage, manual.classId = bus;
         manual.x1 = found.x1, manual.y1 = found.y1, manual.x2 = found.x2, manual.y2 = found.y2;
-        QVERIFY((*project)->addBox(manual));
-        QVERIFY((*project)->setImageStatus(busImage, project::ImageStatus::Reviewed));
-        QVERIFY((*project)->setImageStatus(personImage, project::ImageStatus::Reviewed));
+        QVERIFY((*project)->boxes().add(manual));
+        QVERIFY((*project)->images().setStatus(busImage, project::ImageStatus::Reviewed));
+        QVERIFY((*project)->images().setStatus(personImage, project::ImageStatus::Reviewed));
 
         AutoLabelOptions options;
         options.images = ImageSelection::All;
@@ -215,15 +216,15 @@ private slots:
         // Only "bus" is mapped: the bus image gets a model box, the person image nothing.
         QCOMPARE(report->labeled, 1);
         QCOMPARE(report->reopened, 1);
-        QVERIFY((*project)->image(busImage)->status == project::ImageStatus::Labeled);
-        QVERIFY((*project)->image(personImage)->status == project::ImageStatus::Reviewed);
+        QVERIFY((*project)->images().get(busImage)->status == project::ImageStatus::Labeled);
+        QVERIFY((*project)->images().get(personImage)->status == project::ImageStatus::Reviewed);
         auto queue = reviewQueue(**project, {ReviewOrder::Disagreement, 0.5, 0});
         QVERIFY(queue);
         QCOMPARE(queue->items.size(), size_t(1));
         QCOMPARE(queue->items[0].imageId, busImage);
         QCOMPARE(queue->items[0].agreement.matched, 1);
         QCOMPARE(queue->items[0].disagreement(), 0);
-        QVERIFY((*project)->setImageStatus(busImage, project::ImageStatus::Reviewed));
+        QVERIFY((*project)->images().setStatus(busImage, project::ImageStatus::Reviewed));
         QCOMPARE(reviewQueue(**project)->needingReview, 0);
     }
 
@@ -269,9 +270,9 @@ private slots:
             QVERIFY2(report, report ? "" : report.message().c_str());
             QCOMPARE(report->images, 9);
             QCOMPARE(report->boxes, 45);
-            const auto images = (*project)->listImages({std::nullopt, std::nullopt, std::nullopt, 0, 0});
+            const auto images = (*project)->images().list({std::nullopt, std::nullopt, std::nullopt, 0, 0});
             for (const auto& image : *images) {
-                const auto boxes = (*project)->boxes(image.id);
+                const auto boxes = (*project)->boxes().ofImage(image.id);
                 QVERIFY(boxes);
                 for (const auto& box : *boxes)
                     if (box.source == project::BoxSource::Model)
@@ -306,13 +307,13 @@ private slots:
         {
             auto project = project::Project::create(folder.toStdString());
             QVERIFY(project);
-            QVERIFY((*project)->addImage({test::fixture("models/fastestdet/images/1.jpg").string(),
-                                          0,
-                                          0,
-                                          {},
-                                          project::ImageStatus::New,
-                                          project::Split::None,
-                                          false}));
+            QVERIFY((*project)->images().add({test::fixture("models/fastestdet/images/1.jpg").string(),
+                                              0,
+                                              0,
+                                              {},
+                                              project::ImageStatus::New,
+                                              project::Split::None,
+                                              false}));
         }
         const QString model = QString::fromStdString(test::fixture("models/yolo-fastest-1.1").string());
         QProcess cli;
@@ -324,12 +325,12 @@ private slots:
         auto project = project::Project::open(folder.toStdString());
         QVERIFY(project);
         // The project had no classes, so the 80 COCO classes were added; the bus is the one box above 0.5.
-        const auto classes = (*project)->classes();
+        const auto classes = (*project)->classes().list();
         QCOMPARE(classes->size(), size_t(80));
-        const auto images = (*project)->listImages();
+        const auto images = (*project)->images().list();
         QCOMPARE(images->size(), size_t(1));
         QVERIFY((*images)[0].status == project::ImageStatus::Labeled);
-        const auto boxes = (*project)->boxes((*images)[0].id);
+        const auto boxes = (*project)->boxes().ofImage((*images)[0].id);
         QCOMPARE(boxes->size(), size_t(1));
         const auto& box = (*boxes)[0];
         QVERIFY(box.source == project::BoxSource::Model);

@@ -33,7 +33,7 @@ private slots:
         QVERIFY(demo::createDemoProject(folder, demo::DemoOptions{}));
         auto project = project::Project::open(folder);
         QVERIFY(project);
-        auto classes = (*project)->classes();
+        auto classes = (*project)->classes().list();
         QVERIFY(classes);
         std::map<std::string, std::int64_t> classIds;
         for (const auto& info : *classes)
@@ -47,7 +47,7 @@ private slots:
         project::ImageQuery val;
         val.split = project::Split::Val;
         val.limit = 0;
-        const auto images = (*project)->listImages(val);
+        const auto images = (*project)->images().list(val);
         QVERIFY(images);
         QCOMPARE(images->size(), size_t(100));
         int objects = 0, matched = 0, proposals = 0, falsePositives = 0;
@@ -68,7 +68,7 @@ private slots:
                 box.score = p.score;
                 model.push_back(box);
             }
-            const auto truth = (*project)->boxes(image.id).value();
+            const auto truth = (*project)->boxes().ofImage(image.id).value();
             const auto agreement = assist::compareBoxes(model, truth, 0.7);
             objects += static_cast<int>(truth.size());
             matched += agreement.matched;

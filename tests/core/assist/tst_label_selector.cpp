@@ -261,7 +261,7 @@ private slots:
         for (int i = 0; i < 100; ++i) {
             char stem[32];
             std::snprintf(stem, sizeof(stem), "val_%05d", i);
-            const auto id = (*project)->addImage(
+            const auto id = (*project)->images().add(
                 {(kTrained / "shapes13/images/val" / (std::string(stem) + ".jpg")).string(), 320, 320});
             QVERIFY(id);
             stems[*id] = stem;
@@ -329,12 +329,13 @@ private slots:
         for (int i = 0; i < 12; ++i) {
             char name[32];
             std::snprintf(name, sizeof(name), "val_%05d.jpg", i);
-            auto id = (*project)->addImage({(kTrained / "shapes13/images/val" / name).string(), 320, 320});
+            auto id =
+                (*project)->images().add({(kTrained / "shapes13/images/val" / name).string(), 320, 320});
             QVERIFY2(id, id ? "" : id.message().c_str());
             ids.push_back(*id);
         }
         // Labelled images are not candidates by default.
-        QVERIFY((*project)->setImageStatus(ids[0], project::ImageStatus::Labeled));
+        QVERIFY((*project)->images().setStatus(ids[0], project::ImageStatus::Labeled));
         SelectOptions options;
         options.strategy = SelectStrategy::Diversity;
         options.count = 4;
@@ -374,10 +375,10 @@ private slots:
         QCOMPARE((*queue)[1].groupSize, report->picked[1].groupSize);
         QVERIFY((*queue)[1].strategy == SelectStrategy::Diversity);
         // An image deleted since drops out of the queue.
-        QVERIFY((*project)->deleteImage(report->picked[0].imageId));
+        QVERIFY((*project)->images().remove(report->picked[0].imageId));
         QCOMPARE(labelNextQueue(**project)->size(), size_t(3));
         // A damaged setting is an error that says what to do, not an empty queue.
-        QVERIFY((*project)->setSetting("assist.label_next", "{not json"));
+        QVERIFY((*project)->settings().set("assist.label_next", "{not json"));
         auto damaged = labelNextQueue(**project);
         QVERIFY(!damaged);
         QVERIFY(damaged.message().find("run select again") != std::string::npos);
@@ -391,7 +392,7 @@ private slots:
         {
             auto project = project::Project::create(folder);
             for (int i = 0; i < 10; ++i)
-                QVERIFY((*project)->addImage(
+                QVERIFY((*project)->images().add(
                     {(kTrained / "shapes13/images/val" / ("val_0000" + std::to_string(i) + ".jpg")).string(),
                      320, 320}));
         }
@@ -417,7 +418,7 @@ private slots:
             picked.insert(item.imageId);
         for (const auto& item : review->items)
             QVERIFY(picked.count(item.imageId));
-        QCOMPARE(*(*project)->countImages(project::ImageQuery{.status = project::ImageStatus::New}),
+        QCOMPARE(*(*project)->images().count(project::ImageQuery{.status = project::ImageStatus::New}),
                  std::int64_t(7));
 
         // Bad input: an unknown strategy and a missing model are refused with exit code 2.

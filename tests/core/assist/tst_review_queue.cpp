@@ -37,14 +37,14 @@ HandBuilt buildProject(const std::filesystem::path& folder) {
     require(bool(created), "create");
     built.project = std::move(*created);
     auto& p = *built.project;
-    const auto cat = *p.addClass("cat"), dog = *p.addClass("dog");
-    auto image = [&](const char* name) { return *p.addImage({name, 100, 100, {}, {}, {}, false}); };
+    const auto cat = *p.classes().add("cat"), dog = *p.classes().add("dog");
+    auto image = [&](const char* name) { return *p.images().add({name, 100, 100, {}, {}, {}, false}); };
     auto add = [&](std::int64_t imageId, std::int64_t classId, double x1, double y1, double x2, double y2,
                    project::BoxSource source, std::optional<double> score = std::nullopt) {
         project::NewBox b;
         b.imageId = imageId, b.classId = classId, b.x1 = x1, b.y1 = y1, b.x2 = x2, b.y2 = y2;
         b.source = source, b.score = score;
-        require(bool(p.addBox(b)), "addBox");
+        require(bool(p.boxes().add(b)), "addBox");
     };
     using S = project::BoxSource;
     // agree: two model cats on two manual cats. Mean 0.85, no disagreement.
@@ -66,7 +66,7 @@ HandBuilt buildProject(const std::filesystem::path& folder) {
     // reviewed: has model boxes, but a person has checked it: not in the queue.
     built.reviewed = image("reviewed.jpg");
     add(built.reviewed, cat, 0, 0, 10, 10, S::Model, 0.1);
-    require(bool(p.setImageStatus(built.reviewed, project::ImageStatus::Reviewed)), "setImageStatus");
+    require(bool(p.images().setStatus(built.reviewed, project::ImageStatus::Reviewed)), "setImageStatus");
     // manualOnly: labeled by hand, no model boxes: nothing to review.
     built.manualOnly = image("manual_only.jpg");
     add(built.manualOnly, cat, 0, 0, 10, 10, S::Manual);
@@ -76,7 +76,8 @@ HandBuilt buildProject(const std::filesystem::path& folder) {
     add(built.wrongClass, cat, 20, 20, 60, 60, S::Model, 0.95);
     // verified: checked and empty; not in the queue.
     built.verified = image("verified.jpg");
-    require(bool(p.setImageStatus(built.verified, project::ImageStatus::VerifiedEmpty)), "setImageStatus");
+    require(bool(p.images().setStatus(built.verified, project::ImageStatus::VerifiedEmpty)),
+            "setImageStatus");
     return built;
 }
 
@@ -164,7 +165,7 @@ private slots:
     void reviewingTakesAnImageOut() {
         QTemporaryDir dir;
         auto built = buildProject(dir.path().toStdString());
-        QVERIFY(built.project->setImageStatus(built.mixed, project::ImageStatus::Reviewed));
+        QVERIFY(built.project->images().setStatus(built.mixed, project::ImageStatus::Reviewed));
         auto queue = reviewQueue(*built.project);
         QCOMPARE(queue->needingReview, 3);
         QCOMPARE(ids(*queue), (std::vector<std::int64_t>{built.modelOnly, built.agree, built.wrongClass}));

@@ -30,9 +30,9 @@ private slots:
         auto a = std::move(project::Project::open(folderOf(dir, "a")).value());
         auto b = std::move(project::Project::open(folderOf(dir, "b")).value());
         auto c = std::move(project::Project::open(folderOf(dir, "c")).value());
-        const auto imagesA = a->listImages({.limit = 0}).value();
-        const auto imagesB = b->listImages({.limit = 0}).value();
-        const auto imagesC = c->listImages({.limit = 0}).value();
+        const auto imagesA = a->images().list({.limit = 0}).value();
+        const auto imagesB = b->images().list({.limit = 0}).value();
+        const auto imagesC = c->images().list({.limit = 0}).value();
         QCOMPARE(imagesA.size(), size_t(20));
         int differentFromOtherSeed = 0;
         for (size_t i = 0; i < imagesA.size(); ++i) {
@@ -41,8 +41,8 @@ private slots:
             OSPREY_COMPARE_ENUM(imagesA[i].split, imagesB[i].split);
             QCOMPARE(readFile(a->resolve(imagesA[i].path)).value(),
                      readFile(b->resolve(imagesB[i].path)).value());
-            const auto boxesA = a->boxes(imagesA[i].id).value();
-            const auto boxesB = b->boxes(imagesB[i].id).value();
+            const auto boxesA = a->boxes().ofImage(imagesA[i].id).value();
+            const auto boxesB = b->boxes().ofImage(imagesB[i].id).value();
             QCOMPARE(boxesA.size(), boxesB.size());
             for (size_t k = 0; k < boxesA.size(); ++k) {
                 QCOMPARE(boxesA[k].classId, boxesB[k].classId);
@@ -61,19 +61,19 @@ private slots:
         options.imageSizePx = 200;
         QVERIFY(demo::createDemoProject(folderOf(dir, "p"), options).hasValue());
         auto project = std::move(project::Project::open(folderOf(dir, "p")).value());
-        const auto classes = project->classes().value();
+        const auto classes = project->classes().list().value();
         QCOMPARE(classes.size(), size_t(4));
         QCOMPARE(classes[0].name, std::string("circle"));
         QCOMPARE(classes[3].name, std::string("star"));
-        QCOMPARE(project->countImages({.split = project::Split::Train}).value(), 40LL);
-        QCOMPARE(project->countImages({.split = project::Split::Val}).value(), 10LL);
-        QCOMPARE(project->countImages({.status = project::ImageStatus::Labeled}).value(), 50LL);
+        QCOMPARE(project->images().count({.split = project::Split::Train}).value(), 40LL);
+        QCOMPARE(project->images().count({.split = project::Split::Val}).value(), 10LL);
+        QCOMPARE(project->images().count({.status = project::ImageStatus::Labeled}).value(), 50LL);
         std::vector<int> perClass(4, 0);
-        for (const auto& image : project->listImages({.limit = 0}).value()) {
+        for (const auto& image : project->images().list({.limit = 0}).value()) {
             QVERIFY(image.path.ends_with(".jpg"));
             QCOMPARE(image.width, 200);
             QVERIFY(image.boxCount >= 1 && image.boxCount <= 6);
-            for (const auto& box : project->boxes(image.id).value()) {
+            for (const auto& box : project->boxes().ofImage(image.id).value()) {
                 const double extent = std::max(box.x2 - box.x1, box.y2 - box.y1);
                 // 6% to 40% of the side; rotated polygons are a little smaller than their circumcircle.
                 QVERIFY2(extent >= 0.06 * 200 * 0.7 && extent <= 0.40 * 200 + 1e-9,

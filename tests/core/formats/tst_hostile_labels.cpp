@@ -74,7 +74,7 @@ private slots:
         QVERIFY2(summary.hasValue(), summary ? "" : summary.message().c_str());
         QCOMPARE(summary->images, std::int64_t(1));
         QCOMPARE(summary->boxes, std::int64_t(1));
-        QCOMPARE((*project)->countImages().value(), std::int64_t(1));
+        QCOMPARE((*project)->images().count().value(), std::int64_t(1));
         bool named = false;
         for (const auto& p : summary->problems)
             named = named || (p.severity == Severity::Error &&

@@ -82,7 +82,7 @@ private slots:
         std::int64_t imagesWhenReported = -1;
         options.afterRead = [&](const ReadResult& r) {
             layoutSeen = r.layout;
-            imagesWhenReported = project->countImages().value();
+            imagesWhenReported = project->images().count().value();
         };
         const auto summary = importDataset(*project, options);
         QVERIFY2(summary.hasValue(), summary ? "" : summary.message().c_str());
@@ -93,7 +93,7 @@ private slots:
         QCOMPARE(layoutSeen, std::string("4 VOC annotations in annots/, 4 images in images/, all paired"));
         QCOMPARE(summary->layout, layoutSeen);
         QCOMPARE(imagesWhenReported, std::int64_t(0));
-        QCOMPARE(project->countImages().value(), std::int64_t(4));
+        QCOMPARE(project->images().count().value(), std::int64_t(4));
     }
 
     void vocInXmlFolderAndBesideImages() {
@@ -242,7 +242,7 @@ private slots:
                      "annots/, 2 images in images/); first problem: error: annots/a.xml: line 6: object 1 "
                      "'cat' has no <bndbox>") != std::string::npos,
                  message.c_str());
-        QCOMPARE(project->countImages().value(), std::int64_t(0));
+        QCOMPARE(project->images().count().value(), std::int64_t(0));
     }
 
     void zeroImagesIsAnErrorThatSaysWhatToPass() {

@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(summary->images, std::int64_t(100));
         QCOMPARE(summary->boxes, std::int64_t(273));
         QCOMPARE(summary->classesAdded, std::int64_t(20));
-        QCOMPARE(project->countImages().value(), std::int64_t(100));
+        QCOMPARE(project->images().count().value(), std::int64_t(100));
         // Importing the same images again leaves them as they were.
         auto again = importDataset(
             *project, importOf("formats/multiformat/gts/coco_format_v1", "formats/multiformat/images"));
@@ -83,14 +83,14 @@ private slots:
         QCOMPARE(again->alreadyPresent, std::int64_t(100));
         QCOMPARE(again->images, std::int64_t(0));
         QCOMPARE(again->classesAdded, std::int64_t(0));
-        QCOMPARE(project->countImages().value(), std::int64_t(100));
+        QCOMPARE(project->images().count().value(), std::int64_t(100));
     }
 
     void strictLeavesTheProjectUntouched() {
         OSPREY_REQUIRE_FIXTURE("formats/datumaro");
         QTemporaryDir dir;
         auto project = newProject(tempPath(dir, "p"));
-        QVERIFY(project->addClass("existing").hasValue());
+        QVERIFY(project->classes().add("existing").hasValue());
         // voc_dataset1 has an image without XML: a warning, so strict refuses.
         auto options = importOf("formats/datumaro/voc_dataset/voc_dataset1");
         options.mode = ImportMode::Strict;
@@ -99,8 +99,8 @@ private slots:
         QVERIFY2(strict.message().find("strict=true") != std::string::npos &&
                      strict.message().find("2007_000002") != std::string::npos,
                  strict.message().c_str());
-        QCOMPARE(project->countImages().value(), std::int64_t(0));
-        QCOMPARE(project->classes().value().size(), std::size_t(1));
+        QCOMPARE(project->images().count().value(), std::int64_t(0));
+        QCOMPARE(project->classes().list().value().size(), std::size_t(1));
         // Lenient: both images, one unlabeled.
         options.mode = ImportMode::Lenient;
         auto lenient = importDataset(*project, options);
@@ -134,8 +134,8 @@ private slots:
         QVERIFY(!result);
         QCOMPARE(result.error().code, std::string("cancelled"));
         QVERIFY(calls > 0);
-        QCOMPARE(project->countImages().value(), std::int64_t(0));
-        QCOMPARE(project->classes().value().size(), std::size_t(0));
+        QCOMPARE(project->images().count().value(), std::int64_t(0));
+        QCOMPARE(project->classes().list().value().size(), std::size_t(0));
     }
 
     void roundTrips_data() {
@@ -155,24 +155,24 @@ private slots:
                                                 "formats/multiformat/images"))
                     .hasValue());
         // Fractional coordinates, flags, a negative and an unlabeled image.
-        auto images = source->listImages({}).value();
-        auto firstBoxes = source->boxes(images[0].id).value();
+        auto images = source->images().list({}).value();
+        auto firstBoxes = source->boxes().ofImage(images[0].id).value();
         firstBoxes[0].x1 += 0.25;
         firstBoxes[0].y2 -= 0.125;
         firstBoxes[0].flags.difficult = true;
-        QVERIFY(source->updateBox(firstBoxes[0]).hasValue());
-        for (const auto& b : source->boxes(images[1].id).value())
-            QVERIFY(source->deleteBox(b.id).hasValue());
-        QVERIFY(source->setImageStatus(images[1].id, project::ImageStatus::VerifiedEmpty).hasValue());
-        for (const auto& b : source->boxes(images[2].id).value())
-            QVERIFY(source->deleteBox(b.id).hasValue());
-        QVERIFY(source->setImageStatus(images[2].id, project::ImageStatus::New).hasValue());
-        QVERIFY(source->setImageSplit(images[3].id, project::Split::Val).hasValue());
-        QVERIFY(source->setImageSplit(images[4].id, project::Split::Test).hasValue());
+        QVERIFY(source->boxes().update(firstBoxes[0]).hasValue());
+        for (const auto& b : source->boxes().ofImage(images[1].id).value())
+            QVERIFY(source->boxes().remove(b.id).hasValue());
+        QVERIFY(source->images().setStatus(images[1].id, project::ImageStatus::VerifiedEmpty).hasValue());
+        for (const auto& b : source->boxes().ofImage(images[2].id).value())
+            QVERIFY(source->boxes().remove(b.id).hasValue());
+        QVERIFY(source->images().setStatus(images[2].id, project::ImageStatus::New).hasValue());
+        QVERIFY(source->images().setSplit(images[3].id, project::Split::Val).hasValue());
+        QVERIFY(source->images().setSplit(images[4].id, project::Split::Test).hasValue());
         for (std::size_t i = 5; i < images.size(); ++i)
-            QVERIFY(source->setImageSplit(images[i].id, project::Split::Train).hasValue());
-        QVERIFY(source->setImageSplit(images[0].id, project::Split::Train).hasValue());
-        QVERIFY(source->setImageSplit(images[1].id, project::Split::Train).hasValue());
+            QVERIFY(source->images().setSplit(images[i].id, project::Split::Train).hasValue());
+        QVERIFY(source->images().setSplit(images[0].id, project::Split::Train).hasValue());
+        QVERIFY(source->images().setSplit(images[1].id, project::Split::Train).hasValue());
 
         WriteOptions write;
         write.dest = tempPath(dir, "export");

@@ -168,8 +168,8 @@ std::vector<std::pair<std::int64_t, double>> framesOf(project::Project& project)
     std::vector<std::pair<std::int64_t, double>> frames;
     project::ImageQuery all;
     all.limit = 0;
-    for (const auto& image : project.listImages(all).value()) {
-        const auto source = project.frameSource(image.id).value();
+    for (const auto& image : project.images().list(all).value()) {
+        const auto source = project.frames().source(image.id).value();
         if (source)
             frames.emplace_back(source->frame, source->timeSeconds);
     }
@@ -273,8 +273,8 @@ private slots:
                          qPrintable(QString("frame %1 at %2 s").arg(index).arg(time)));
             project::ImageQuery all;
             all.limit = 0;
-            for (const auto& listed : project->listImages(all).value()) {
-                const auto image = project->image(listed.id).value();
+            for (const auto& listed : project->images().list(all).value()) {
+                const auto image = project->images().get(listed.id).value();
                 QVERIFY(image.frame.has_value());
                 QCOMPARE(QString::fromStdString(image.frame->video), QString::fromStdString(video.string()));
                 QCOMPARE(image.width, kWidth);
@@ -324,14 +324,14 @@ private slots:
         QCOMPARE(copy.imported, std::int64_t(0));
         QCOMPARE(copy.nearDuplicates, std::int64_t(15));
         QCOMPARE(copy.nearDuplicatesOfProject, std::int64_t(15));
-        QCOMPARE(project->countImages().value(), std::int64_t(15));
+        QCOMPARE(project->images().count().value(), std::int64_t(15));
         // A finer sampling adds only the frames the project lacks.
         options.source = video;
         options.fps = 10;
         const auto finer = importOk(*project, options);
         QCOMPARE(finer.alreadyPresent, std::int64_t(15));
         QCOMPARE(finer.imported, std::int64_t(15));
-        QCOMPARE(project->countImages().value(), std::int64_t(30));
+        QCOMPARE(project->images().count().value(), std::int64_t(30));
     }
 
     void nearDuplicateFramesAreSkipped() {
@@ -474,7 +474,7 @@ private slots:
         const auto summary = importOk(*project, options);
         QVERIFY(summary.cancelled);
         QVERIFY(reports >= 3);
-        QCOMPARE(summary.imported, project->countImages().value());
+        QCOMPARE(summary.imported, project->images().count().value());
         QVERIFY2(summary.imported >= 20 && summary.imported < 30,
                  qPrintable(QString::number(summary.imported)));
         // Going on later takes the rest, and nothing twice.
@@ -482,7 +482,7 @@ private slots:
         options.progress.callback = nullptr;
         const auto rest = importOk(*project, options);
         QCOMPARE(rest.alreadyPresent, summary.imported);
-        QCOMPARE(project->countImages().value(), std::int64_t(50));
+        QCOMPARE(project->images().count().value(), std::int64_t(50));
     }
 
     void timesAreParsed() {
@@ -550,8 +550,8 @@ private slots:
         QVERIFY2(seen[1].second.find("bad.png") != std::string::npos, seen[1].second.c_str());
         QCOMPARE(QString::fromStdString(seen[2].first.kind), QString("video"));
         QCOMPARE(seen[2].first.images, std::int64_t(5));
-        QCOMPARE(project->countImages().value(), std::int64_t(6));
-        QCOMPARE(project->takenFiles().value().size(), std::size_t(3));
+        QCOMPARE(project->images().count().value(), std::int64_t(6));
+        QCOMPARE(project->takenFiles().list().value().size(), std::size_t(3));
         // Again: nothing new until a file changes; a rewritten image is a new file whose path the project
         // has, so it is recorded and not added twice.
         stop = false;
@@ -569,8 +569,8 @@ private slots:
         QVERIFY(summary);
         QCOMPARE(seen.size(), std::size_t(1));
         QCOMPARE(seen[0].first.images, std::int64_t(0));
-        QCOMPARE(project->countImages().value(), std::int64_t(6));
-        QCOMPARE(project->takenFiles().value().size(), std::size_t(4));
+        QCOMPARE(project->images().count().value(), std::int64_t(6));
+        QCOMPARE(project->takenFiles().list().value().size(), std::size_t(4));
         QVERIFY(!formats::watchFolder(*project, {.folder = fixture.root() / "nowhere"}));
     }
 };

@@ -21,19 +21,19 @@ int runChild(const std::filesystem::path& folder) {
     auto project = Project::open(folder);
     if (!project)
         return 3;
-    const auto cls = (*project)->classes().value().front().id;
-    const auto image = (*project)->listImages().value().front().id;
+    const auto cls = (*project)->classes().list().value().front().id;
+    const auto image = (*project)->images().list().value().front().id;
     std::int64_t lastBox = 0;
     for (int i = 0; i < kEdits; ++i) {
         if (i % 2 == 0) {
-            auto id = (*project)->addBox({image, cls, double(i), 0, double(i) + 5, 10});
+            auto id = (*project)->boxes().add({image, cls, double(i), 0, double(i) + 5, 10});
             if (!id)
                 return 4;
             lastBox = *id;
         } else {
-            auto box = (*project)->box(lastBox).value();
+            auto box = (*project)->boxes().get(lastBox).value();
             box.y2 = 1000 + i;
-            if (!(*project)->updateBox(box))
+            if (!(*project)->boxes().update(box))
                 return 5;
         }
         std::printf("%d\n", i);
@@ -52,8 +52,8 @@ private slots:
         const auto folder = std::filesystem::path(dir.path().toStdString());
         {
             auto project = std::move(Project::create(folder).value());
-            project->addClass("c").value();
-            project->addImage({"a.jpg", 100, 100}).value();
+            project->classes().add("c").value();
+            project->images().add({"a.jpg", 100, 100}).value();
         }
         QProcess child;
         child.start(QCoreApplication::applicationFilePath(), {"--durability-child", dir.path()});
@@ -83,8 +83,8 @@ private slots:
 
         auto project = std::move(Project::open(folder).value());
         QCOMPARE(QString::fromStdString(project->integrityCheck().value()), QString("ok"));
-        const auto image = project->listImages().value().front().id;
-        const auto boxes = project->boxes(image).value();
+        const auto image = project->images().list().value().front().id;
+        const auto boxes = project->boxes().ofImage(image).value();
         // Every reported add is there, in order, and every reported move.
         const int reportedAdds = lastReported / 2 + 1;
         QVERIFY(static_cast<int>(boxes.size()) >= reportedAdds);

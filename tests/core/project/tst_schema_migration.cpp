@@ -89,7 +89,7 @@ private slots:
         auto project = Project::open(folderOf(dir));
         QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
         QCOMPARE((*project)->schemaVersion(), kSchemaVersion);
-        QCOMPARE((*project)->runs().value().size(), size_t(1));
+        QCOMPARE((*project)->runs().list().value().size(), size_t(1));
         sqlite3* db = nullptr;
         sqlite3_open(file.c_str(), &db);
         sqlite3_stmt* stmt = nullptr;
@@ -112,30 +112,30 @@ private slots:
         auto project = Project::open(folderOf(dir));
         QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
         QCOMPARE((*project)->schemaVersion(), 3);
-        const auto old = (*project)->listImages().value();
+        const auto old = (*project)->images().list().value();
         QCOMPARE(old.size(), size_t(1));
-        QVERIFY(!(*project)->image(old[0].id).value().frame.has_value());
+        QVERIFY(!(*project)->images().get(old[0].id).value().frame.has_value());
         NewImage frameImage;
         frameImage.path = "images/v-abc/v_000012.jpg";
         const FrameSource source{"/videos/v.mp4", 12, 0.48, 0xfedcba9876543210ULL};
-        const auto id = (*project)->addFrame(frameImage, source).value();
-        const auto back = (*project)->image(id).value().frame;
+        const auto id = (*project)->frames().add(frameImage, source).value();
+        const auto back = (*project)->images().get(id).value().frame;
         QVERIFY(back.has_value());
         QCOMPARE(QString::fromStdString(back->video), QString("/videos/v.mp4"));
         QCOMPARE(back->frame, std::int64_t(12));
         QCOMPARE(back->timeSeconds, 0.48);
         QCOMPARE(back->differenceHash, 0xfedcba9876543210ULL); // all 64 bits, the top one included
-        QCOMPARE((*project)->frameIndices("/videos/v.mp4").value(), std::vector<std::int64_t>{12});
-        QCOMPARE((*project)->frameHashes().value(), std::vector<std::uint64_t>{0xfedcba9876543210ULL});
+        QCOMPARE((*project)->frames().indices("/videos/v.mp4").value(), std::vector<std::int64_t>{12});
+        QCOMPARE((*project)->frames().hashes().value(), std::vector<std::uint64_t>{0xfedcba9876543210ULL});
         // The same frame of the same video again: refused with its own code, nothing added.
         frameImage.path = "images/v-abc/other.jpg";
-        auto again = (*project)->addFrame(frameImage, source);
+        auto again = (*project)->frames().add(frameImage, source);
         QVERIFY(!again);
         QCOMPARE(QString::fromStdString(again.error().code), QString("exists"));
-        QCOMPARE((*project)->countImages().value(), std::int64_t(2));
+        QCOMPARE((*project)->images().count().value(), std::int64_t(2));
         // Deleting the image deletes its provenance.
-        QVERIFY((*project)->deleteImage(id));
-        QVERIFY((*project)->frameIndices("/videos/v.mp4").value().empty());
+        QVERIFY((*project)->images().remove(id));
+        QVERIFY((*project)->frames().indices("/videos/v.mp4").value().empty());
     }
 
     void missingProjectSaysMissing() {
@@ -174,10 +174,10 @@ private slots:
                 &holder);
         auto project = Project::open(folderOf(dir));
         QVERIFY2(project.hasValue(), project.hasValue() ? "" : project.message().c_str());
-        QCOMPARE((*project)->setting("k", "none").value(), std::string("none"));
+        QCOMPARE((*project)->settings().get("k", "none").value(), std::string("none"));
         sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
         sqlite3_close(holder);
-        QCOMPARE((*project)->setting("k", "none").value(), std::string("v"));
+        QCOMPARE((*project)->settings().get("k", "none").value(), std::string("v"));
     }
 };
 

@@ -32,7 +32,7 @@ inline std::string recordRun(project::Project& project, const std::string& name,
         qFatal("args.yaml");
     nlohmann::json config(args);
     config[run::kSnapshotConfigKey] = snapshot->summary.hash;
-    auto id = project.addRun(name, config.dump());
+    auto id = project.runs().add(name, config.dump());
     if (!id)
         qFatal("addRun: %s", id.message().c_str());
     project::RunRecord record;
@@ -45,14 +45,14 @@ inline std::string recordRun(project::Project& project, const std::string& name,
         record.bestEpoch = 3;
         record.bestFitness = *bestFitness;
     }
-    if (!project.updateRun(record))
+    if (!project.runs().update(record))
         qFatal("updateRun");
     return snapshot->summary.hash;
 }
 
 /// The first box of an image (fails the test when it has none).
 inline project::BoxRecord firstBoxOf(const project::Project& project, std::int64_t imageId) {
-    auto boxes = project.boxes(imageId);
+    auto boxes = project.boxes().ofImage(imageId);
     if (!boxes || boxes->empty())
         qFatal("no boxes");
     return boxes->front();

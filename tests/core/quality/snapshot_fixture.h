@@ -32,7 +32,7 @@ inline SyntheticProject makeSyntheticProject(const std::filesystem::path& folder
         throw std::runtime_error(created.message());
     out.project = std::move(created.value());
     for (const char* name : {"circle", "square", "triangle", "star"}) {
-        auto id = out.project->addClass(name);
+        auto id = out.project->classes().add(name);
         if (!id)
             throw std::runtime_error(id.message());
         out.classIds.push_back(*id);
@@ -58,7 +58,7 @@ inline SyntheticProject makeSyntheticProject(const std::filesystem::path& folder
                                     : project::Split::Test;
         newImages.push_back(std::move(image));
     }
-    auto ids = out.project->addImages(newImages);
+    auto ids = out.project->images().addAll(newImages);
     if (!ids)
         throw std::runtime_error(ids.message());
     out.imageIds = std::move(*ids);
@@ -78,7 +78,7 @@ inline SyntheticProject makeSyntheticProject(const std::filesystem::path& folder
             box.source = project::BoxSource::Import;
             boxes.push_back(box);
         }
-    if (auto added = out.project->addBoxes(boxes); !added)
+    if (auto added = out.project->boxes().addAll(boxes); !added)
         throw std::runtime_error(added.message());
     return out;
 }

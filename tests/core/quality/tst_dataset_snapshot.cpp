@@ -31,7 +31,7 @@ std::string hashOf(const project::Project& project) {
 }
 
 project::BoxRecord firstBoxOf(const project::Project& project, std::int64_t imageId) {
-    auto boxes = project.boxes(imageId);
+    auto boxes = project.boxes().ofImage(imageId);
     if (!boxes || boxes->empty())
         qFatal("image %lld has no boxes", static_cast<long long>(imageId));
     return boxes->front();
@@ -85,10 +85,10 @@ private slots:
         const auto original = box;
         box.x1 += 1;
         box.x2 += 1;
-        QVERIFY(project.updateBox(box));
+        QVERIFY(project.boxes().update(box));
         const std::string moved = hashOf(project);
         QVERIFY(moved != before);
-        QVERIFY(project.updateBox(original));
+        QVERIFY(project.boxes().update(original));
         QCOMPARE(hashOf(project), before);
     }
 
@@ -97,25 +97,25 @@ private slots:
         auto synthetic = test::makeSyntheticProject(tempPath(dir, "p"), 50, 2);
         auto& project = *synthetic.project;
         std::vector<std::string> hashes{hashOf(project)};
-        QVERIFY(project.setImageSplit(synthetic.imageIds[0], project::Split::Val));
+        QVERIFY(project.images().setSplit(synthetic.imageIds[0], project::Split::Val));
         hashes.push_back(hashOf(project));
-        QVERIFY(project.setImageStatus(synthetic.imageIds[1], project::ImageStatus::Reviewed));
+        QVERIFY(project.images().setStatus(synthetic.imageIds[1], project::ImageStatus::Reviewed));
         hashes.push_back(hashOf(project));
-        QVERIFY(project.renameClass(synthetic.classIds[2], "pyramid"));
+        QVERIFY(project.classes().rename(synthetic.classIds[2], "pyramid"));
         hashes.push_back(hashOf(project));
         auto box = firstBoxOf(project, synthetic.imageIds[2]);
         box.classId = box.classId == synthetic.classIds[0] ? synthetic.classIds[1] : synthetic.classIds[0];
-        QVERIFY(project.updateBox(box));
+        QVERIFY(project.boxes().update(box));
         hashes.push_back(hashOf(project));
-        QVERIFY(project.deleteBox(box.id));
+        QVERIFY(project.boxes().remove(box.id));
         hashes.push_back(hashOf(project));
         // An image outside the splits is not in the run's data: its boxes do not count.
-        QVERIFY(project.addBox({.imageId = synthetic.imageIds[49],
-                                .classId = synthetic.classIds[0],
-                                .x1 = 1,
-                                .y1 = 1,
-                                .x2 = 9,
-                                .y2 = 9}));
+        QVERIFY(project.boxes().add({.imageId = synthetic.imageIds[49],
+                                     .classId = synthetic.classIds[0],
+                                     .x1 = 1,
+                                     .y1 = 1,
+                                     .x2 = 9,
+                                     .y2 = 9}));
         QCOMPARE(hashOf(project), hashes.back());
         for (size_t i = 1; i < hashes.size(); ++i)
             for (size_t j = 0; j < i; ++j)
@@ -192,42 +192,42 @@ private slots:
         const auto a = takeSnapshot(project);
         QVERIFY(a);
         // 2 images added (with boxes), 1 box moved, 1 relabelled, 1 class renamed.
-        auto added = project.addImages(std::vector<project::NewImage>{{.path = "new/a.jpg",
-                                                                       .width = 640,
-                                                                       .height = 480,
-                                                                       .hash = "aaaa",
-                                                                       .split = project::Split::Train},
-                                                                      {.path = "new/b.jpg",
-                                                                       .width = 640,
-                                                                       .height = 480,
-                                                                       .hash = "bbbb",
-                                                                       .split = project::Split::Val}});
+        auto added = project.images().addAll(std::vector<project::NewImage>{{.path = "new/a.jpg",
+                                                                             .width = 640,
+                                                                             .height = 480,
+                                                                             .hash = "aaaa",
+                                                                             .split = project::Split::Train},
+                                                                            {.path = "new/b.jpg",
+                                                                             .width = 640,
+                                                                             .height = 480,
+                                                                             .hash = "bbbb",
+                                                                             .split = project::Split::Val}});
         QVERIFY(added);
-        QVERIFY(project.addBox({.imageId = (*added)[0],
-                                .classId = synthetic.classIds[0],
-                                .x1 = 5,
-                                .y1 = 5,
-                                .x2 = 50,
-                                .y2 = 60}));
+        QVERIFY(project.boxes().add({.imageId = (*added)[0],
+                                     .classId = synthetic.classIds[0],
+                                     .x1 = 5,
+                                     .y1 = 5,
+                                     .x2 = 50,
+                                     .y2 = 60}));
         auto moved = firstBoxOf(project, synthetic.imageIds[1]);
         moved.x1 += 40;
         moved.x2 += 40;
-        QVERIFY(project.updateBox(moved));
+        QVERIFY(project.boxes().update(moved));
         auto relabelled = firstBoxOf(project, synthetic.imageIds[2]);
         const std::int64_t newClass =
             relabelled.classId == synthetic.classIds[0] ? synthetic.classIds[1] : synthetic.classIds[0];
         relabelled.classId = newClass;
-        QVERIFY(project.updateBox(relabelled));
-        QVERIFY(project.renameClass(synthetic.classIds[3], "pentagram"));
+        QVERIFY(project.boxes().update(relabelled));
+        QVERIFY(project.classes().rename(synthetic.classIds[3], "pentagram"));
         // A box deleted and drawn again in the same place is neither added nor removed.
         const auto redrawn = firstBoxOf(project, synthetic.imageIds[4]);
-        QVERIFY(project.deleteBox(redrawn.id));
-        QVERIFY(project.addBox({.imageId = redrawn.imageId,
-                                .classId = redrawn.classId,
-                                .x1 = redrawn.x1,
-                                .y1 = redrawn.y1,
-                                .x2 = redrawn.x2,
-                                .y2 = redrawn.y2}));
+        QVERIFY(project.boxes().remove(redrawn.id));
+        QVERIFY(project.boxes().add({.imageId = redrawn.imageId,
+                                     .classId = redrawn.classId,
+                                     .x1 = redrawn.x1,
+                                     .y1 = redrawn.y1,
+                                     .x2 = redrawn.x2,
+                                     .y2 = redrawn.y2}));
 
         const auto b = takeSnapshot(project);
         QVERIFY(b);
@@ -270,11 +270,11 @@ private slots:
         auto synthetic = test::makeSyntheticProject(tempPath(dir, "p"), 20, 1);
         auto& project = *synthetic.project;
         const auto a = takeSnapshot(project);
-        QVERIFY(project.setImageSplit(synthetic.imageIds[0], project::Split::Test));
-        QVERIFY(project.setImageSplit(synthetic.imageIds[1], project::Split::None));
+        QVERIFY(project.images().setSplit(synthetic.imageIds[0], project::Split::Test));
+        QVERIFY(project.images().setSplit(synthetic.imageIds[1], project::Split::None));
         auto nudged = firstBoxOf(project, synthetic.imageIds[2]);
         nudged.x2 -= 0.5; // IoU stays above 0.95
-        QVERIFY(project.updateBox(nudged));
+        QVERIFY(project.boxes().update(nudged));
         const auto b = takeSnapshot(project);
         const auto diff = diffSnapshots(*a, *b);
         QCOMPARE(diff.imagesMoved.size(), size_t(1));
@@ -294,15 +294,16 @@ private slots:
         QVERIFY2(recorded, recorded ? "" : recorded.message().c_str());
         QVERIFY(!recorded->kept);
         QVERIFY(std::filesystem::exists(run::RunFolder(runDir).snapshot()));
-        QVERIFY(project.addRun("r1", std::string("{\"model\":\"yolov8n\",\"epochs\":\"3\",\"") +
-                                         run::kSnapshotConfigKey + "\":\"" + recorded->summary.hash + "\"}"));
+        QVERIFY(project.runs().add("r1", std::string("{\"model\":\"yolov8n\",\"epochs\":\"3\",\"") +
+                                             run::kSnapshotConfigKey + "\":\"" + recorded->summary.hash +
+                                             "\"}"));
         QVERIFY(run::writeArgsYaml(runDir / "args.yaml", {{"model", "yolov8n"}, {"epochs", "3"}}));
 
         // Resume on unchanged data keeps the file, silently; after an edit it still keeps it, and warns.
         auto again = recordRunSnapshot(project, runDir);
         QVERIFY(again && again->kept && again->warning.empty());
         QCOMPARE(again->summary.hash, recorded->summary.hash);
-        QVERIFY(project.setImageSplit(synthetic.imageIds[0], project::Split::Val));
+        QVERIFY(project.images().setSplit(synthetic.imageIds[0], project::Split::Val));
         again = recordRunSnapshot(project, runDir);
         QVERIFY(again && again->kept);
         QVERIFY2(again->warning.find("changed since this run started") != std::string::npos,

@@ -55,7 +55,7 @@ private slots:
         QCOMPARE((*outbox)->counts(*run)->pending, std::int64_t(1));
         auto project = project::Project::open(f.project);
         QVERIFY(project);
-        QCOMPARE((*project)->setting("child").value(), std::string("wrote"));
+        QCOMPARE((*project)->settings().get("child").value(), std::string("wrote"));
 
         // Marking it sent (the sender's write) waits as well.
         test::WriteHolder second;

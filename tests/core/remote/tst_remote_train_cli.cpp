@@ -214,7 +214,7 @@ private slots:
         // The platform project is remembered for the GUI.
         auto project = project::Project::open(m_project);
         QVERIFY(project.hasValue());
-        QCOMPARE((*project)->setting("remote.project").value(), std::string("user/proj"));
+        QCOMPARE((*project)->settings().get("remote.project").value(), std::string("user/proj"));
 
         // The key: nowhere in what the CLI printed, nor in any file of the project.
         QVERIFY2(!run.out.contains(kTestKey) && !run.err.contains(kTestKey), "the key was printed");

@@ -159,7 +159,7 @@ private slots:
         // The runs table.
         auto project = project::Project::open(m_project);
         QVERIFY(project);
-        auto runs = project.value()->runs();
+        auto runs = project.value()->runs().list();
         QVERIFY(runs);
         QCOMPARE(runs->size(), size_t(1));
         const auto& run = runs->front();
@@ -200,7 +200,7 @@ private slots:
              std::filesystem::directory_iterator(m_project / "runs" / "stopped" / "weights"))
             QVERIFY2(entry.path().extension() == ".pt", entry.path().c_str());
         auto project = project::Project::open(m_project);
-        auto runs = project.value()->runs();
+        auto runs = project.value()->runs().list();
         bool found = false;
         for (const auto& run : runs.value())
             if (run.name == "stopped") {

@@ -39,12 +39,12 @@ inline void drag(osprey::ui::BoxCanvas* canvas, QPointF from, QPointF to,
 /// The boxes of an image as stored, read through a second connection to the database.
 inline std::vector<osprey::project::BoxRecord> storedBoxes(const QString& folder, std::int64_t imageId) {
     auto project = osprey::project::Project::open(folder.toStdString());
-    return project ? (*project)->boxes(imageId).value() : std::vector<osprey::project::BoxRecord>{};
+    return project ? (*project)->boxes().ofImage(imageId).value() : std::vector<osprey::project::BoxRecord>{};
 }
 
 inline osprey::project::ImageStatus storedStatus(const QString& folder, std::int64_t imageId) {
     auto project = osprey::project::Project::open(folder.toStdString());
-    return (*project)->image(imageId)->status;
+    return (*project)->images().get(imageId)->status;
 }
 
 } // namespace editor_test

@@ -270,7 +270,7 @@ private slots:
             row.path = path;
             row.width = 64;
             row.height = 48;
-            QVERIFY(project->addFrame(row, {"/videos/cam1.mp4", 1234, 41.13, 0}));
+            QVERIFY(project->frames().add(row, {"/videos/cam1.mp4", 1234, 41.13, 0}));
         }
         ui::MainWindow window;
         m_window = &window;

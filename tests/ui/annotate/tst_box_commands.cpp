@@ -24,7 +24,7 @@ private slots:
         QVERIFY(document);
         ui::AnnotationSession session;
         session.setDocument(document.get());
-        const auto images = document->project().listImages().value();
+        const auto images = document->project().images().list().value();
         session.setImage(images[0].id);
         const size_t demoBoxes = session.boxes().size();
 
@@ -66,7 +66,7 @@ private slots:
         auto document = ui::ProjectDocument::open(folder, nullptr);
         ui::AnnotationSession session;
         session.setDocument(document.get());
-        const auto images = document->project().listImages().value();
+        const auto images = document->project().images().list().value();
         session.setImage(images[1].id);
         std::vector<std::int64_t> all;
         for (const auto& box : session.boxes())
@@ -108,7 +108,7 @@ private slots:
         auto document = ui::ProjectDocument::open(folder, nullptr);
         ui::AnnotationSession session;
         session.setDocument(document.get());
-        session.setImage(document->project().listImages().value()[0].id);
+        session.setImage(document->project().images().list().value()[0].id);
         const size_t classCount = document->classes().size();
 
         auto* add = new ui::AddClassCommand(document.get(), session.ids(), "kite", "#ff00ff");

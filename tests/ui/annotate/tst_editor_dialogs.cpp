@@ -129,7 +129,7 @@ private slots:
         QCOMPARE(tree->topLevelItem(3)->text(0), QString("hawk"));
         QCOMPARE(document->classColor(kite), QColor("#00aaff"));
         auto project = std::move(project::Project::open(folder.toStdString()).value());
-        QCOMPARE(QString::fromStdString(project->classes().value()[3].name), QString("hawk"));
+        QCOMPARE(QString::fromStdString(project->classes().list().value()[3].name), QString("hawk"));
 
         // Live counts: drawing a hawk box shows up in the panel.
         QCOMPARE(tree->topLevelItem(3)->text(2), QString("0"));

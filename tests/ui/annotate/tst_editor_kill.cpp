@@ -99,8 +99,8 @@ private slots:
 
         auto project = std::move(project::Project::open(folder.toStdString()).value());
         QCOMPARE(QString::fromStdString(project->integrityCheck().value()), QString("ok"));
-        const auto image = project->listImages().value().front().id;
-        const auto boxes = project->boxes(image).value();
+        const auto image = project->images().list().value().front().id;
+        const auto boxes = project->boxes().ofImage(image).value();
         for (const QByteArray& line : lines) {
             const QList<QByteArray> fields = line.split(' ');
             QCOMPARE(fields.size(), 5);

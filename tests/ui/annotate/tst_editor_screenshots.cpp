@@ -109,14 +109,14 @@ private slots:
         m_folder = m_dir.filePath("shots");
         auto project = std::move(project::Project::create(m_folder.toStdString()).value());
         for (const char* name : {"person", "car", "bicycle", "traffic light", "dog", "stop sign"})
-            QVERIFY(project->addClass(name).hasValue());
+            QVERIFY(project->classes().add(name).hasValue());
         // A dark class colour, the hardest case on a dark photo.
-        QVERIFY(project->addClass("boat", "#0018ec").hasValue());
+        QVERIFY(project->classes().add("boat", "#0018ec").hasValue());
         QVERIFY(QDir(m_folder).mkpath("images"));
         QVERIFY(makePhoto(Tone::Light).save(QDir(m_folder).filePath("images/light.png")));
         QVERIFY(makePhoto(Tone::Dark).save(QDir(m_folder).filePath("images/dark.png")));
         std::vector<project::NewImage> images{{"images/light.png", 640, 480}, {"images/dark.png", 640, 480}};
-        QVERIFY(project->addImages(images).hasValue());
+        QVERIFY(project->images().addAll(images).hasValue());
     }
 
     void canvas_data() {

@@ -49,7 +49,7 @@ void screenshot(QWidget& window, const QString& name) {
 
 std::int64_t firstImage(const QString& folder) {
     auto project = project::Project::open(folder.toStdString());
-    return (*project)->listImages().value().front().id;
+    return (*project)->images().list().value().front().id;
 }
 
 /// Closes the window while edits wait; answers the question before they would be lost with Cancel.
@@ -79,7 +79,7 @@ std::filesystem::path databaseOf(const QString& folder) {
 
 std::vector<project::ClassInfo> storedClasses(const QString& folder) {
     auto project = project::Project::open(folder.toStdString());
-    return (*project)->classes().value();
+    return (*project)->classes().list().value();
 }
 
 } // namespace
@@ -135,7 +135,7 @@ private slots:
         session->undoStack()->undo();
         QCOMPARE(editor_test::storedBoxes(folder, image).size(), before + 1);
         auto project = project::Project::open(folder.toStdString());
-        QCOMPARE((*project)->setting("child").value(), std::string("wrote"));
+        QCOMPARE((*project)->settings().get("child").value(), std::string("wrote"));
     }
 
     void classEditsWaitForTheOtherWriterAndAreStoredInOrder() {

@@ -37,7 +37,7 @@ inline QString makeProject(const QTemporaryDir& dir, const std::vector<std::stri
     if (!project)
         return {};
     for (const auto& name : classes)
-        if (!(*project)->addClass(name))
+        if (!(*project)->classes().add(name))
             return {};
     for (const char* name : {"2.jpg", "0.jpg", "1.jpg", "3.jpg", "4.jpg"}) {
         const auto source = test::fixture(std::string("models/fastestdet/images/") + name);
@@ -52,7 +52,7 @@ inline QString makeProject(const QTemporaryDir& dir, const std::vector<std::stri
         image.width = size->width;
         image.height = size->height;
         image.hash = name;
-        if (!(*project)->addImage(image))
+        if (!(*project)->images().add(image))
             return {};
     }
     return folder;
@@ -70,14 +70,14 @@ struct Stored {
         auto project = project::Project::open(folder.toStdString());
         project::ImageQuery all;
         all.limit = 0;
-        images = (*project)->listImages(all).value();
+        images = (*project)->images().list(all).value();
         std::sort(images.begin(), images.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
         for (const auto& image : images) {
-            boxes[image.id] = (*project)->boxes(image.id).value();
+            boxes[image.id] = (*project)->boxes().ofImage(image.id).value();
             totalBoxes += static_cast<int>(boxes[image.id].size());
             imagesWithBoxes += boxes[image.id].empty() ? 0 : 1;
         }
-        for (const auto& info : (*project)->classes().value())
+        for (const auto& info : (*project)->classes().list().value())
             classNames[info.id] = info.name;
     }
     int count(std::int64_t imageId, const std::string& className) const {

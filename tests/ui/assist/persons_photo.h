@@ -27,7 +27,7 @@ inline std::int64_t addPersonsPhoto(project::Project& project, const QString& fo
     image.width = size->width;
     image.height = size->height;
     image.hash = "persons";
-    auto id = project.addImage(image);
+    auto id = project.images().add(image);
     return id ? *id : 0;
 }
 

@@ -23,7 +23,7 @@ private slots:
 
         ui::AutoLabelChoices{"split:val", {"conf=0.35", "iou=0.6", "mode=replace", "add_classes=false"}}
             .write(**project);
-        QCOMPARE(QString::fromStdString((*project)->setting("autolabel.dialog").value()),
+        QCOMPARE(QString::fromStdString((*project)->settings().get("autolabel.dialog").value()),
                  QString("images=split:val;conf=0.35;iou=0.6;mode=replace;add_classes=false"));
         const auto read = ui::AutoLabelChoices::read(**project);
         QCOMPARE(read.images, QString("split:val"));
@@ -34,7 +34,8 @@ private slots:
         QTemporaryDir dir;
         auto project = project::Project::create(dir.filePath("p").toStdString());
         QVERIFY(project);
-        QVERIFY((*project)->setSetting("autolabel.dialog", "images=bogus;conf=7;iou=0.5;mode=x;junk;size=3"));
+        QVERIFY(
+            (*project)->settings().set("autolabel.dialog", "images=bogus;conf=7;iou=0.5;mode=x;junk;size=3"));
         const auto read = ui::AutoLabelChoices::read(**project);
         QCOMPARE(read.images, QString("bogus")); // the dialog checks it against its list
         QCOMPARE(read.options, QStringList({"iou=0.5"}));
@@ -44,7 +45,7 @@ private slots:
         QTemporaryDir dir;
         auto project = project::Project::create(dir.filePath("p").toStdString());
         QVERIFY(project);
-        QVERIFY((*project)->setSetting("autolabel.dialog", "conf=0.4;mode=1;add_classes=2"));
+        QVERIFY((*project)->settings().set("autolabel.dialog", "conf=0.4;mode=1;add_classes=2"));
         const auto read = ui::AutoLabelChoices::read(**project);
         QVERIFY(read.images.isEmpty());
         QCOMPARE(read.options, QStringList({"conf=0.4", "mode=replace", "add_classes=false"}));

@@ -59,7 +59,7 @@ private slots:
             image.path = "truncated.jpg";
             image.width = image.height = 100;
             image.hash = "truncated";
-            QVERIFY((*project)->addImage(image));
+            QVERIFY((*project)->images().add(image));
         }
         QString error;
         auto document = ui::ProjectDocument::open(folder, &error);
@@ -129,7 +129,7 @@ private slots:
         // What stays unlabeled is what a second run would process.
         QCOMPARE(dialog.imageCount(), 6 - report.labeled);
         // The next dialog in this project starts from this run's choices.
-        const auto remembered = document->project().setting("autolabel.dialog");
+        const auto remembered = document->project().settings().get("autolabel.dialog");
         QVERIFY(remembered);
         QCOMPARE(QString::fromStdString(*remembered),
                  QString("images=unlabeled;conf=0.3;iou=0.7;mode=add;add_classes=auto"));
@@ -138,15 +138,15 @@ private slots:
         QVERIFY(again.options().images == assist::ImageSelection::Unlabeled);
         QVERIFY(again.options().mode == assist::WriteMode::Add);
         // A damaged setting is ignored value by value: the defaults stay where it makes no sense.
-        QVERIFY(
-            document->project().setSetting("autolabel.dialog", "images=bogus;conf=7;iou=0.5;mode=x;junk"));
+        QVERIFY(document->project().settings().set("autolabel.dialog",
+                                                   "images=bogus;conf=7;iou=0.5;mode=x;junk"));
         ui::AutoLabelDialog damaged(document.get(), fastest());
         QVERIFY(damaged.options().images == assist::ImageSelection::Unlabeled);
         QCOMPARE(damaged.options().suggest.confThreshold, 0.25f);
         QCOMPARE(damaged.options().suggest.iouThreshold, 0.5f);
         QVERIFY(damaged.options().mode == assist::WriteMode::Add);
         // Settings written before they took the CLI's spelling hold the enum numbers.
-        QVERIFY(document->project().setSetting("autolabel.dialog", "conf=0.4;mode=1;add_classes=2"));
+        QVERIFY(document->project().settings().set("autolabel.dialog", "conf=0.4;mode=1;add_classes=2"));
         ui::AutoLabelDialog legacy(document.get(), fastest());
         QCOMPARE(legacy.options().suggest.confThreshold, 0.4f);
         QVERIFY(legacy.options().mode == assist::WriteMode::Replace);

@@ -89,7 +89,7 @@ private slots:
         QVERIFY(project);
         project::ImageQuery all;
         all.limit = 0;
-        for (const auto& image : (*project)->listImages(all).value())
+        for (const auto& image : (*project)->images().list(all).value())
             m_ids.push_back(image.id);
         QCOMPARE(m_ids.size(), size_t(6));
         // Model boxes on top of the demo's imported labels:
@@ -99,12 +99,12 @@ private slots:
         //   image 3: a model box, but already reviewed (not in the queue)
         //   images 4, 5: no model boxes (not in the queue)
         const auto addModelBoxes = [&](qint64 imageId, double score, bool onLabels) {
-            const auto labels = (*project)->boxes(imageId).value();
+            const auto labels = (*project)->boxes().ofImage(imageId).value();
             QVERIFY(!labels.empty());
             if (!onLabels) {
                 project::NewBox box{imageId, labels.front().classId,    1,     1, 9,
                                     9,       project::BoxSource::Model, score, {}};
-                QVERIFY((*project)->addBox(box));
+                QVERIFY((*project)->boxes().add(box));
                 return;
             }
             for (const auto& label : labels) {
@@ -117,7 +117,7 @@ private slots:
                                     project::BoxSource::Model,
                                     score,
                                     {}};
-                QVERIFY((*project)->addBox(box));
+                QVERIFY((*project)->boxes().add(box));
             }
         };
         addModelBoxes(m_ids[0], 0.9, true);
@@ -125,8 +125,8 @@ private slots:
         addModelBoxes(m_ids[2], 0.6, false);
         addModelBoxes(m_ids[3], 0.1, true);
         for (int i = 0; i < 4; ++i)
-            QVERIFY((*project)->setImageStatus(m_ids[size_t(i)], project::ImageStatus::Labeled));
-        QVERIFY((*project)->setImageStatus(m_ids[3], project::ImageStatus::Reviewed));
+            QVERIFY((*project)->images().setStatus(m_ids[size_t(i)], project::ImageStatus::Labeled));
+        QVERIFY((*project)->images().setStatus(m_ids[3], project::ImageStatus::Reviewed));
     }
 
     void walkTheConfidenceQueue() {
@@ -192,7 +192,7 @@ private slots:
 
         // Undo the review of image 2 for the next test.
         auto project = project::Project::open(m_folder.toStdString());
-        QVERIFY((*project)->setImageStatus(m_ids[2], project::ImageStatus::Labeled));
+        QVERIFY((*project)->images().setStatus(m_ids[2], project::ImageStatus::Labeled));
         m_window = nullptr;
     }
 
@@ -291,7 +291,7 @@ private slots:
             }));
         }
         auto project = project::Project::open(m_folder.toStdString());
-        QCOMPARE((*project)->setting("assist.follow_run").value(), std::string("1"));
+        QCOMPARE((*project)->settings().get("assist.follow_run").value(), std::string("1"));
         {
             ui::MainWindow window;
             window.show();
@@ -303,7 +303,7 @@ private slots:
             window.editor()->assist()->setModel({best, {}, {}, "cpu"});
             QVERIFY(!window.editor()->assist()->followRun());
         }
-        QCOMPARE((*project)->setting("assist.follow_run").value(), std::string("0"));
+        QCOMPARE((*project)->settings().get("assist.follow_run").value(), std::string("0"));
     }
 };
 

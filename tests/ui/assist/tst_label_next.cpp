@@ -54,11 +54,11 @@ private slots:
         auto project = project::Project::create(m_folder.toStdString());
         QVERIFY(project);
         for (const char* name : {"circle", "square", "triangle", "star"})
-            QVERIFY((*project)->addClass(name));
+            QVERIFY((*project)->classes().add(name));
         for (int i = 0; i < 12; ++i) {
             char file[32];
             std::snprintf(file, sizeof(file), "val_%05d.jpg", i);
-            QVERIFY((*project)->addImage({(kTrained / "shapes13/images/val" / file).string(), 320, 320}));
+            QVERIFY((*project)->images().add({(kTrained / "shapes13/images/val" / file).string(), 320, 320}));
         }
     }
 
@@ -134,7 +134,7 @@ private slots:
         auto review = assist::reviewQueue(**project);
         QVERIFY(review);
         QCOMPARE(review->needingReview, 4);
-        QCOMPARE(*(*project)->countImages(project::ImageQuery{.status = project::ImageStatus::New}),
+        QCOMPARE(*(*project)->images().count(project::ImageQuery{.status = project::ImageStatus::New}),
                  std::int64_t(8));
         shoot(&window, "label-next-queue");
 

@@ -79,7 +79,7 @@ private slots:
         {
             auto project = project::Project::open(folder.toStdString());
             QVERIFY(project);
-            QVERIFY((*project)->addClass("person"));
+            QVERIFY((*project)->classes().add("person"));
             photoId = test::addPersonsPhoto(**project, folder);
             QVERIFY(photoId != 0);
         }
@@ -117,7 +117,7 @@ private slots:
                             dirModel / "coco.names", "cpu"});
         {
             auto project = project::Project::open(folder.toStdString());
-            QVERIFY(QString::fromStdString((*project)->setting("assist.model").value())
+            QVERIFY(QString::fromStdString((*project)->settings().get("assist.model").value())
                         .startsWith(QString::fromStdString((dirModel / "yolo-fastest-1.1.cfg").string())));
         }
 

@@ -49,7 +49,7 @@ private slots:
         {
             auto project = project::Project::open(folder.toStdString());
             QVERIFY(project);
-            QVERIFY((*project)->addClass("person"));
+            QVERIFY((*project)->classes().add("person"));
             photoId = test::addPersonsPhoto(**project, folder);
             QVERIFY(photoId != 0);
         }

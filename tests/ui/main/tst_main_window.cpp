@@ -113,7 +113,7 @@ private slots:
         filter.split = project::Split::Val;
         window.imageModel()->setFilter(filter);
         const auto target =
-            window.document()->project().listImages({.split = project::Split::Train}).value().at(3);
+            window.document()->project().images().list({.split = project::Split::Train}).value().at(3);
         window.showImage(target.id);
         QCOMPARE(window.imageList()->currentImageId(), target.id);
         QCOMPARE(window.imageModel()->rowCount(), 12);

@@ -82,10 +82,10 @@ private slots:
         QVERIFY2(dialog.summaryText().contains("cam.avi: 30 frames decoded, 5 sampled, 5 imported"),
                  qPrintable(dialog.summaryText()));
         QCOMPARE(resets.count(), 1);
-        QCOMPARE(document->project().countImages().value(), 5LL);
+        QCOMPARE(document->project().images().count().value(), 5LL);
         std::vector<std::int64_t> frames;
-        for (const auto& image : document->project().listImages({.limit = 0}).value())
-            frames.push_back(document->project().image(image.id).value().frame->frame);
+        for (const auto& image : document->project().images().list({.limit = 0}).value())
+            frames.push_back(document->project().images().get(image.id).value().frame->frame);
         QCOMPARE(frames, (std::vector<std::int64_t>{5, 10, 15, 20, 25}));
 
         // Cancelled before the worker reads a frame: nothing more, and it says so.
@@ -94,7 +94,7 @@ private slots:
         dialog.cancel();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QVERIFY2(dialog.statusText().startsWith("Cancelled: "), qPrintable(dialog.statusText()));
-        const auto added = document->project().countImages().value() - 5;
+        const auto added = document->project().images().count().value() - 5;
         QCOMPARE(dialog.statusText(), QString("Cancelled: %1 frames imported (kept).").arg(added));
     }
 
@@ -122,7 +122,7 @@ private slots:
         image.pixels.assign(40 * 30 * 3, 200);
         QVERIFY(imaging::encodeImage(image, inbox / "second.jpg"));
         QTRY_VERIFY_WITH_TIMEOUT(dialog.summaryText().contains("second.jpg: 1 image(s) added"), 20000);
-        QCOMPARE(document->project().countImages().value(), 2LL);
+        QCOMPARE(document->project().images().count().value(), 2LL);
         dialog.cancel();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QCOMPARE(dialog.statusText(), QString("Stopped watching: 2 file(s) taken, 2 image(s) added."));
@@ -155,20 +155,20 @@ private slots:
         QVERIFY2(dialog.summaryText().startsWith("12 YOLO label files in labels/") &&
                      dialog.summaryText().section('\n', 0, 0).endsWith(", all paired"),
                  qPrintable(dialog.summaryText()));
-        QCOMPARE(document->project().countImages().value(), 0LL); // a preview writes nothing
+        QCOMPARE(document->project().images().count().value(), 0LL); // a preview writes nothing
 
         QSignalSpy imported(&dialog, &ui::ImportDialog::imported);
         dialog.runImport();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QCOMPARE(imported.count(), 1);
         QCOMPARE(resets.count(), 1);
-        QCOMPARE(document->project().countImages().value(), 12LL);
+        QCOMPARE(document->project().images().count().value(), 12LL);
         QCOMPARE(document->classes().size(), size_t(4));
         auto original = std::move(project::Project::open(source.toStdString()).value());
         std::int64_t originalBoxes = 0, importedBoxes = 0;
-        for (const auto& image : original->listImages({.limit = 0}).value())
+        for (const auto& image : original->images().list({.limit = 0}).value())
             originalBoxes += image.boxCount;
-        for (const auto& image : document->project().listImages({.limit = 0}).value())
+        for (const auto& image : document->project().images().list({.limit = 0}).value())
             importedBoxes += image.boxCount;
         QCOMPARE(importedBoxes, originalBoxes);
     }
@@ -183,7 +183,7 @@ private slots:
         dialog.runImport();
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QVERIFY(dialog.summaryText().contains("does-not-exist"));
-        QCOMPARE(document->project().countImages().value(), 0LL);
+        QCOMPARE(document->project().images().count().value(), 0LL);
     }
 
     void exportWritesCoco() {
@@ -215,8 +215,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.isBusy(), 20000);
         QVERIFY2(dialog.resultText().startsWith("Split applied"), qPrintable(dialog.resultText()));
         QCOMPARE(resets.count(), 1);
-        const auto train = document->project().countImages({.split = project::Split::Train}).value();
-        const auto val = document->project().countImages({.split = project::Split::Val}).value();
+        const auto train = document->project().images().count({.split = project::Split::Train}).value();
+        const auto val = document->project().images().count({.split = project::Split::Val}).value();
         QCOMPARE(train + val, 20LL);
         QVERIFY(std::abs(train - val) <= 4); // stratification may shift a few images
     }
@@ -227,7 +227,7 @@ private slots:
         QString error;
         auto document = ui::ProjectDocument::open(folder, &error);
         QVERIFY(document);
-        const auto images = document->project().listImages({.limit = 0}).value();
+        const auto images = document->project().images().list({.limit = 0}).value();
         QVERIFY(QFile::remove(QDir(folder).filePath(QString::fromStdString(images[2].path))));
         ui::HealthPanel panel(document.get());
         panel.run();
@@ -261,7 +261,7 @@ private slots:
                 plotted += it->value;
         }
         std::int64_t boxes = 0;
-        for (const auto& image : document->project().listImages({.limit = 0}).value())
+        for (const auto& image : document->project().images().list({.limit = 0}).value())
             boxes += image.boxCount;
         QCOMPARE(plotted, static_cast<double>(boxes));
 

@@ -40,32 +40,33 @@ private slots:
             auto synthetic = test::makeSyntheticProject(folder, 40, 3);
             auto& project = *synthetic.project;
             test::recordRun(project, "r1", "10");
-            auto added = project.addImages(std::vector<project::NewImage>{{.path = "new/a.jpg",
-                                                                           .width = 640,
-                                                                           .height = 480,
-                                                                           .hash = "a1",
-                                                                           .split = project::Split::Train},
-                                                                          {.path = "new/b.jpg",
-                                                                           .width = 640,
-                                                                           .height = 480,
-                                                                           .hash = "b2",
-                                                                           .split = project::Split::Val}});
+            auto added =
+                project.images().addAll(std::vector<project::NewImage>{{.path = "new/a.jpg",
+                                                                        .width = 640,
+                                                                        .height = 480,
+                                                                        .hash = "a1",
+                                                                        .split = project::Split::Train},
+                                                                       {.path = "new/b.jpg",
+                                                                        .width = 640,
+                                                                        .height = 480,
+                                                                        .hash = "b2",
+                                                                        .split = project::Split::Val}});
             QVERIFY(added);
-            QVERIFY(project.addBox({.imageId = (*added)[1],
-                                    .classId = synthetic.classIds[1],
-                                    .x1 = 10,
-                                    .y1 = 10,
-                                    .x2 = 90,
-                                    .y2 = 70}));
+            QVERIFY(project.boxes().add({.imageId = (*added)[1],
+                                         .classId = synthetic.classIds[1],
+                                         .x1 = 10,
+                                         .y1 = 10,
+                                         .x2 = 90,
+                                         .y2 = 70}));
             auto moved = test::firstBoxOf(project, synthetic.imageIds[5]);
             moved.y1 += 60;
             moved.y2 += 60;
-            QVERIFY(project.updateBox(moved));
+            QVERIFY(project.boxes().update(moved));
             auto relabelled = test::firstBoxOf(project, synthetic.imageIds[6]);
             relabelled.classId =
                 relabelled.classId == synthetic.classIds[2] ? synthetic.classIds[0] : synthetic.classIds[2];
-            QVERIFY(project.updateBox(relabelled));
-            QVERIFY(project.renameClass(synthetic.classIds[3], "pentagram"));
+            QVERIFY(project.boxes().update(relabelled));
+            QVERIFY(project.classes().rename(synthetic.classIds[3], "pentagram"));
             test::recordRun(project, "r2", "20");
             // Listed in the diff's order: added images, moved boxes, relabelled boxes.
             expectedIds = {(*added)[0], (*added)[1], synthetic.imageIds[5], synthetic.imageIds[6]};

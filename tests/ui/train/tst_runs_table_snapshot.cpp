@@ -21,9 +21,9 @@ private slots:
         auto document = ProjectDocument::create(dir.path() + "/p", &error);
         QVERIFY2(document, qPrintable(error));
         const std::string hash = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-        QVERIFY(document->project().addRun("old", R"({"model":"yolov8n","epochs":"5"})"));
-        QVERIFY(document->project().addRun("new", std::string(R"({"model":"yolov8s","epochs":"9",")") +
-                                                      run::kSnapshotConfigKey + "\":\"" + hash + "\"}"));
+        QVERIFY(document->project().runs().add("old", R"({"model":"yolov8n","epochs":"5"})"));
+        QVERIFY(document->project().runs().add("new", std::string(R"({"model":"yolov8s","epochs":"9",")") +
+                                                          run::kSnapshotConfigKey + "\":\"" + hash + "\"}"));
         RunsTable runs(document.get());
         QTableWidget* table = runs.table();
         QCOMPARE(table->rowCount(), 2);

@@ -141,15 +141,15 @@ void TestTrainCompare::overlaysTwoRecordedRuns() {
     QVERIFY2(document, qPrintable(error));
     writeFile(document->folder() + "/runs/a/events.jsonl", eventsFile(kEpochsA));
     writeFile(document->folder() + "/runs/b/results.csv", resultsCsv(kEpochsB));
-    QVERIFY(document->project().addRun("a", R"({"model":"yolov8n","epochs":"60"})").hasValue());
-    QVERIFY(document->project().addRun("b", R"({"model":"yolov8s","epochs":"80"})").hasValue());
+    QVERIFY(document->project().runs().add("a", R"({"model":"yolov8n","epochs":"60"})").hasValue());
+    QVERIFY(document->project().runs().add("b", R"({"model":"yolov8s","epochs":"80"})").hasValue());
     // Both ended, as recorded runs do.
-    for (auto run : document->project().runs().value()) {
+    for (auto run : document->project().runs().list().value()) {
         run.status = osprey::project::RunStatus::Finished;
         run.finishedAt = run.startedAt + (run.name == "a" ? 720 : 960);
         run.bestFitness = run.name == "a" ? map5095(0, kEpochsA) : map5095(1, kEpochsB);
         run.bestEpoch = run.name == "a" ? kEpochsA : kEpochsB;
-        QVERIFY(document->project().updateRun(run).hasValue());
+        QVERIFY(document->project().runs().update(run).hasValue());
     }
     if (!qEnvironmentVariable("OSPREY_SCREENSHOT_DIR").isEmpty())
         applyTheme();

@@ -228,7 +228,7 @@ void TestTrainPanel::followsARunTrainingInAnotherProcess() {
         "\n");
     events.write(epoch(1));
     events.write(R"({"type":"epoch","v":1,"t":2,"epo)"); // a line still being written
-    QVERIFY(document->project().addRun("bg", R"({"model":"yolov8n","epochs":"3"})").hasValue());
+    QVERIFY(document->project().runs().add("bg", R"({"model":"yolov8n","epochs":"3"})").hasValue());
 
     TrainPanel panel(document.get());
     QSignalSpy opened(&panel, &TrainPanel::runOpened);

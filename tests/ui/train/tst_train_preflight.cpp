@@ -99,7 +99,7 @@ void TestTrainPreflight::healthyDatasetStartsAtOnce() {
 void TestTrainPreflight::errorsBlockTheStart() {
     DemoFixture fixture;
     QVERIFY(fixture.create());
-    const auto images = fixture.document->project().listImages();
+    const auto images = fixture.document->project().images().list();
     QVERIFY(images && images->size() == 12);
     const QString missing = fixture.document->imageFilePath(images->at(3));
     QVERIFY(QFile::remove(missing));
@@ -136,16 +136,16 @@ void TestTrainPreflight::warningsAskBeforeStarting() {
     QVERIFY(fixture.create());
     // A box drawn twice is a warning: training may go on.
     auto& project = fixture.document->project();
-    const auto images = project.listImages();
+    const auto images = project.images().list();
     QVERIFY(images && !images->empty());
     std::int64_t imageWithBoxes = 0;
     for (const auto& image : *images)
-        if (!project.boxes(image.id)->empty()) {
+        if (!project.boxes().ofImage(image.id)->empty()) {
             imageWithBoxes = image.id;
             break;
         }
     QVERIFY(imageWithBoxes > 0);
-    const auto first = project.boxes(imageWithBoxes)->front();
+    const auto first = project.boxes().ofImage(imageWithBoxes)->front();
     project::NewBox copy;
     copy.imageId = imageWithBoxes;
     copy.classId = first.classId;
@@ -153,7 +153,7 @@ void TestTrainPreflight::warningsAskBeforeStarting() {
     copy.y1 = first.y1;
     copy.x2 = first.x2;
     copy.y2 = first.y2;
-    QVERIFY(project.addBox(copy).hasValue());
+    QVERIFY(project.boxes().add(copy).hasValue());
 
     TrainPanel panel(fixture.document.get());
     panel.setTrainerPath(fixture.trainer);

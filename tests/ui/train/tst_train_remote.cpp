@@ -236,7 +236,7 @@ void TestTrainRemote::streamSwitchPassesRemoteAndRemembersIt() {
         QVERIFY2(panel.start(&error), qPrintable(error));
         QVERIFY(panel.lastArguments().contains("remote=alice/shapes"));
         QVERIFY(ended.wait(10000));
-        QCOMPARE(document->project().setting("remote.project").value(), std::string("alice/shapes"));
+        QCOMPARE(document->project().settings().get("remote.project").value(), std::string("alice/shapes"));
 
         // Turned off again: no remote= even though the field keeps its text.
         stream->setChecked(false);

@@ -14,7 +14,7 @@ AddClassCommand::AddClassCommand(ProjectDocument* document, EditIds* ids, const 
 void AddClassCommand::redo() {
     std::int64_t added = 0;
     const Status status = m_document->editClasses([&](project::Project& project) -> Status {
-        auto id = project.addClass(m_name.toStdString(), m_color.toStdString());
+        auto id = project.classes().add(m_name.toStdString(), m_color.toStdString());
         if (!id)
             return fail(id.error());
         added = *id;
@@ -35,7 +35,8 @@ void AddClassCommand::undo() {
     if (m_logicalId == 0)
         return;
     const Status status = m_document->editClasses([&](project::Project& project) {
-        return project.deleteClass(m_ids->classes.current(m_logicalId), project::ClassDeletePolicy::Refuse);
+        return project.classes().remove(m_ids->classes.current(m_logicalId),
+                                        project::ClassDeletePolicy::Refuse);
     });
     if (!status)
         qWarning() << "undo add class failed:" << QString::fromStdString(status.message());

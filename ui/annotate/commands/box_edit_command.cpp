@@ -13,7 +13,7 @@ BoxEditCommand::BoxEditCommand(ProjectDocument* document, EditIds* ids, std::int
 void BoxEditCommand::applyRedo(const std::function<Status(project::Project&)>& body) {
     const Status status = m_document->editImage(m_imageId, [&](project::Project& project) -> Status {
         if (!m_statusBefore) {
-            auto image = project.image(m_imageId);
+            auto image = project.images().get(m_imageId);
             if (!image)
                 return fail(image.error());
             m_statusBefore = image->status;
@@ -29,11 +29,11 @@ void BoxEditCommand::applyUndo(const std::function<Status(project::Project&)>& b
     const Status status = m_document->editImage(m_imageId, [&](project::Project& project) -> Status {
         if (Status undone = body(project); !undone)
             return undone;
-        auto image = project.image(m_imageId);
+        auto image = project.images().get(m_imageId);
         if (!image)
             return fail(image.error());
         if (m_statusBefore && image->status != *m_statusBefore)
-            return project.setImageStatus(m_imageId, *m_statusBefore);
+            return project.images().setStatus(m_imageId, *m_statusBefore);
         return {};
     });
     m_succeeded = status.hasValue();
@@ -48,7 +48,7 @@ Status BoxEditCommand::insertBoxes(project::Project& project, std::vector<projec
                                     box.x2,     box.y2,
                                     box.source, box.score,
                                     box.flags};
-        auto id = project.addBox(added);
+        auto id = project.boxes().add(added);
         if (!id)
             return fail(id.error());
         if (box.id == 0)
@@ -61,7 +61,7 @@ Status BoxEditCommand::insertBoxes(project::Project& project, std::vector<projec
 
 Status BoxEditCommand::deleteBoxes(project::Project& project, const std::vector<project::BoxRecord>& boxes) {
     for (const auto& box : boxes)
-        if (Status deleted = project.deleteBox(m_ids->boxes.current(box.id)); !deleted)
+        if (Status deleted = project.boxes().remove(m_ids->boxes.current(box.id)); !deleted)
             return deleted;
     return {};
 }
@@ -70,7 +70,7 @@ Status BoxEditCommand::writeBoxes(project::Project& project, std::vector<project
     for (auto& box : boxes) {
         box.id = m_ids->boxes.current(box.id);
         box.classId = m_ids->classes.current(box.classId);
-        if (Status updated = project.updateBox(box); !updated)
+        if (Status updated = project.boxes().update(box); !updated)
             return updated;
     }
     return {};

@@ -38,11 +38,11 @@ void EditClassCommand::write(const QVariant& value) {
     const Status status = m_document->editClasses([&](project::Project& project) -> Status {
         switch (m_kind) {
         case Kind::Rename:
-            return project.renameClass(id, value.toString().toStdString());
+            return project.classes().rename(id, value.toString().toStdString());
         case Kind::Recolor:
-            return project.recolorClass(id, value.toString().toStdString());
+            return project.classes().recolor(id, value.toString().toStdString());
         case Kind::Move:
-            return project.moveClass(id, value.toInt());
+            return project.classes().move(id, value.toInt());
         }
         return {};
     });

@@ -22,7 +22,7 @@ void SetImageStatusCommand::undo() {
 
 void SetImageStatusCommand::write(project::ImageStatus status) {
     const Status written = m_document->editImage(
-        m_imageId, [&](project::Project& project) { return project.setImageStatus(m_imageId, status); });
+        m_imageId, [&](project::Project& project) { return project.images().setStatus(m_imageId, status); });
     if (!written)
         qWarning() << "status change failed:" << QString::fromStdString(written.message());
 }

@@ -15,23 +15,23 @@ std::uint64_t readHash(std::int64_t stored) {
 
 } // namespace
 
-Expected<std::int64_t> Project::addFrame(const NewImage& image, const FrameSource& source) {
+Expected<std::int64_t> FrameStore::add(const NewImage& image, const FrameSource& source) {
     std::int64_t id = 0;
-    auto status = m_impl->inTransaction([&]() -> Status {
+    auto status = m_impl.inTransaction([&]() -> Status {
         if (source.video.empty())
             return fail("image '" + image.path + "': the video path must not be empty");
-        sql::Statement exists(m_impl->db, "SELECT image_id FROM image_frames WHERE video = ? AND frame = ?");
+        sql::Statement exists(m_impl.db, "SELECT image_id FROM image_frames WHERE video = ? AND frame = ?");
         exists.bind(1, source.video).bind(2, source.frame);
         if (exists.step())
             return fail(source.video + ": frame " + std::to_string(source.frame) +
                             " is already in the project",
                         "exists");
-        auto added = addImage(image);
+        auto added = m_impl.images.add(image);
         if (!added)
             return fail(added.error());
         id = *added;
         sql::Statement insert(
-            m_impl->db,
+            m_impl.db,
             "INSERT INTO image_frames(image_id, video, frame, time_s, dhash) VALUES (?, ?, ?, ?, ?)");
         insert.bind(1, id)
             .bind(2, source.video)
@@ -47,13 +47,13 @@ Expected<std::int64_t> Project::addFrame(const NewImage& image, const FrameSourc
     return id;
 }
 
-Expected<std::optional<FrameSource>> Project::frameSource(std::int64_t imageId) const {
-    sql::Statement query(m_impl->db,
+Expected<std::optional<FrameSource>> FrameStore::source(std::int64_t imageId) const {
+    sql::Statement query(m_impl.db,
                          "SELECT video, frame, time_s, dhash FROM image_frames WHERE image_id = ?");
     query.bind(1, imageId);
     if (!query.step()) {
         if (!query.error().empty())
-            return dbError(*m_impl, "cannot read the video frame of image " + std::to_string(imageId),
+            return dbError(m_impl, "cannot read the video frame of image " + std::to_string(imageId),
                            query.error());
         return std::optional<FrameSource>();
     }
@@ -65,53 +65,25 @@ Expected<std::optional<FrameSource>> Project::frameSource(std::int64_t imageId) 
     return std::optional<FrameSource>(std::move(source));
 }
 
-Expected<std::vector<std::int64_t>> Project::frameIndices(const std::string& video) const {
-    sql::Statement query(m_impl->db, "SELECT frame FROM image_frames WHERE video = ? ORDER BY frame");
+Expected<std::vector<std::int64_t>> FrameStore::indices(const std::string& video) const {
+    sql::Statement query(m_impl.db, "SELECT frame FROM image_frames WHERE video = ? ORDER BY frame");
     query.bind(1, video);
     std::vector<std::int64_t> frames;
     while (query.step())
         frames.push_back(query.integer(0));
     if (!query.error().empty())
-        return dbError(*m_impl, "cannot list the frames of " + video, query.error());
+        return dbError(m_impl, "cannot list the frames of " + video, query.error());
     return frames;
 }
 
-Expected<std::vector<std::uint64_t>> Project::frameHashes() const {
-    sql::Statement query(m_impl->db, "SELECT dhash FROM image_frames ORDER BY image_id");
+Expected<std::vector<std::uint64_t>> FrameStore::hashes() const {
+    sql::Statement query(m_impl.db, "SELECT dhash FROM image_frames ORDER BY image_id");
     std::vector<std::uint64_t> hashes;
     while (query.step())
         hashes.push_back(readHash(query.integer(0)));
     if (!query.error().empty())
-        return dbError(*m_impl, "cannot read the frame hashes", query.error());
+        return dbError(m_impl, "cannot read the frame hashes", query.error());
     return hashes;
-}
-
-Status Project::recordTakenFile(const TakenFile& file) {
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement insert(m_impl->db,
-                              "INSERT OR REPLACE INTO taken_files(path, size, mtime_ns, kind, images, "
-                              "taken_at) VALUES (?, ?, ?, ?, ?, ?)");
-        insert.bind(1, file.path)
-            .bind(2, file.size)
-            .bind(3, file.mtimeNs)
-            .bind(4, file.kind)
-            .bind(5, file.images)
-            .bind(6, nowSeconds());
-        if (auto ran = insert.run(); !ran)
-            return fail(file.path + ": cannot record it as taken: " + ran.message());
-        return {};
-    });
-}
-
-Expected<std::vector<TakenFile>> Project::takenFiles() const {
-    sql::Statement query(m_impl->db,
-                         "SELECT path, size, mtime_ns, kind, images FROM taken_files ORDER BY rowid");
-    std::vector<TakenFile> files;
-    while (query.step())
-        files.push_back({query.text(0), query.integer(1), query.integer(2), query.text(3), query.integer(4)});
-    if (!query.error().empty())
-        return dbError(*m_impl, "cannot read the taken files", query.error());
-    return files;
 }
 
 } // namespace osprey::project

@@ -1,13 +1,11 @@
 #include "project/project_impl.h"
 
-#include <cmath>
-
 namespace osprey::project {
 
-Expected<std::int64_t> Project::addRun(const std::string& name, const std::string& configJson) {
+Expected<std::int64_t> RunStore::add(const std::string& name, const std::string& configJson) {
     std::int64_t id = 0;
-    auto status = m_impl->inTransaction([&]() -> Status {
-        sql::Statement insert(m_impl->db,
+    auto status = m_impl.inTransaction([&]() -> Status {
+        sql::Statement insert(m_impl.db,
                               "INSERT INTO runs(name, config, status, started_at) VALUES(?, ?, ?, ?)");
         insert.bind(1, name)
             .bind(2, configJson.empty() ? "{}" : configJson)
@@ -15,7 +13,7 @@ Expected<std::int64_t> Project::addRun(const std::string& name, const std::strin
         insert.bind(4, nowSeconds());
         if (auto ran = insert.run(); !ran)
             return fail("run '" + name + "': " + ran.message());
-        id = sqlite3_last_insert_rowid(m_impl->db.handle());
+        id = sqlite3_last_insert_rowid(m_impl.db.handle());
         return {};
     });
     if (!status)
@@ -23,11 +21,10 @@ Expected<std::int64_t> Project::addRun(const std::string& name, const std::strin
     return id;
 }
 
-Status Project::updateRun(const RunRecord& run) {
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement update(m_impl->db,
-                              "UPDATE runs SET name = ?, config = ?, status = ?, finished_at = ?, "
-                              "best_epoch = ?, best_fitness = ?, weights_path = ? WHERE id = ?");
+Status RunStore::update(const RunRecord& run) {
+    return m_impl.inTransaction([&]() -> Status {
+        sql::Statement update(m_impl.db, "UPDATE runs SET name = ?, config = ?, status = ?, finished_at = ?, "
+                                         "best_epoch = ?, best_fitness = ?, weights_path = ? WHERE id = ?");
         update.bind(1, run.name)
             .bind(2, run.config.empty() ? "{}" : run.config)
             .bind(3, toString(run.status));
@@ -42,15 +39,15 @@ Status Project::updateRun(const RunRecord& run) {
         update.bind(6, run.bestFitness).bind(7, run.weightsPath).bind(8, run.id);
         if (auto ran = update.run(); !ran)
             return fail("run id " + std::to_string(run.id) + ": " + ran.message());
-        if (sqlite3_changes(m_impl->db.handle()) == 0)
+        if (sqlite3_changes(m_impl.db.handle()) == 0)
             return fail("run id " + std::to_string(run.id) + ": no such run");
         return {};
     });
 }
 
-Expected<std::vector<RunRecord>> Project::runs() const {
-    sql::Statement query(m_impl->db, "SELECT id, name, config, status, started_at, finished_at, best_epoch, "
-                                     "best_fitness, weights_path FROM runs ORDER BY id");
+Expected<std::vector<RunRecord>> RunStore::list() const {
+    sql::Statement query(m_impl.db, "SELECT id, name, config, status, started_at, finished_at, best_epoch, "
+                                    "best_fitness, weights_path FROM runs ORDER BY id");
     std::vector<RunRecord> result;
     while (query.step()) {
         RunRecord run;
@@ -67,26 +64,8 @@ Expected<std::vector<RunRecord>> Project::runs() const {
         result.push_back(std::move(run));
     }
     if (!query.error().empty())
-        return dbError(*m_impl, "cannot read runs", query.error());
+        return dbError(m_impl, "cannot read runs", query.error());
     return result;
-}
-
-Expected<std::string> Project::setting(const std::string& key, const std::string& fallback) const {
-    sql::Statement query(m_impl->db, "SELECT value FROM settings WHERE key = ?");
-    query.bind(1, key);
-    if (query.step())
-        return query.text(0);
-    if (!query.error().empty())
-        return dbError(*m_impl, "cannot read setting '" + key + "'", query.error());
-    return fallback;
-}
-
-Status Project::setSetting(const std::string& key, const std::string& value) {
-    return m_impl->inTransaction([&]() -> Status {
-        sql::Statement insert(m_impl->db, "INSERT OR REPLACE INTO settings(key, value) VALUES(?, ?)");
-        insert.bind(1, key).bind(2, value);
-        return insert.run();
-    });
 }
 
 } // namespace osprey::project
