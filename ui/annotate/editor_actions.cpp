@@ -261,8 +261,8 @@ void EditorActions::createAssistMenu() {
         dialog->open();
     });
     // What to label next: the picks open as the label-next queue (and their proposals, for review).
-    QAction* labelNext =
-        add(menu, "assist.labelNext", tr("Choose Images to Label &Next…"), {}, Scope::Window);
+    QAction* labelNext = add(menu, "assist.labelNext", tr("Choose Images to Label &Next…"),
+                             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N)}, Scope::Window);
     connect(labelNext, &QAction::triggered, this, [this, session] {
         if (!session->document())
             return;
