@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 namespace osprey::cli {
 namespace {
@@ -70,12 +69,10 @@ int runAutolabel(const Args& args) {
         std::cerr << "error: " << predictor.message() << "\n";
         return 1;
     }
-    // On the CPU, one image per core with one compute thread each beats one image at a time on all cores
-    // (bench_autolabel, bench_assist: 1.1-1.5x); a checkpoint on a GPU runs one image at a time.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool perCore = (*predictor)->kind() != assist::ModelKind::Checkpoint || args.str("device") == "cpu";
-    options.workers = args.integer("workers") > 0 ? static_cast<int>(args.integer("workers"))
-                                                  : (perCore ? std::min(cores, 8) : 1);
+    const int cores = assist::machineCores();
+    options.workers = args.integer("workers") > 0
+                          ? static_cast<int>(args.integer("workers"))
+                          : assist::defaultInferenceWorkers(predictor->get(), args.str("device"));
     assist::setInferenceThreads(args.integer("threads") > 0 ? static_cast<int>(args.integer("threads"))
                                                             : std::max(1, cores / options.workers));
     options.openPredictor = [&source] { return assist::BoxPredictor::open(source); };

@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 namespace osprey::cli {
 namespace {
@@ -70,12 +69,10 @@ int runSelect(const Args& args) {
         }
         predictor = std::move(*opened);
     }
-    // As autolabel: on the CPU one image per core with one compute thread each.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const bool perCore =
-        !predictor || predictor->kind() != assist::ModelKind::Checkpoint || args.str("device") == "cpu";
-    options.workers = args.integer("workers") > 0 ? static_cast<int>(args.integer("workers"))
-                                                  : (perCore ? std::min(cores, 8) : 1);
+    const int cores = assist::machineCores();
+    options.workers = args.integer("workers") > 0
+                          ? static_cast<int>(args.integer("workers"))
+                          : assist::defaultInferenceWorkers(predictor.get(), args.str("device"));
     assist::setInferenceThreads(args.integer("threads") > 0 ? static_cast<int>(args.integer("threads"))
                                                             : std::max(1, cores / options.workers));
     options.openPredictor = [&source] { return assist::BoxPredictor::open(source); };
@@ -118,7 +115,8 @@ int runSelect(const Args& args) {
         std::cerr << "error: " << saved.message() << "\n";
         return 1;
     }
-    std::printf("saved as the project's label-next queue (Osprey: Edit > Model Proposals > Label Next Queue)\n");
+    std::printf(
+        "saved as the project's label-next queue (Osprey: Edit > Model Proposals > Label Next Queue)\n");
     if (propose && predictor) {
         assist::AutoLabelOptions label;
         label.images = assist::ImageSelection::Listed;

@@ -139,16 +139,16 @@ const std::vector<OptionSpec>& reviewOptions() {
 }
 
 const std::vector<OptionSpec>& selectOptions() {
+    // The model file and the inference settings are auto-label's: the same rows, declared there once.
+    const auto autoLabelRow = [](std::string_view key) { return *run::findOption(autoLabelOptions(), key); };
     static const std::vector<OptionSpec> options = {
         {.key = "project", .type = OptionType::Path, .help = "project folder", .required = true},
         {.key = "model",
          .type = OptionType::Path,
          .help =
              "Osprey checkpoint (.pt), ONNX file (.onnx) or Darknet .cfg; needed by strategy=uncertainty"},
-        {.key = "weights", .type = OptionType::Path, .help = "Darknet .weights (default: beside the .cfg)"},
-        {.key = "names",
-         .type = OptionType::Path,
-         .help = "class names file, one per line (Darknet; ONNX without metadata)"},
+        autoLabelRow("weights"),
+        autoLabelRow("names"),
         {.key = "n",
          .type = OptionType::Integer,
          .defaultValue = "200",
@@ -185,22 +185,10 @@ const std::vector<OptionSpec>& selectOptions() {
              "store the model's boxes on the picked images for review (source=model), as autolabel does"),
          .shownIn = run::FrontEnd::Both},
         threshold("conf"),
-        {.key = "imgsz",
-         .type = OptionType::Integer,
-         .defaultValue = "0",
-         .help = "inference size (0: the model's own)"},
-        {.key = "device",
-         .type = OptionType::Text,
-         .defaultValue = "cpu",
-         .help = "checkpoints: cpu, or a CUDA device index such as 0"},
-        {.key = "workers",
-         .type = OptionType::Integer,
-         .defaultValue = "0",
-         .help = "images in flight at once (0: one per core on the CPU, 1 on a GPU)"},
-        {.key = "threads",
-         .type = OptionType::Integer,
-         .defaultValue = "0",
-         .help = "compute threads per image (0: cores / workers)"},
+        autoLabelRow("imgsz"),
+        autoLabelRow("device"),
+        autoLabelRow("workers"),
+        autoLabelRow("threads"),
     };
     return options;
 }

@@ -24,7 +24,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 Q_DECLARE_METATYPE(std::shared_ptr<osprey::assist::AutoLabelReport>)
 
@@ -318,11 +317,9 @@ void AutoLabelDialog::start() {
             return TaskResult{QVariant::fromValue(std::make_shared<assist::AutoLabelReport>(nothing)), {}};
         }
         context.post(tr("Model loaded; running it on the first batch of images…"));
-        // As osprey-cli autolabel: on the CPU one image per core with one compute thread each; a checkpoint
-        // on a GPU runs one image at a time. The editor's suggestions get all cores back afterwards.
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-        const bool perCore = (*predictor)->kind() != assist::ModelKind::Checkpoint || model.device == "cpu";
-        options.workers = perCore ? std::min(cores, 8) : 1;
+        // As osprey-cli autolabel; the editor's suggestions get all cores back afterwards.
+        const int cores = assist::machineCores();
+        options.workers = assist::defaultInferenceWorkers(predictor->get(), model.device);
         options.openPredictor = [model] { return assist::BoxPredictor::open(model); };
         assist::setInferenceThreads(std::max(1, cores / options.workers));
         const auto started = std::chrono::steady_clock::now();

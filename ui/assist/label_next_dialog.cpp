@@ -23,7 +23,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <chrono>
-#include <thread>
 
 namespace osprey::ui {
 
@@ -214,7 +213,7 @@ void LabelNextDialog::start() {
             return TaskResult{
                 {}, tr("Cannot open the project: %1").arg(QString::fromStdString(project.message()))};
         std::unique_ptr<assist::BoxPredictor> predictor;
-        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const int cores = assist::machineCores();
         if (withModel) {
             auto opened = assist::BoxPredictor::open(model);
             if (!opened) {
@@ -225,10 +224,7 @@ void LabelNextDialog::start() {
             }
             predictor = std::move(*opened);
         }
-        // As osprey-cli select: on the CPU one image per core with one compute thread each.
-        const bool perCore =
-            !predictor || predictor->kind() != assist::ModelKind::Checkpoint || model.device == "cpu";
-        options.workers = perCore ? std::min(cores, 8) : 1;
+        options.workers = assist::defaultInferenceWorkers(predictor.get(), model.device);
         options.openPredictor = [model] { return assist::BoxPredictor::open(model); };
         assist::setInferenceThreads(std::max(1, cores / options.workers));
         auto report = assist::selectForLabelling(
