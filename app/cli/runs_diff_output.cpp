@@ -35,31 +35,6 @@ std::string plural(size_t count, const std::string& one, const std::string& many
     return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
-/// The non-zero kinds of change, "2 images added, 1 box moved".
-std::string dataSummary(const quality::SnapshotDiff& d) {
-    const std::pair<size_t, std::string> counts[] = {
-        {d.imagesAdded.size(), plural(d.imagesAdded.size(), "image", "images") + " added"},
-        {d.imagesRemoved.size(), plural(d.imagesRemoved.size(), "image", "images") + " removed"},
-        {d.imagesMoved.size(), plural(d.imagesMoved.size(), "image", "images") + " moved between splits"},
-        {d.statusChanged.size(), plural(d.statusChanged.size(), "status", "statuses") + " changed"},
-        {d.contentChanged.size(), plural(d.contentChanged.size(), "image file", "image files") + " changed"},
-        {d.boxesAdded.size(), plural(d.boxesAdded.size(), "box", "boxes") + " added"},
-        {d.boxesRemoved.size(), plural(d.boxesRemoved.size(), "box", "boxes") + " removed"},
-        {d.boxesMoved.size(), plural(d.boxesMoved.size(), "box", "boxes") + " moved"},
-        {d.boxesRelabelled.size(), plural(d.boxesRelabelled.size(), "box", "boxes") + " relabelled"},
-        {static_cast<size_t>(d.boxesAdjusted),
-         plural(static_cast<size_t>(d.boxesAdjusted), "box", "boxes") + " adjusted slightly"},
-        {d.classesRenamed.size(), plural(d.classesRenamed.size(), "class", "classes") + " renamed"},
-        {d.classesAdded.size(), plural(d.classesAdded.size(), "class", "classes") + " added"},
-        {d.classesRemoved.size(), plural(d.classesRemoved.size(), "class", "classes") + " removed"},
-        {d.classOrderChanged ? 1U : 0U, "class order changed"}};
-    std::string text;
-    for (const auto& [count, words] : counts)
-        if (count > 0)
-            text += (text.empty() ? "" : ", ") + words;
-    return text;
-}
-
 /// Prints a titled list of `items`, at most `limit` of them.
 template <typename T>
 void section(std::ostringstream& out, const std::string& title, const std::vector<T>& items, int limit,
@@ -93,7 +68,7 @@ std::string diffText(const RunsDiff& diff, int limit) {
     out << "runs diff: " << diff.a << " (snapshot " << quality::shortHash(d.hashA) << ") -> "
         << (diff.b == "current" ? std::string("the project now") : diff.b) << " (snapshot "
         << quality::shortHash(d.hashB) << ")\n";
-    const std::string summary = dataSummary(d);
+    const std::string summary = quality::changeSummary(d);
     if (d.sameData())
         out << "data: identical (same snapshot hash)\n";
     else

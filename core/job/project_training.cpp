@@ -311,6 +311,14 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         warn(warning);
     if (!snapshot->warning.empty())
         warn(snapshot->warning);
+    // Retraining (weights= another run's best.pt or last.pt): what the new data is, at the start.
+    if (!config.resume && !config.weights.empty())
+        if (const auto since = quality::dataSinceWeightsRun(config.weights, snapshot->file)) {
+            run::TrainEvent line;
+            line.type = run::TrainEvent::Type::Log;
+            line.message = *since;
+            sink.onEvent(line);
+        }
 
     if (config.batch < 1) {
         // AutoBatch: the loaders need the batch size, so it is measured here, before they are built.

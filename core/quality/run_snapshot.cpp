@@ -1,5 +1,6 @@
 #include "quality/run_snapshot.h"
 
+#include "quality/snapshot_diff.h"
 #include "run/run_folder.h"
 
 #include <chrono>
@@ -53,6 +54,28 @@ Expected<DatasetSnapshot> loadRunSnapshot(const project::RunInfo& run) {
                         run.record.name + "'",
                     "corrupt");
     return snapshot;
+}
+
+std::optional<std::string> dataSinceWeightsRun(const fs::path& weights, const fs::path& snapshotFile) {
+    const auto parent = run::RunFolder::ofWeights(weights);
+    std::error_code error;
+    if (!parent || !fs::exists(parent->snapshot(), error))
+        return std::nullopt;
+    auto before = readSnapshot(parent->snapshot());
+    auto now = before ? readSnapshot(snapshotFile) : before;
+    if (!before || !now)
+        return "cannot compare the data with run " + parent->name() +
+               "'s: " + (!before ? before.message() : now.message());
+    const SnapshotDiff diff = diffSnapshots(*before, *now);
+    const std::string head =
+        "the data since run " + parent->name() + " (dataset snapshot " + shortHash(diff.hashA);
+    if (diff.sameData())
+        return head + "): the same; this run trains on nothing new";
+    const std::string changes = changeSummary(diff);
+    return head + " -> " + shortHash(diff.hashB) +
+           "): " + (changes.empty() ? "the hashes differ in what is not compared" : changes) +
+           " (`osprey-cli runs diff a=" + parent->name() +
+           " b=" + snapshotFile.parent_path().filename().string() + "` lists them)";
 }
 
 } // namespace osprey::quality

@@ -8,6 +8,10 @@ namespace osprey::quality {
 
 namespace {
 
+std::string plural(size_t count, const std::string& one, const std::string& many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 std::array<double, 4> xyxyOf(const SnapshotBox& box) {
     return {box.x1, box.y1, box.x2, box.y2};
 }
@@ -139,6 +143,30 @@ double boxIou(const std::array<double, 4>& a, const std::array<double, 4>& b) {
     const double inter = width > 0 && height > 0 ? width * height : 0.0;
     const double unionArea = areaA + areaB - inter;
     return unionArea > 0 ? inter / unionArea : 0.0;
+}
+
+std::string changeSummary(const SnapshotDiff& d) {
+    const std::pair<size_t, std::string> counts[] = {
+        {d.imagesAdded.size(), plural(d.imagesAdded.size(), "image", "images") + " added"},
+        {d.imagesRemoved.size(), plural(d.imagesRemoved.size(), "image", "images") + " removed"},
+        {d.imagesMoved.size(), plural(d.imagesMoved.size(), "image", "images") + " moved between splits"},
+        {d.statusChanged.size(), plural(d.statusChanged.size(), "status", "statuses") + " changed"},
+        {d.contentChanged.size(), plural(d.contentChanged.size(), "image file", "image files") + " changed"},
+        {d.boxesAdded.size(), plural(d.boxesAdded.size(), "box", "boxes") + " added"},
+        {d.boxesRemoved.size(), plural(d.boxesRemoved.size(), "box", "boxes") + " removed"},
+        {d.boxesMoved.size(), plural(d.boxesMoved.size(), "box", "boxes") + " moved"},
+        {d.boxesRelabelled.size(), plural(d.boxesRelabelled.size(), "box", "boxes") + " relabelled"},
+        {static_cast<size_t>(d.boxesAdjusted),
+         plural(static_cast<size_t>(d.boxesAdjusted), "box", "boxes") + " adjusted slightly"},
+        {d.classesRenamed.size(), plural(d.classesRenamed.size(), "class", "classes") + " renamed"},
+        {d.classesAdded.size(), plural(d.classesAdded.size(), "class", "classes") + " added"},
+        {d.classesRemoved.size(), plural(d.classesRemoved.size(), "class", "classes") + " removed"},
+        {d.classOrderChanged ? 1U : 0U, "class order changed"}};
+    std::string text;
+    for (const auto& [count, words] : counts)
+        if (count > 0)
+            text += (text.empty() ? "" : ", ") + words;
+    return text;
 }
 
 SnapshotDiff diffSnapshots(const DatasetSnapshot& a, const DatasetSnapshot& b, double moveIou) {

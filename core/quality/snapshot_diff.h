@@ -99,6 +99,9 @@ struct SnapshotDiff {
 /// The changes from `a` to `b`. Lists are ordered by image path, then box id.
 SnapshotDiff diffSnapshots(const DatasetSnapshot& a, const DatasetSnapshot& b, double moveIou = 0.95);
 
+/// The non-zero kinds of change in one line, "2 images added, 1 box moved"; empty when none is counted.
+std::string changeSummary(const SnapshotDiff& diff);
+
 /// One run argument that differs; `before` or `after` is empty when the key is on one side only.
 struct ArgChange {
     std::string key;

@@ -110,9 +110,22 @@ private slots:
                      QString::fromStdString(run::RunFolder(folder / "runs" / "snap").bestWeights().string()));
         for (const QString& argument : arguments)
             QVERIFY2(!argument.startsWith("name=") && !argument.startsWith("resume="), qPrintable(argument));
+        // The data grows by one box before the retrain; the new run says so at its start.
+        {
+            auto grown = project::Project::open(folder);
+            QVERIFY(grown);
+            const auto image = (*grown)->images().list().value().front();
+            const auto classId = (*grown)->classes().list().value().front().id;
+            QVERIFY((*grown)->boxes().add(
+                {.imageId = image.id, .classId = classId, .x1 = 4, .y1 = 4, .x2 = 30, .y2 = 30}));
+        }
         run = test::runCli(QStringList{"train", test::pathArg("project", folder), "events=jsonl"} + arguments,
                            600000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
+        QVERIFY2(run.out.contains("the data since run snap (dataset snapshot " +
+                                  QString::fromStdString(quality::shortHash(snapshot->hash)) + " -> ") &&
+                     run.out.contains("): 1 box added (`osprey-cli runs diff a=snap b=train` lists them)"),
+                 qPrintable(run.out.left(3000)));
         auto again = run::readArgsYaml(run::RunFolder(folder / "runs" / "train").args());
         QVERIFY2(again, again ? "" : again.message().c_str());
         QCOMPARE(again->at("weights"), run::RunFolder(folder / "runs" / "snap").bestWeights().string());
