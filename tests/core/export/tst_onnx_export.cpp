@@ -111,8 +111,9 @@ private slots:
             QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
             QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
             const auto match = test::matchDetections(expected, actual);
-            QCOMPARE(match.right, match.left);
-            QCOMPARE(match.paired, match.left);
+            QCOMPARE(match.unexplained, size_t(0));
+            QVERIFY2(match.borderline <= match.left / 100,
+                     "more than 1% of the detections flipped at a threshold");
             QVERIFY2(match.minIou >= 0.999f, qPrintable(QString::number(match.minIou)));
             QVERIFY(match.maxScoreDiff <= 1e-3f);
             detections += static_cast<int>(match.left);

@@ -1,6 +1,7 @@
 // The exported ONNX file in onnxruntime and python's onnx.checker (PyPI, in a venv under the build folder,
 // made on first use; skipped with a message where pip cannot install them): outputs equal Osprey's
-// LibTorch forward as in OpenCV DNN (yolov8n and yolo11n at 320 and 640), NMS gives the same detections;
+// LibTorch forward as in OpenCV DNN (yolov8n and yolo11n at 320 and 640), NMS gives the same detections
+// (but for a flip at a threshold that the two outputs straddle, test::matchDetections);
 // the half-precision file and a dynamic batch of two run too.
 #include "export/onnx_export.h"
 #include "export_fixture.h"
@@ -152,9 +153,12 @@ private slots:
         QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
         QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
         const auto match = test::matchDetections(expected, actual);
+        qInfo("%s %d: %zu and %zu detections, %zu paired, %zu borderline NMS flips", qPrintable(name), imgsz,
+              match.left, match.right, match.paired, match.borderline);
         QVERIFY(match.left >= 1);
-        QCOMPARE(match.right, match.left);
-        QCOMPARE(match.paired, match.left);
+        QCOMPARE(match.unexplained, size_t(0));
+        QVERIFY2(match.borderline <= match.left / 100,
+                 "more than 1% of the detections flipped at a threshold");
         QVERIFY(match.minIou >= 0.999f);
         QVERIFY(match.maxScoreDiff <= 1e-3f);
     }
