@@ -283,11 +283,10 @@ private slots:
         network.eval();
         torch::NoGradGuard noGrad;
         // The recorded val image, twice the size: real shapes, so that real detections lead the rows.
-        namespace F = torch::nn::functional;
+        // (F::interpolate's nearest mode is this op; its options' temporary made GCC 12 warn
+        // -Wmaybe-uninitialized inside torch 2.15's headers.)
         const auto input =
-            F::interpolate(
-                readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320}),
-                F::InterpolateFuncOptions().size(std::vector<std::int64_t>{640, 640}).mode(torch::kNearest))
+            torch::upsample_nearest2d(readFloats(fixtures / "raw-input.f32", {1, 3, 320, 320}), {640, 640})
                 .contiguous();
         const auto expected = network.forwardEndToEnd(input, 300);
 
