@@ -64,9 +64,12 @@ private slots:
             QCOMPARE(mislabelled.size(), size_t(5));
         }
 
+        // amp=false: the ranking below was measured in float32. With pip's torch on a CPU with bf16 the
+        // default amp=true trains and validates under bf16 autocast, and 4 of the 5 ranked in the top 10
+        // (ranks 1, 2, 3 and 8; measured on an AVX512-BF16 EPYC).
         run = test::runCli({"train", test::pathArg("project", folder), test::pathArg("weights", weights),
                             "model=yolov8n", "epochs=1", "imgsz=320", "batch=16", "workers=1", "threads=2",
-                            "device=cpu", "name=err"},
+                            "device=cpu", "amp=false", "name=err"},
                            600000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err.right(3000)));
         const fs::path file = run::RunFolder(folder / "runs" / "err").validation();
