@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Creates (once) a Python venv holding pip's CUDA-enabled `torch`, whose bundled LibTorch Osprey's CUDA
-# build links against (Debian's libtorch-dev is CPU-only).
+# Creates (once) a Python venv holding pip's CUDA-enabled `torch`, whose bundled LibTorch Osprey's default
+# build links against (Debian's libtorch-dev is CPU-only). packaging/install-deps.sh runs it.
 #
 #   packaging/setup-cuda-torch.sh              install if missing; prints the Torch_DIR on the last line
 #   packaging/setup-cuda-torch.sh --torch-dir  print only the Torch_DIR of an installed venv (fails if none)
@@ -10,12 +10,12 @@
 # downloading about 3 GB again. It is complete only once the stamp file is written after a successful
 # install and import, so an interrupted download is redone rather than trusted.
 #
-# OSPREY_TORCH_DOWNLOAD_TIMEOUT (seconds, default none) bounds the download and install: CI sets it from
-# the time it has left, so a slow mirror ends in a skip line rather than in CI's own time limit.
+# OSPREY_TORCH_DOWNLOAD_TIMEOUT (seconds, default none) bounds the download and install: CI sets it, so
+# a slow mirror ends in the fallback to Debian's LibTorch rather than in CI's own time limit.
 #
 # Exit codes: 0 ready, 1 usage or local failure, 3 the wheel could not be downloaded (no network answer,
-# or not within OSPREY_TORCH_DOWNLOAD_TIMEOUT), 4 not enough free disk for the venv (.ci/run prints a
-# skip line for 3 and 4 instead of failing).
+# or not within OSPREY_TORCH_DOWNLOAD_TIMEOUT), 4 not enough free disk for the venv (install-deps.sh
+# then says the build falls back to Debian's LibTorch instead of failing).
 set -euo pipefail
 
 version=${OSPREY_TORCH_VERSION:-2.15.0}
@@ -67,15 +67,17 @@ within=""
 echo "setup-cuda-torch: installing torch==$version (CUDA wheel and its nvidia-* libraries, ~3 GB) into $venv$within" >&2
 log=$(mktemp)
 status=0
-timeout "$limit" nice -n 10 "$venv/bin/pip" install --progress-bar off "torch==$version" >"$log" 2>&1 || status=$?
+# pip's progress (its standard output) goes live to our standard error, which keeps our standard output
+# free for the Torch_DIR; its warnings and errors are kept in $log, to tell a network failure from another,
+# and shown after it.
+timeout "$limit" nice -n 10 "$venv/bin/pip" install "torch==$version" 1>&2 2>"$log" || status=$?
+cat "$log" >&2
 if ((status == 124)); then
-    tail -n 5 "$log" >&2
     rm -f "$log"
     rm -rf "$venv"
     echo "setup-cuda-torch: downloading torch==$version took longer than $limit s; stopped" >&2
     exit 3
 elif ((status != 0)); then
-    tail -n 20 "$log" >&2
     if grep -q -i -E "connection|resolve|network|timed out|No matching distribution|Could not find a version" \
         "$log"; then
         rm -f "$log"

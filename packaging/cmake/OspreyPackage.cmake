@@ -48,4 +48,13 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-noto-cjk, libopenblas0-pthread, libqt6svg6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
+# The .deb holds only Debian packages' libraries, so it is built against Debian's LibTorch (CPU training);
+# from a build with pip's torch (its libraries live in a venv the package cannot depend on) CPack refuses.
+if(OSPREY_WITH_TORCH AND NOT OSPREY_TORCH_FLAVOR STREQUAL "debian")
+    file(WRITE ${CMAKE_BINARY_DIR}/OspreyRefusePackage.cmake
+         "message(FATAL_ERROR \"The .deb is built against Debian's LibTorch only; this build folder uses "
+         "${OSPREY_TORCH_DIR_USED}. Build the package in its own folder: cmake -S . -B build-debian -G Ninja "
+         "-DOSPREY_TORCH=debian && cmake --build build-debian -j2 --target package (docs/packaging.md)\")\n")
+    set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/OspreyRefusePackage.cmake)
+endif()
 include(CPack)
