@@ -87,10 +87,16 @@ else()
     endif()
 endif()
 
-# A new choice in an existing build folder: forget what the previous LibTorch's config files found.
-if(DEFINED OSPREY_TORCH_DIR_USED AND NOT OSPREY_TORCH_DIR_USED STREQUAL _osprey_dir)
-    message(STATUS "Osprey: LibTorch changes from ${OSPREY_TORCH_DIR_USED}; forgetting its cached paths")
-    get_filename_component(_osprey_old_prefix "${OSPREY_TORCH_DIR_USED}/../../.." ABSOLUTE)
+# A new choice in an existing build folder: forget what the previous LibTorch's config files found. A
+# folder configured before this choice existed has no OSPREY_TORCH_DIR_USED: its cached Torch_DIR says
+# which LibTorch it used (without this, pip's headers were compiled against Debian's cached libtorch.so).
+set(_osprey_previous_dir "${OSPREY_TORCH_DIR_USED}")
+if(NOT DEFINED OSPREY_TORCH_DIR_USED AND DEFINED CACHE{Torch_DIR} AND EXISTS "${Torch_DIR}")
+    get_filename_component(_osprey_previous_dir "${Torch_DIR}" ABSOLUTE)
+endif()
+if(_osprey_previous_dir AND NOT _osprey_previous_dir STREQUAL _osprey_dir)
+    message(STATUS "Osprey: LibTorch changes from ${_osprey_previous_dir}; forgetting its cached paths")
+    get_filename_component(_osprey_old_prefix "${_osprey_previous_dir}/../../.." ABSOLUTE)
     get_cmake_property(_osprey_cached CACHE_VARIABLES)
     foreach(_osprey_var IN LISTS _osprey_cached)
         get_property(_osprey_type CACHE ${_osprey_var} PROPERTY TYPE)
