@@ -204,6 +204,9 @@ Expected<bool> EpochLoop::trainEpoch(int epoch) {
 }
 
 Status EpochLoop::finishEpoch(int epoch, bool interrupted) {
+    // Ultralytics' criterion.update() at the end of the epoch, on every rank: YOLO26's loss weights move
+    // on with the epoch, and a rank that kept the first epoch's would send other gradients.
+    m_parts.criterion->setCompletedEpochs(epoch + 1);
     if (!m_parts.isMain) {
         m_parts.state.nextEpoch = interrupted ? epoch : epoch + 1; // rank 0 validates and saves
         return {};
@@ -216,8 +219,6 @@ Status EpochLoop::finishEpoch(int epoch, bool interrupted) {
     metrics.lrPg0 = m_parts.state.optimizer->roleLr(kWeightsGroup);
     metrics.lrPg1 = m_parts.state.optimizer->roleLr(kNormGroup);
     metrics.lrPg2 = m_parts.state.optimizer->roleLr(kBiasGroup);
-    // Ultralytics' criterion.update() at the end of the epoch.
-    m_parts.criterion->setCompletedEpochs(epoch + 1);
     bool best = false;
     if (!interrupted) {
         const auto valStart = Clock::now();

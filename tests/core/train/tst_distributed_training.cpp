@@ -63,10 +63,15 @@ run::TrainConfig parityConfig() {
 
 const char* const kPretrained = "models/ultralytics-trained/yolov8n-shapes-best.pt";
 
-/// The workers' configuration: "scratch" (the parity runs above), "pretrained" (from the Ultralytics-
-/// trained shapes detector, 2 epochs at 320 px) or "pretrained_sync" (the same with SyncBN).
+/// The workers' configuration: "scratch" (the parity runs above), "yolo26" (the same with yolo26n: its
+/// end-to-end loss with both heads' assigners and the epoch's loss weights, 2 epochs), "pretrained" (from
+/// the Ultralytics-trained shapes detector, 2 epochs at 320 px) or "pretrained_sync" (the same with SyncBN).
 run::TrainConfig configFor(const std::string& mode) {
     run::TrainConfig config = parityConfig();
+    if (mode == "yolo26") {
+        config.model = "yolo26n";
+        config.epochs = 2;
+    }
     if (mode.rfind("pretrained", 0) == 0) {
         config.weights = test::fixture(kPretrained).string();
         config.imgsz = 320;
@@ -306,6 +311,23 @@ private slots:
                     singleVal->metrics.map50);
         QVERIFY(std::abs(ddpVal->metrics.map50to95 - singleVal->metrics.map50to95) <= 0.01);
         QVERIFY(std::abs(ddpVal->metrics.map50 - singleVal->metrics.map50) <= 0.01);
+    }
+
+    // YOLO26 under data parallelism: the two ranks of yolo26n against one process accumulating the same
+    // two halves, step for step, as for yolov8n above.
+    void yolo26TwoRanksMatchOneProcess() {
+        const auto ddp = runRanks(m_project, m_root / "yolo26", "yolo26");
+        QCOMPARE(ddp.size(), size_t(4)); // 2 epochs x 2 batches of 16
+        run::TrainConfig halves = configFor("yolo26");
+        halves.batch = kBatch / kWorld;
+        const auto accumulated = runSingle(halves, m_root / "yolo26_accumulated");
+        QCOMPARE(accumulated.size(), ddp.size());
+        const auto same = compare(ddp, accumulated, "yolo26n, 1 process, 2 x 8 accumulated");
+        QVERIFY2(same.maxAbs < 1e-4, std::to_string(same.maxAbs).c_str());
+        QVERIFY2(same.minCosine > 0.999, std::to_string(same.minCosine).c_str());
+        std::ifstream log0(m_root / "yolo26" / "rank0.log");
+        const std::string text0((std::istreambuf_iterator<char>(log0)), std::istreambuf_iterator<char>());
+        QVERIFY2(text0.find("Weights identical on all 2 ranks") != std::string::npos, text0.c_str());
     }
 
     // From a detector that already detects (the Ultralytics-trained shapes fixture), at 320 px, 2 epochs
