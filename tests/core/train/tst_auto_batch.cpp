@@ -78,9 +78,17 @@ private slots:
         QCOMPARE(batchForBudget(MemoryFit{100 * kMiB, 0}, 1000 * kMiB, 0.6), 16); // no growth: default
     }
 
+    void profilesRealStepsThroughTheProbe_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("yolov8n") << "yolov8n";
+        QTest::newRow("yolo26n") << "yolo26n"; // its end-to-end loss on both heads in the profiled steps
+    }
     void profilesRealStepsThroughTheProbe() {
+        QFETCH(QString, model);
+        auto config = smallConfig();
+        config.model = model.toStdString();
         ModelProbe probe(2048 * kMiB, 300 * kMiB, 20 * kMiB);
-        const auto plan = planAutoBatch(smallConfig(), 2, &probe);
+        const auto plan = planAutoBatch(config, 2, &probe);
         QVERIFY2(plan, plan ? "" : plan.message().c_str());
         QCOMPARE(probe.begun, autoBatchProfileSizes());
         QCOMPARE(probe.measured, 5); // one measurement after each completed step
@@ -93,7 +101,7 @@ private slots:
                  plan->message.c_str());
         // The profile's precision is the run's on this CPU: bf16 where it computes bf16 fast (LibTorch 2.x).
         const std::string precision = toString(choosePrecision(true, false, fastBFloat16(torch::kCPU)));
-        QVERIFY2(plan->message.find("yolov8n " + precision + " at imgsz 64") != std::string::npos,
+        QVERIFY2(plan->message.find(config.model + " " + precision + " at imgsz 64") != std::string::npos,
                  plan->message.c_str());
         QVERIFY2(plan->message.find("20.0 MiB per image") != std::string::npos, plan->message.c_str());
     }

@@ -52,7 +52,13 @@ class TestTrainOom : public QObject {
     Q_OBJECT
 
 private slots:
+    void firstOutOfMemoryHalvesTheBatchAndGoesOn_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("yolov8n") << "yolov8n";
+        QTest::newRow("yolo26n") << "yolo26n";
+    }
     void firstOutOfMemoryHalvesTheBatchAndGoesOn() {
+        QFETCH(QString, model);
         QTemporaryDir dir;
         test::SyntheticSource source(12, 4);
         test::CollectingSink sink;
@@ -70,7 +76,9 @@ private slots:
                 throwOutOfMemory();
             }
         };
-        const auto result = runTraining(tinyConfig(4, 2), inputs);
+        auto config = tinyConfig(4, 2);
+        config.model = model.toStdString();
+        const auto result = runTraining(config, inputs);
         QVERIFY2(result, result ? "" : result.message().c_str());
         QCOMPARE(result->status, std::string("finished"));
         QCOMPARE(result->epochsCompleted, 2);
