@@ -413,14 +413,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <translation>NMS 置信度阈值。</translation>
     </message>
     <message>
-        <source>NMS IoU threshold.</source>
-        <translation>NMS 交并比 (IoU) 阈值。</translation>
-    </message>
-    <message>
-        <source>Detections kept per image.</source>
-        <translation>每张图像保留的检测数。</translation>
-    </message>
-    <message>
         <source>Validate after each epoch (the fitness needs it).</source>
         <translation>每轮后在验证集上验证（计算适应度需要）。</translation>
     </message>
@@ -587,10 +579,6 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
     <message>
         <source>auto, SGD, AdamW or MuSGD. auto picks AdamW for short runs and, for long ones, SGD (YOLO26: MuSGD), with its own learning rate.</source>
         <translation>auto、SGD、AdamW 或 MuSGD。auto 对短的训练运行选 AdamW，对长的训练运行选 SGD（YOLO26：MuSGD），并使用自己的学习率。</translation>
-    </message>
-    <message>
-        <source>YOLO26: validate the one-to-many head with NMS (true, Ultralytics 8.4.190&apos;s default) or the NMS-free one-to-one head (false). Other models have the NMS head only.</source>
-        <translation>YOLO26：验证时使用一对多检测头加 NMS（true，Ultralytics 8.4.190 的默认值），或无需 NMS 的一对一检测头（false）。其他模型只有 NMS 检测头。</translation>
     </message>
     <message>
         <source>Frames per second</source>

@@ -1,42 +1,14 @@
 #include "model/model_options.h"
 
+#include "run/detection_options.h"
+
 namespace osprey::model {
 
 using run::OptionSpec;
 using run::OptionType;
 
 const std::vector<OptionSpec>& thresholdOptions() {
-    static const std::vector<OptionSpec> options = {
-        {.key = "conf",
-         .type = OptionType::Number,
-         .defaultValue = "0.25",
-         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Confidence"),
-         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
-                                       "confidence threshold; a run's best.pt without conf= takes the run's "
-                                       "best-F1 confidence (curves.json)"),
-         .shownIn = run::FrontEnd::Both,
-         .minimum = 0,
-         .maximum = 1},
-        {.key = "iou",
-         .type = OptionType::Number,
-         .defaultValue = "0.7",
-         .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "IoU threshold"),
-         .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "NMS IoU threshold"),
-         .shownIn = run::FrontEnd::Both,
-         .minimum = 0,
-         .maximum = 1},
-        {.key = "max_det",
-         .type = OptionType::Integer,
-         .defaultValue = "300",
-         .help = "maximum detections per image",
-         .minimum = 1},
-        {.key = "nms",
-         .type = OptionType::Flag,
-         .defaultValue = "true",
-         .help = "false: a YOLO26 model reads its NMS-free one-to-one head (the top max_det scores, no "
-                 "suppression), as Ultralytics' nms=False; other models have the NMS head only"},
-    };
-    return options;
+    return run::detectionThresholdOptions();
 }
 
 float defaultConfidence() {

@@ -11,7 +11,8 @@
 namespace osprey::model {
 
 /// `conf`, `iou`, `max_det` and `nms` (YOLO26's head branch, model::HeadBranch) of running a detector on
-/// images.
+/// images: run::detectionThresholdOptions(), declared in core/run so that the training run's validation
+/// shares its rows.
 const std::vector<run::OptionSpec>& thresholdOptions();
 
 /// The declared defaults of thresholdOptions(), as numbers.

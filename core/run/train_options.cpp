@@ -1,6 +1,7 @@
 #include "run/train_options.h"
 
 #include "common/strings.h"
+#include "run/detection_options.h"
 #include "run/train_config.h"
 
 #include <cmath>
@@ -452,32 +453,17 @@ void addRecordedOptions(Table& t) {
            .minimum = 0,
            .maximum = 1},
           field(&TrainConfig::valConf));
-    t.add({.key = "iou",
-           .type = T::Number,
-           .defaultValue = "0.7",
-           .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "NMS IoU threshold."),
-           .shownIn = F::None,
-           .minimum = 0,
-           .maximum = 1},
-          field(&TrainConfig::valIou));
-    t.add({.key = "max_det",
-           .type = T::Integer,
-           .defaultValue = "300",
-           .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Detections kept per image."),
-           .shownIn = F::None,
-           .minimum = 1,
-           .maximum = 100000},
-          field(&TrainConfig::valMaxDet));
-    t.add({.key = "nms",
-           .type = T::Flag,
-           .defaultValue = "true",
-           .help = OSPREY_TRANSLATE_NOOP("osprey::run::Options",
-                                         "YOLO26: validate the one-to-many head with NMS (true, Ultralytics "
-                                         "8.4.190's default) or the NMS-free one-to-one head (false). Other "
-                                         "models have the NMS head only."),
-           .shownIn = F::None,
-           .ultralyticsKey = false},
-          field(&TrainConfig::valNms));
+    // The validation's NMS: the same rows as predict's and val's (run/detection_options.h), command line
+    // only here; `nms` is no key of Ultralytics' train arguments.
+    const auto validation = [](std::string_view key) {
+        OptionSpec spec = detectionThresholdOption(key);
+        spec.shownIn = F::None;
+        spec.ultralyticsKey = key != "nms";
+        return spec;
+    };
+    t.add(validation("iou"), field(&TrainConfig::valIou));
+    t.add(validation("max_det"), field(&TrainConfig::valMaxDet));
+    t.add(validation("nms"), field(&TrainConfig::valNms));
     t.add({.key = "val",
            .type = T::Flag,
            .defaultValue = "true",
