@@ -8,6 +8,7 @@
 #include "model/weights.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -104,30 +105,36 @@ inline Differences differences(const torch::Tensor& a, const torch::Tensor& b) {
 ///
 /// NMS is discontinuous: where two raw outputs agree to within the export's tolerance, a decision taken
 /// right at a threshold may still go the other way (a box whose IoU with a kept one is 0.7001 on one side
-/// and 0.6999 on the other, a score at the confidence threshold, the last place under max_det). So a
-/// detection left unpaired counts as a borderline flip only when such a decision explains it: on the other
-/// side a kept box of its class, scoring at least as high (within `scoreTol`), overlaps it with an IoU
-/// within `iouTol` of the IoU threshold; or its score is within `scoreTol` of the confidence threshold; or
-/// the other side is full (max_det) and its score is within `scoreTol` of that side's lowest. Any other
-/// unpaired detection is `unexplained`, and tests require none.
+/// and 0.6999 on the other, a score at the confidence threshold, the last place under max_det), and the
+/// box kept on one side only then suppresses others there that the other side keeps. A detection left
+/// unpaired is `borderline` when such a decision explains it: on the other side a kept box of its class,
+/// scoring at least as high (within `scoreTol`), overlaps it with an IoU within `iouTol` of the IoU
+/// threshold; or its score is within `scoreTol` of the confidence threshold; or the other side is full
+/// (max_det) and its score is within `scoreTol` of that side's lowest. It is `cascaded` when a box kept on
+/// the other side only, itself borderline or cascaded, scoring at least as high, overlaps it above the IoU
+/// threshold (the suppression that differs because that box differs). Any other unpaired detection is
+/// `unexplained`; tests require none.
 struct NmsMatch {
     size_t left = 0, right = 0, paired = 0;
     float minIou = 1, maxScoreDiff = 0;
     size_t borderline = 0;  ///< unpaired on either side, explained by a decision at a threshold
+    size_t cascaded = 0;    ///< unpaired on either side, explained by a borderline or cascaded box
     size_t unexplained = 0; ///< unpaired on either side for no such reason
 };
-inline NmsMatch matchDetections(const torch::Tensor& a, const torch::Tensor& b, float iouTol = 0.01f,
+inline NmsMatch matchDetections(const torch::Tensor& a, const torch::Tensor& b, float iouTol = 0.005f,
                                 float scoreTol = 1e-3f) {
     const model::NmsOptions nms;
-    const auto left = model::nonMaxSuppression(a, nms).at(0), right = model::nonMaxSuppression(b, nms).at(0);
-    NmsMatch match{left.size(), right.size()};
-    std::vector<bool> usedLeft(left.size(), false), usedRight(right.size(), false);
-    for (size_t i = 0; i < left.size(); ++i) {
+    const std::array<std::vector<model::Detection>, 2> kept = {model::nonMaxSuppression(a, nms).at(0),
+                                                               model::nonMaxSuppression(b, nms).at(0)};
+    NmsMatch match{kept[0].size(), kept[1].size()};
+    std::array<std::vector<bool>, 2> paired = {std::vector<bool>(kept[0].size(), false),
+                                               std::vector<bool>(kept[1].size(), false)};
+    for (size_t i = 0; i < kept[0].size(); ++i) {
         int best = -1;
         float bestIou = 0.9f;
-        for (size_t j = 0; j < right.size(); ++j)
-            if (!usedRight[j] && right[j].classId == left[i].classId) {
-                const float iou = model::boxIou(left[i], right[j]);
+        for (size_t j = 0; j < kept[1].size(); ++j)
+            if (!paired[1][j] && kept[1][j].classId == kept[0][i].classId) {
+                const float iou = model::boxIou(kept[0][i], kept[1][j]);
                 if (iou >= bestIou) {
                     bestIou = iou;
                     best = static_cast<int>(j);
@@ -135,31 +142,56 @@ inline NmsMatch matchDetections(const torch::Tensor& a, const torch::Tensor& b, 
             }
         if (best < 0)
             continue;
-        usedLeft[i] = usedRight[static_cast<size_t>(best)] = true;
+        paired[0][i] = paired[1][static_cast<size_t>(best)] = true;
         ++match.paired;
         match.minIou = std::min(match.minIou, bestIou);
-        match.maxScoreDiff =
-            std::max(match.maxScoreDiff, std::abs(left[i].score - right[static_cast<size_t>(best)].score));
+        match.maxScoreDiff = std::max(match.maxScoreDiff,
+                                      std::abs(kept[0][i].score - kept[1][static_cast<size_t>(best)].score));
     }
-    const auto explained = [&](const model::Detection& detection,
-                               const std::vector<model::Detection>& other) {
-        if (std::abs(detection.score - nms.confThreshold) <= scoreTol)
-            return true;
-        if (static_cast<int>(other.size()) >= nms.maxDetections &&
-            detection.score <= other.back().score + scoreTol)
-            return true;
-        for (const auto& kept : other)
-            if (kept.classId == detection.classId && kept.score >= detection.score - scoreTol &&
-                std::abs(model::boxIou(detection, kept) - nms.iouThreshold) <= iouTol)
-                return true;
-        return false;
-    };
-    for (size_t i = 0; i < left.size(); ++i)
-        if (!usedLeft[i])
-            ++(explained(left[i], right) ? match.borderline : match.unexplained);
-    for (size_t j = 0; j < right.size(); ++j)
-        if (!usedRight[j])
-            ++(explained(right[j], left) ? match.borderline : match.unexplained);
+    enum class Why { Unknown, Borderline, Cascaded };
+    std::array<std::vector<Why>, 2> why = {std::vector<Why>(kept[0].size(), Why::Unknown),
+                                           std::vector<Why>(kept[1].size(), Why::Unknown)};
+    for (int side = 0; side < 2; ++side) {
+        const auto& other = kept[1 - side];
+        for (size_t i = 0; i < kept[side].size(); ++i) {
+            const auto& detection = kept[side][i];
+            if (paired[side][i])
+                continue;
+            bool borderline = std::abs(detection.score - nms.confThreshold) <= scoreTol ||
+                              (static_cast<int>(other.size()) >= nms.maxDetections &&
+                               detection.score <= other.back().score + scoreTol);
+            for (const auto& box : other)
+                borderline = borderline ||
+                             (box.classId == detection.classId && box.score >= detection.score - scoreTol &&
+                              std::abs(model::boxIou(detection, box) - nms.iouThreshold) <= iouTol);
+            if (borderline)
+                why[side][i] = Why::Borderline;
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int side = 0; side < 2; ++side)
+            for (size_t i = 0; i < kept[side].size(); ++i) {
+                if (paired[side][i] || why[side][i] != Why::Unknown)
+                    continue;
+                const auto& detection = kept[side][i];
+                for (size_t j = 0; j < kept[1 - side].size() && why[side][i] == Why::Unknown; ++j) {
+                    const auto& box = kept[1 - side][j];
+                    if (!paired[1 - side][j] && why[1 - side][j] != Why::Unknown &&
+                        box.classId == detection.classId && box.score >= detection.score - scoreTol &&
+                        model::boxIou(detection, box) > nms.iouThreshold - iouTol) {
+                        why[side][i] = Why::Cascaded;
+                        changed = true;
+                    }
+                }
+            }
+    }
+    for (int side = 0; side < 2; ++side)
+        for (size_t i = 0; i < kept[side].size(); ++i)
+            if (!paired[side][i])
+                ++(why[side][i] == Why::Borderline ? match.borderline
+                   : why[side][i] == Why::Cascaded ? match.cascaded
+                                                   : match.unexplained);
     return match;
 }
 

@@ -153,8 +153,9 @@ private slots:
         QVERIFY2(diff.scores <= 1e-3, qPrintable(QString::number(diff.scores)));
         QVERIFY2(diff.boxesPx <= 0.05, qPrintable(QString::number(diff.boxesPx)));
         const auto match = test::matchDetections(expected, actual);
-        qInfo("%s %d: %zu and %zu detections, %zu paired, %zu borderline NMS flips", qPrintable(name), imgsz,
-              match.left, match.right, match.paired, match.borderline);
+        qInfo("%s %d: %zu and %zu detections, %zu paired; unpaired: %zu at a threshold, %zu following them",
+              qPrintable(name), imgsz, match.left, match.right, match.paired, match.borderline,
+              match.cascaded);
         QVERIFY(match.left >= 1);
         QCOMPARE(match.unexplained, size_t(0));
         QVERIFY2(match.borderline <= match.left / 100,
