@@ -23,12 +23,18 @@ OptimizerChoice autoAdamW(int numClasses) {
 
 } // namespace
 
+double autoWarmupBiasLr(const run::TrainConfig& config) {
+    return config.weights.empty() ? config.warmupBiasLr : 0.0;
+}
+
 OptimizerChoice chooseOptimizer(const run::TrainConfig& config, int trainImages, int numClasses) {
     if (config.optimizer != run::OptimizerKind::Auto)
         return {config.optimizer, config.lr0, config.momentum, config.warmupBiasLr};
     if (autoIterations(config, trainImages) > kAutoLongRunIterations)
-        return {run::OptimizerKind::Sgd, 0.01, config.momentum, 0.0};
-    return autoAdamW(numClasses);
+        return {run::OptimizerKind::Sgd, 0.01, config.momentum, autoWarmupBiasLr(config)};
+    auto choice = autoAdamW(numClasses);
+    choice.warmupBiasLr = autoWarmupBiasLr(config);
+    return choice;
 }
 
 OptimizerChoice chooseYolo26Optimizer(const run::TrainConfig& config, int trainImages, int numClasses) {

@@ -225,8 +225,11 @@ Status TrainingSetup::buildOptimizer() {
         if (!choice)
             return fail("resume: " + choice.message());
         state.choice = choice.value();
-        state.choice.warmupBiasLr =
-            m_config.optimizer == run::OptimizerKind::Auto ? 0.0 : m_config.warmupBiasLr;
+        // As the choice at the run's start: an explicit optimizer's warmup_bias_lr, else the auto rule.
+        if (m_config.optimizer != run::OptimizerKind::Auto)
+            state.choice.warmupBiasLr = m_config.warmupBiasLr;
+        else
+            state.choice.warmupBiasLr = endToEnd ? 0.0 : autoWarmupBiasLr(m_config);
     } else {
         state.choice = endToEnd ? chooseYolo26Optimizer(m_config, m_inputs.train->imageCount(), nc)
                                 : chooseOptimizer(m_config, m_inputs.train->imageCount(), nc);
