@@ -59,7 +59,9 @@ Expected<DatasetSnapshot> loadRunSnapshot(const project::RunInfo& run) {
 std::optional<std::string> dataSinceWeightsRun(const fs::path& weights, const fs::path& snapshotFile) {
     const auto parent = run::RunFolder::ofWeights(weights);
     std::error_code error;
-    if (!parent || !fs::exists(parent->snapshot(), error))
+    // Only a run of the same project: another project's data is not an earlier state of this one's.
+    if (!parent || !fs::exists(parent->snapshot(), error) ||
+        !fs::equivalent(parent->dir().parent_path(), snapshotFile.parent_path().parent_path(), error))
         return std::nullopt;
     auto before = readSnapshot(parent->snapshot());
     auto now = before ? readSnapshot(snapshotFile) : before;

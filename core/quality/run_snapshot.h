@@ -32,10 +32,12 @@ struct RecordedSnapshot {
 Expected<RecordedSnapshot> recordRunSnapshot(const project::Project& project,
                                              const std::filesystem::path& runDir);
 
-/// For a run started from another run's weights (`weights` is `<run>/weights/<file>.pt` and that run has a
-/// snapshot.bin, as when retraining): one line on what changed in the data from that run's snapshot to
-/// `snapshotFile` (the new run's, `<run>/snapshot.bin`), "the data since run X (snapshot a -> b): 12 images
-/// added, ...", or that it is the same; nullopt when the weights are not a run's or that run has no snapshot.
+/// For a run started from the weights of another run of the same project (`weights` is
+/// `<project>/runs/<run>/weights/<file>.pt` and that run has a snapshot.bin, as when retraining): one line on
+/// what changed in the data from that run's snapshot to `snapshotFile` (the new run's,
+/// `<project>/runs/<new>/snapshot.bin`), "the data since run X (dataset snapshot a -> b): 12 images added,
+/// ...", or that it is the same; nullopt when the weights are not a run's of this project or that run has
+/// no snapshot.
 /// A snapshot that cannot be read gives a line saying so, naming the file.
 std::optional<std::string> dataSinceWeightsRun(const std::filesystem::path& weights,
                                                const std::filesystem::path& snapshotFile);
