@@ -3,9 +3,10 @@
 // whose four classes are not COCO's; then Ultralytics 8.4.190, run in the same test
 // (reference/ultralytics_weights_reference.py), loads each run's best.pt without a warning (also with its
 // weights-only safe loader) into the module tree its own build of the same YAML has (class by class,
-// attribute by attribute), predicts the same detections as Osprey's predictor (IoU >= 0.99, |dconf| <=
-// 1e-3), validates to within 0.002 mAP50-95 of `osprey-cli val`, exports it to ONNX (whose raw output is the
-// network's, and whose detections match again where they are clear), fine-tunes one epoch from it, and
+// attribute by attribute), computes the same raw output as Osprey on the same picture (1e-3 px, 1e-4 on
+// scores), predicts the same detections as Osprey's predictor where they stand clear (IoU >= 0.99, |dconf|
+// <= 1e-3), validates to within 0.002 mAP50-95 of `osprey-cli val`, exports it to ONNX (whose raw output is
+// the network's, and whose detections match again where they are clear), fine-tunes one epoch from it, and
 // resumes last.pt or says why it cannot, as for its own files. Skipped without the Ultralytics venv
 // (packaging/setup-test-peers.sh).
 #include "../fixtures.h"
@@ -185,7 +186,23 @@ private slots:
             imagePaths.push_back(data / "images" / "val" / file);
             images.append(QString::fromStdString(imagePaths.back().string()));
         }
+        // One letterboxed RGB picture (a validation image resized onto the square) both sides run raw.
+        const fs::path rawImage = root / "raw-image.u8";
+        std::vector<std::uint8_t> rawPixels;
+        {
+            auto image = imaging::decodeImage(imagePaths.front());
+            QVERIFY(image);
+            const auto boxed = imaging::letterbox(*image, kImgsz, 32, false, nullptr);
+            QCOMPARE(boxed.width, kImgsz);
+            QCOMPARE(boxed.height, kImgsz);
+            QCOMPARE(boxed.channels, 3);
+            rawPixels = boxed.pixels;
+            std::ofstream(rawImage, std::ios::binary)
+                .write(reinterpret_cast<const char*>(rawPixels.data()),
+                       static_cast<std::streamsize>(rawPixels.size()));
+        }
         const QJsonObject config{{"data", QString::fromStdString((data / "data.yaml").string())},
+                                 {"raw_image", QString::fromStdString(rawImage.string())},
                                  {"imgsz", kImgsz},
                                  {"conf", kConf},
                                  {"iou", kIou},
@@ -250,6 +267,39 @@ private slots:
                   raw["box_max_diff"].toDouble(), raw["score_max_diff"].toDouble());
             QVERIFY(raw["box_max_diff"].toDouble() <= 0.01);
             QVERIFY(raw["score_max_diff"].toDouble() <= 1e-4);
+            // Osprey's raw output on the same bytes as Ultralytics' network (both decoded: boxes in pixels,
+            // then the class scores).
+            {
+                const QJsonObject theirs = got["raw_output"].toObject();
+                std::vector<long> shape;
+                const auto mine =
+                    predictor->rawOutput({model::ImageView{rawPixels.data(), kImgsz, kImgsz}}, &shape);
+                QVERIFY2(mine, mine ? "" : mine.message().c_str());
+                QCOMPARE(QJsonDocument(theirs["shape"].toArray()).toJson(QJsonDocument::Compact),
+                         QString("[%1,%2,%3]").arg(shape[0]).arg(shape[1]).arg(shape[2]).toUtf8());
+                std::ifstream in(theirs["path"].toString().toStdString(), std::ios::binary);
+                std::vector<float> reference(mine->size());
+                in.read(reinterpret_cast<char*>(reference.data()),
+                        static_cast<std::streamsize>(reference.size() * sizeof(float)));
+                QVERIFY2(in.gcount() == static_cast<std::streamsize>(reference.size() * sizeof(float)),
+                         qPrintable(label + "short raw output file"));
+                const long anchors = shape[2];
+                double boxDiff = 0, scoreDiff = 0, topScore = 0;
+                for (size_t i = 0; i < reference.size(); ++i) {
+                    const double diff = std::abs(reference[i] - (*mine)[i]);
+                    if (static_cast<long>(i / anchors) % shape[1] < 4) {
+                        boxDiff = std::max(boxDiff, diff);
+                    } else {
+                        scoreDiff = std::max(scoreDiff, diff);
+                        topScore = std::max(topScore, static_cast<double>(reference[i]));
+                    }
+                }
+                qInfo("%s raw output against Ultralytics' network: largest difference %.2e px (boxes), %.2e "
+                      "(scores; its top score %.5f)",
+                      qPrintable(t.model), boxDiff, scoreDiff, topScore);
+                QVERIFY2(boxDiff <= 1e-3, qPrintable(label + QString::number(boxDiff)));
+                QVERIFY2(scoreDiff <= 1e-4, qPrintable(label + QString::number(scoreDiff)));
+            }
             QStringList compared = {"predict"};
             if (!t.weights.isEmpty())
                 compared << "onnx_predict";
@@ -258,7 +308,11 @@ private slots:
                 qInfo("%s %s: %d detections matched; worst IoU %.5f, worst |dconf| %.6f", qPrintable(t.model),
                       qPrintable(key), a.matched, a.worstIou, a.worstConf);
                 QVERIFY2(a.problem.isEmpty(), qPrintable(label + key + ": " + a.problem));
-                QVERIFY2(a.matched > 0, qPrintable(label + key + ": no detections to compare"));
+                // The networks trained from scratch for an epoch or two score every box nearly alike
+                // (yolo11n: the top 20 within 4e-5 of 0.0021), so no box stands clear of the others and none
+                // is compared; their raw outputs above are the check. The fine-tuned yolov8n must compare.
+                if (!t.weights.isEmpty())
+                    QVERIFY2(a.matched > 0, qPrintable(label + key + ": no detections to compare"));
                 QVERIFY(a.worstIou >= 0.99);
                 QVERIFY(a.worstConf <= 1e-3);
             }

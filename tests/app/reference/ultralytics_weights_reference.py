@@ -88,6 +88,7 @@ def main():
     logger = logging.getLogger("ultralytics")
     report = {"models": {}}
     work = Path(config["work"])
+    work.mkdir(parents=True, exist_ok=True)
     common = dict(imgsz=config["imgsz"], device="cpu", verbose=False)
     for spec in config["models"]:
         name = spec["name"]
@@ -139,6 +140,19 @@ def main():
                 "box_max_diff": float(np.abs(got[:, :4] - expected[:, :4]).max()),
                 "score_max_diff": float(np.abs(got[:, 4:] - expected[:, 4:]).max()),
             }
+            # The network's raw output on an RGB image the test wrote (uint8, HWC, imgsz square), as Osprey's
+            # predictor feeds it (/255, CHW): Osprey's raw output on the same bytes must match it. For a
+            # network trained from scratch for an epoch or two, whose scores are all alike, this is the check
+            # that counts; which box of an equal-score pair NMS keeps is arbitrary on either side.
+            size = config["imgsz"]
+            pixels = np.fromfile(config["raw_image"], dtype=np.uint8).reshape(size, size, 3)
+            image = torch.from_numpy(pixels.copy()).permute(2, 0, 1).unsqueeze(0).float() / 255.0
+            with torch.no_grad():
+                decoded = network(image)
+            decoded = (decoded[0] if isinstance(decoded, (list, tuple)) else decoded).contiguous().numpy()
+            raw_path = work / f"{name}-raw-output.f32"
+            decoded.astype(np.float32).tofile(raw_path)
+            entry["raw_output"] = {"path": str(raw_path), "shape": list(decoded.shape)}
             entry["onnx_predict"] = boxes_of(
                 YOLO(onnx, task="detect").predict(
                     source=config["images"], conf=config["conf"], iou=config["iou"], **common
