@@ -343,7 +343,7 @@ Expected<TrainResult> EpochLoop::run() {
 
 void EpochLoop::logTimeSplit() {
     const auto& p = m_phases;
-    const double train = p.dataS + p.forwardS + p.backwardS + p.optimizerS;
+    const double train = p.dataS + p.forwardS + p.lossS + p.backwardS + p.optimizerS;
     const auto share = [&](double part) { return train > 0 ? 100.0 * part / train : 0.0; };
     std::string communication;
     if (m_parts.parallel) {
@@ -358,12 +358,12 @@ void EpochLoop::logTimeSplit() {
     char line[600];
     std::snprintf(
         line, sizeof line,
-        "Time split over %lld training images (%.2f images/s): data %.1f s (%.0f%%), forward+loss %.1f s "
-        "(%.0f%%), backward %.1f s (%.0f%%), optimiser+EMA %.1f s (%.0f%%); validation %.1f s, "
-        "checkpoints %.1f s%s",
+        "Time split over %lld training images (%.2f images/s): data %.1f s (%.0f%%), forward %.1f s "
+        "(%.0f%%), loss %.1f s (%.0f%%), backward %.1f s (%.0f%%), optimiser+EMA %.1f s (%.0f%%); validation "
+        "%.1f s, checkpoints %.1f s%s",
         p.images, train > 0 ? p.images / train : 0.0, p.dataS, share(p.dataS), p.forwardS, share(p.forwardS),
-        p.backwardS, share(p.backwardS), p.optimizerS, share(p.optimizerS), p.validationS, p.checkpointS,
-        communication.c_str());
+        p.lossS, share(p.lossS), p.backwardS, share(p.backwardS), p.optimizerS, share(p.optimizerS),
+        p.validationS, p.checkpointS, communication.c_str());
     m_emit.log(line);
     if (m_peakMemMb > 0)
         m_emit.log("Peak GPU memory of the trainer's tensors: " + std::to_string(std::lround(m_peakMemMb)) +

@@ -91,6 +91,7 @@ Status TrainStep::forwardBackward(const HostBatch& batch, int epoch, long long i
                                                           autocastType(precision.precision()), lower);
                     maps = m_parts.criterion->forward(*m_parts.state.model, deviceBatch.images, lower);
                 }
+                const auto tForward = Clock::now();
                 const auto loss = (*m_parts.criterion)(maps, deviceBatch.targets);
                 const auto t2 = Clock::now();
                 precision.scaleLoss(loss.total).backward();
@@ -98,7 +99,8 @@ Status TrainStep::forwardBackward(const HostBatch& batch, int epoch, long long i
                 parts += loss.parts.to(torch::kCPU) * (static_cast<double>(count) / batch.count);
                 instances += deviceBatch.instances;
                 m_phases.dataS += std::chrono::duration<double>(t1 - t0).count();
-                m_phases.forwardS += std::chrono::duration<double>(t2 - t1).count();
+                m_phases.forwardS += std::chrono::duration<double>(tForward - t1).count();
+                m_phases.lossS += std::chrono::duration<double>(t2 - tForward).count();
                 m_phases.backwardS += std::chrono::duration<double>(t3 - t2).count();
             }
             partsSum += parts;

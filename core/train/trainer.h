@@ -66,7 +66,8 @@ struct TrainInputs {
 /// Seconds spent per phase over the whole run (the speed report).
 struct PhaseTimes {
     double dataS = 0;      ///< waiting for the loader plus host-to-device conversion
-    double forwardS = 0;   ///< network forward and loss
+    double forwardS = 0;   ///< network forward
+    double lossS = 0;      ///< the loss: target assignment and its terms
     double backwardS = 0;  ///< backward pass
     double optimizerS = 0; ///< clipping, optimiser step, EMA update
     double validationS = 0;
