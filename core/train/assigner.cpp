@@ -104,8 +104,18 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
     // Alignment metric = score of the GT's class ^ alpha * CIoU ^ beta, on candidates only.
     const auto labels = gtLabels.to(torch::kLong).clamp_min(0);
     const auto classScores = scores.transpose(1, 2).gather(1, labels.expand({batch, maxBoxes, anchorCount}));
-    const auto overlaps =
-        ciou(gtBoxes.unsqueeze(2), pdBoxes.unsqueeze(1)).clamp_min(0) * candidate.to(torch::kFloat);
+    // CIoU of the candidate pairs only, as Ultralytics computes it: a GT covers a few dozen of the thousands
+    // of anchors, and the dense [B, M, A] CIoU (an atan, a division and some twenty other passes over it)
+    // was most of the assigner's time. The pairs come in the mask's row-major order, as masked_scatter_
+    // takes them.
+    auto overlaps = torch::zeros({batch, maxBoxes, anchorCount}, pdBoxes.options());
+    {
+        const auto pairs = candidate.nonzero(); // [K, 3]: image, GT, anchor
+        const auto image = pairs.select(1, 0), gt = pairs.select(1, 1), anchor = pairs.select(1, 2);
+        const auto gtOfPair = gtBoxes.to(torch::kFloat).index({image, gt});
+        const auto predOfPair = pdBoxes.index({image, anchor});
+        overlaps.masked_scatter_(candidate, ciou(gtOfPair, predOfPair).clamp_min(0));
+    }
     const auto alignMetric =
         classScores.pow(options.alpha) * overlaps.pow(options.beta) * candidate.to(torch::kFloat);
 
