@@ -660,6 +660,14 @@ Unlabeled: %5, verified empty: %6, already in the project: %7, crowd skipped: %8
         <source>onnx: also write &lt;name&gt;.json beside it for the edge device: classes, input size, output layout, the run&apos;s mAP and best-F1 confidence</source>
         <translation>onnx：同时在旁边写入供边缘设备使用的 &lt;name&gt;.json：类别、输入尺寸、输出布局、该运行的 mAP 和最佳 F1 置信度</translation>
     </message>
+    <message>
+        <source>Image cache</source>
+        <translation>图像缓存</translation>
+    </message>
+    <message>
+        <source>ram: keep every decoded, resized training image in RAM, so epochs after the first decode nothing (about imgsz x imgsz x 3 bytes per image; the run says how much and trains without it when the RAM is short); false: decode as needed.</source>
+        <translation>ram：将每张解码并缩放后的训练图像保存在内存中，第一轮之后的各轮不再解码（每张图像约 imgsz x imgsz x 3 字节；运行开始时说明所需内存，内存不足时不用缓存训练）；false：按需解码。</translation>
+    </message>
 </context>
 <context>
     <name>osprey::ui::AnnotationEditor</name>

@@ -11,6 +11,7 @@
 #include "run/run_files.h"
 #include "run/run_folder.h"
 #include "system/gpu_monitor.h"
+#include "system/machine_monitor.h"
 #include "train/auto_batch.h"
 #include "train/batch_pictures.h"
 #include "train/data_loader.h"
@@ -148,6 +149,36 @@ void writeRunPictures(const ImageSizes& sizes, const ProjectData& data, const st
         "plots: " + std::to_string(written->size()) + " pictures in " +
         std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()) +
         " s");
+}
+
+/// cache=ram: says up front what the cache will hold, or trains without it (a warning) when the RAM
+/// available now cannot hold it with half again to spare, the margin Ultralytics' cache=ram keeps.
+void checkRamCache(run::TrainConfig& config, const std::vector<train::Sample>& samples, run::EventSink& sink,
+                   WarningForwarder& warn) {
+    const double neededGb = static_cast<double>(train::ramCacheBytes(samples, config.imgsz)) / 1e9;
+    system::MachineMonitor machine;
+    const auto ram = machine.sample();
+    const double availableGb = (ram.ramTotalMb - ram.ramUsedMb) / 1e3;
+    char text[320];
+    if (ram.ramTotalMb > 0 && neededGb * 1.5 > availableGb) {
+        std::snprintf(
+            text, sizeof text,
+            "cache=ram: the %zu training images at imgsz=%d need about %.2f GB of RAM and %.2f GB are "
+            "available; training without the cache (decoding as needed)",
+            samples.size(), config.imgsz, neededGb, availableGb);
+        warn(text);
+        config.cacheRam = false;
+        return;
+    }
+    std::snprintf(
+        text, sizeof text,
+        "cache=ram: the %zu training images are kept in RAM once decoded and resized (about %.2f GB "
+        "at imgsz=%d, of %.2f GB available); epochs after the first decode nothing",
+        samples.size(), neededGb, config.imgsz, availableGb);
+    run::TrainEvent line;
+    line.type = run::TrainEvent::Type::Log;
+    line.message = text;
+    sink.onEvent(line);
 }
 
 } // namespace
@@ -337,6 +368,8 @@ Expected<TrainResult> trainProject(const std::filesystem::path& projectFolder, r
         config.batch = plan->batch;
         config.batchFraction = 0;
     }
+    if (config.cacheRam)
+        checkRamCache(config, data->train.samples, sink, warn);
     DataLoader train(data->train.samples,
                      job ? job->trainLoader(config) : LoaderOptions::fromConfig(config, LoaderMode::Train),
                      std::ref(warn));

@@ -36,6 +36,7 @@ struct TrainConfig {
     int imgsz{};            ///< training and validation side in pixels (a multiple of 32)
     std::string device;
     int workers{};        ///< loader threads
+    bool cacheRam{};      ///< cache=ram: keep every decoded, resized training image in RAM
     int threads{};        ///< torch intra-op threads; 0 = hardware concurrency
     int workersPerNode{}; ///< data-parallel processes osprey-cli starts here; 0: one per listed GPU
     bool syncBn{};        ///< data parallel: BatchNorm uses the batch statistics of all ranks (SyncBN)

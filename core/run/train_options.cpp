@@ -249,6 +249,19 @@ void addFormTrainingOptions(Table& t) {
            .minimum = -1,
            .maximum = 64},
           field(&TrainConfig::workers));
+    t.add({.key = "cache",
+           .type = T::Choice,
+           .defaultValue = "false",
+           .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Image cache"),
+           .help = OSPREY_TRANSLATE_NOOP(
+               "osprey::run::Options",
+               "ram: keep every decoded, resized training image in RAM, so epochs after the first decode "
+               "nothing (about imgsz x imgsz x 3 bytes per image; the run says how much and trains without "
+               "it when the RAM is short); false: decode as needed."),
+           .shownIn = F::Both,
+           .choices = {"false", "ram"}},
+          {[](TrainConfig& c, const std::string& v) { c.cacheRam = v == "ram"; },
+           [](const TrainConfig& c) { return std::string(c.cacheRam ? "ram" : "false"); }});
     t.add({.key = "name",
            .type = T::Text,
            .label = OSPREY_TRANSLATE_NOOP("osprey::run::Options", "Run name"),

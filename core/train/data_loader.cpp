@@ -76,6 +76,7 @@ LoaderOptions LoaderOptions::fromConfig(const run::TrainConfig& config, LoaderMo
     options.hsvH = config.hsvH;
     options.hsvS = config.hsvS;
     options.hsvV = config.hsvV;
+    options.cacheAll = mode == LoaderMode::Train && config.cacheRam;
     return options;
 }
 

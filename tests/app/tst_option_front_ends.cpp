@@ -69,6 +69,8 @@ private slots:
         train.insert({{"workers_per_node", "0"}, {"sync_bn", "false"}});
         // MLflow tracking (issue 35).
         train.insert({{"mlflow", ""}, {"mlflow_experiment", ""}});
+        // The RAM cache of decoded images (issue 37).
+        train.insert({{"cache", "false"}});
         QVERIFY(helpDefaults("train") == train);
         std::map<std::string, std::string> val{
             {"project", "required"}, {"weights", "required"}, {"imgsz", "640"}, {"batch", "16"},

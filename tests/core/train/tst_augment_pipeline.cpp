@@ -3,6 +3,7 @@
 // pixels, and the loader's mosaic tiles drawn from the recent images against uniform draws over the
 // dataset (box statistics within tolerance; every batch a function of seed, epoch and index alone).
 #include "imaging/image.h"
+#include "run/train_config.h"
 #include "train/augment_impl.h"
 #include "train/data_loader.h"
 
@@ -12,6 +13,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 using namespace osprey::train;
@@ -248,6 +250,56 @@ private slots:
             ++batches;
         }
         QCOMPARE(batches, 5);
+    }
+
+    void ramCacheDecodesOnlyInTheFirstEpoch() {
+        // cache=ram: the option reaches the training loader (not validation's); epoch 1 gives the batches
+        // of a loader without the cache byte for byte, and still does with the image files gone, since
+        // nothing is decoded after the first epoch.
+        osprey::run::TrainConfig config;
+        QVERIFY(osprey::run::applyArgs(config, {{"cache", "ram"}}));
+        QVERIFY(config.cacheRam);
+        QVERIFY(LoaderOptions::fromConfig(config, LoaderMode::Train).cacheAll);
+        QVERIFY(!LoaderOptions::fromConfig(config, LoaderMode::Val).cacheAll);
+        QCOMPARE(config.toMap().at("cache"), std::string("ram"));
+        QVERIFY(!osprey::run::applyArgs(config, {{"cache", "disk"}}));
+
+        QTemporaryDir dir;
+        const auto samples = writeDataset(dir, 20);
+        LoaderOptions options;
+        options.imgsz = 64;
+        options.batch = 4;
+        options.workers = 2;
+        options.recentImages = 0; // every tile a uniform draw: epoch 1 needs images epoch 0 never drew too
+        options.cacheAll = true;
+        DataLoader cached(samples, options);
+        cached.startEpoch({0, true, true});
+        while (cached.next()) {
+        }
+        QVERIFY(osprey::train::ramCacheBytes(samples, 64) > 0);
+        options.cacheAll = false;
+        options.workers = 0;
+        DataLoader plain(samples, options);
+        plain.startEpoch({0, true, true});
+        while (plain.next()) {
+        }
+        // The first epoch decoded every image once (each is an epoch's first tile exactly once).
+        std::vector<HostBatch> expected;
+        plain.startEpoch({1, true, true});
+        while (auto batch = plain.next())
+            expected.push_back(std::move(*batch));
+        for (const auto& sample : samples)
+            QVERIFY(std::filesystem::remove(sample.path));
+        cached.startEpoch({1, true, true});
+        size_t batches = 0;
+        while (auto batch = cached.next()) {
+            QVERIFY(batches < expected.size());
+            QVERIFY(batch->pixels == expected[batches].pixels);
+            QCOMPARE(batch->boxes.size(), expected[batches].boxes.size());
+            ++batches;
+        }
+        QCOMPARE(batches, expected.size());
+        QCOMPARE(batches, size_t{5});
     }
 };
 
