@@ -151,16 +151,19 @@ void writeRunPictures(const ImageSizes& sizes, const ProjectData& data, const st
         " s");
 }
 
+/// cache=ram keeps this much more RAM free than the cache takes, as Ultralytics' cache=ram does.
+constexpr double kRamCacheMargin = 0.5;
+
 /// cache=ram: says up front what the cache will hold, or trains without it (a warning) when the RAM
-/// available now cannot hold it with half again to spare, the margin Ultralytics' cache=ram keeps.
+/// available now cannot hold it with kRamCacheMargin to spare.
 void checkRamCache(run::TrainConfig& config, const std::vector<train::Sample>& samples, run::EventSink& sink,
                    WarningForwarder& warn) {
     const double neededGb = static_cast<double>(train::ramCacheBytes(samples, config.imgsz)) / 1e9;
     system::MachineMonitor machine;
     const auto ram = machine.sample();
-    const double availableGb = (ram.ramTotalMb - ram.ramUsedMb) / 1e3;
+    const double availableGb = (ram.ramTotalMb - ram.ramUsedMb) * 1024 * 1024 / 1e9; // MiB to GB
     char text[320];
-    if (ram.ramTotalMb > 0 && neededGb * 1.5 > availableGb) {
+    if (ram.ramTotalMb > 0 && neededGb * (1 + kRamCacheMargin) > availableGb) {
         std::snprintf(
             text, sizeof text,
             "cache=ram: the %zu training images at imgsz=%d need about %.2f GB of RAM and %.2f GB are "
