@@ -269,21 +269,23 @@ private slots:
         LoaderOptions options;
         options.imgsz = 64;
         options.batch = 4;
-        options.workers = 2;
-        options.recentImages = 0; // every tile a uniform draw: epoch 1 needs images epoch 0 never drew too
+        // On the calling thread, nothing built ahead: the cache of images in flight then holds 8 of the 20
+        // (2 x batch), so without cache=ram epoch 1 would have to decode again.
+        options.workers = 0;
+        options.prefetch = 0;
+        // Mosaic's other tiles drawn from the whole dataset, not the recent images: epoch 1 may then draw
+        // any image, and finds it cached, since epoch 0 decoded every image (each is an epoch's first tile
+        // exactly once).
+        options.recentImages = 0;
         options.cacheAll = true;
         DataLoader cached(samples, options);
         cached.startEpoch({0, true, true});
         while (cached.next()) {
         }
         QVERIFY(osprey::train::ramCacheBytes(samples, 64) > 0);
+        // A batch is a function of (seed, epoch, position): a fresh loader without the cache gives epoch 1.
         options.cacheAll = false;
-        options.workers = 0;
         DataLoader plain(samples, options);
-        plain.startEpoch({0, true, true});
-        while (plain.next()) {
-        }
-        // The first epoch decoded every image once (each is an epoch's first tile exactly once).
         std::vector<HostBatch> expected;
         plain.startEpoch({1, true, true});
         while (auto batch = plain.next())
