@@ -1,0 +1,149 @@
+// The network's own share of a training step, the part the trainer cannot make faster around it: the
+// forward of every head branch the loss reads and the backward from a scalar over those maps, on a fixed
+// random batch, by memory format and precision. bench_network_step_vs_ultralytics.py runs the same step on
+// Ultralytics' network (same model, batch, size and threads) beside it; with `trace=FILE` the first
+// mode's step (float32 NCHW unless mode= says) is recorded with LibTorch's profiler for that script's
+// per-operator comparison.
+//
+// Usage: bench_network_step [model=yolo26n] [imgsz=320] [batch=16] [threads=2] [steps=6] [trace=FILE]
+//                           [mode=all|fp32-nchw|fp32-nhwc|bf16-nhwc] [malloc=keep|default]
+#include <torch/torch.h>
+
+#include "malloc_policy.h"
+#include "model/compat_torch_impl.h"
+#include "model/detector_torch_impl.h"
+#include "model/predictor.h"
+#include "system/cpu_features.h"
+
+#include <torch/csrc/autograd/profiler_legacy.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace osprey;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Mode {
+    bool channelsLast = false;
+    bool bf16 = false;
+    std::string key() const {
+        return std::string(bf16 ? "bf16" : "fp32") + (channelsLast ? "-nhwc" : "-nchw");
+    }
+    std::string name() const {
+        return std::string(bf16 ? "bf16 autocast" : "fp32") + (channelsLast ? ", NHWC" : ", NCHW");
+    }
+};
+
+struct StepTimes {
+    double forwardMs = 0, backwardMs = 0;
+};
+
+double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+}
+
+/// One step: forward of the branches the loss reads (both for YOLO26), a scalar that touches every map
+/// element, backward. Returns the seconds of each half.
+std::pair<double, double> step(model::DetectionModel& net, const torch::Tensor& images, const Mode& mode) {
+    const auto t0 = Clock::now();
+    model::HeadMaps maps;
+    {
+        model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
+        if (net.head().endToEnd())
+            maps = net.forwardHeads(images);
+        else
+            maps.oneToMany = net.forwardRaw(images);
+    }
+    auto total = torch::zeros({}, torch::kFloat);
+    for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
+        for (const auto& map : *branch)
+            total = total + map.to(torch::kFloat).mean();
+    const auto t1 = Clock::now();
+    total.backward();
+    const auto t2 = Clock::now();
+    net.zero_grad();
+    return {seconds(t0, t1), seconds(t1, t2)};
+}
+
+StepTimes measure(const std::string& name, int imgsz, int batch, int steps, const Mode& mode,
+                  const std::string& trace) {
+    torch::manual_seed(0);
+    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, 80).value());
+    net->train();
+    if (mode.channelsLast)
+        net->setChannelsLast(true);
+    auto images = torch::rand({batch, 3, imgsz, imgsz});
+    if (mode.channelsLast)
+        images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+    for (int i = 0; i < 2; ++i)
+        step(*net, images, mode); // warm-up: first-touch allocations, oneDNN primitive caches
+    std::vector<double> forward, backward;
+    for (int i = 0; i < steps; ++i) {
+        const auto [f, b] = step(*net, images, mode);
+        forward.push_back(f);
+        backward.push_back(b);
+    }
+    if (!trace.empty()) {
+        torch::autograd::profiler::RecordProfile guard(trace);
+        step(*net, images, mode);
+    }
+    std::sort(forward.begin(), forward.end());
+    std::sort(backward.begin(), backward.end());
+    return {1000 * forward[forward.size() / 2], 1000 * backward[backward.size() / 2]};
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},  {"batch", "16"},
+                                               {"threads", "2"},     {"steps", "6"},    {"trace", ""},
+                                               {"mode", "all"},      {"malloc", "keep"}};
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const auto eq = arg.find('=');
+        if (eq == std::string::npos || !args.count(arg.substr(0, eq))) {
+            std::fprintf(
+                stderr, "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc=)\n",
+                arg.c_str());
+            return 2;
+        }
+        args[arg.substr(0, eq)] = arg.substr(eq + 1);
+    }
+    if (!model::parseModelName(args["model"], 80)) {
+        std::fprintf(stderr, "unknown model '%s'\n", args["model"].c_str());
+        return 2;
+    }
+    // As osprey-cli trains (app/malloc_policy.h); malloc=default measures glibc's own behaviour.
+    const bool keepMemory = args["malloc"] == "keep" && app::keepFreedMemory();
+    const int imgsz = std::atoi(args["imgsz"].c_str());
+    const int batch = std::atoi(args["batch"].c_str());
+    const int steps = std::max(1, std::atoi(args["steps"].c_str()));
+    model::setComputeThreads(std::atoi(args["threads"].c_str()));
+    std::vector<Mode> modes = {{false, false}, {true, false}};
+    if (system::cpuComputesBFloat16())
+        modes.push_back({true, true});
+    std::printf("Osprey %s nc=80, batch %d at %d, %d threads, median of %d steps, malloc %s:\n",
+                args["model"].c_str(), batch, imgsz, torch::get_num_threads(), steps,
+                keepMemory ? "keeping freed memory (as osprey-cli trains)" : "glibc's default");
+    bool traced = false; // the first mode run is recorded
+    for (const auto& mode : modes) {
+        if (args["mode"] != "all" && args["mode"] != mode.key())
+            continue;
+        const auto times =
+            measure(args["model"], imgsz, batch, steps, mode, traced ? std::string() : args["trace"]);
+        traced = true;
+        std::printf("  %-20s forward %7.1f ms  backward %7.1f ms  step %7.1f ms  %6.2f images/s\n",
+                    mode.name().c_str(), times.forwardMs, times.backwardMs,
+                    times.forwardMs + times.backwardMs,
+                    1000.0 * batch / (times.forwardMs + times.backwardMs));
+    }
+    return 0;
+}
