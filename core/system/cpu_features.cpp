@@ -4,6 +4,8 @@
 #include <cpuid.h>
 #endif
 
+#include <cstring>
+
 namespace osprey::system {
 
 namespace {
@@ -11,12 +13,20 @@ namespace {
 struct Bf16Features {
     bool amx = false;    ///< CPUID.(EAX=7, ECX=0):EDX bit 22, AMX-BF16
     bool avx512 = false; ///< CPUID.(EAX=7, ECX=1):EAX bit 5, AVX512-BF16
+    bool amd = false;    ///< CPUID.(EAX=0): the vendor string "AuthenticAMD"
 };
 
 Bf16Features readFeatures() {
     Bf16Features features;
 #if defined(__x86_64__) || defined(__i386__)
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        char vendor[13] = {};
+        std::memcpy(vendor, &ebx, 4);
+        std::memcpy(vendor + 4, &edx, 4);
+        std::memcpy(vendor + 8, &ecx, 4);
+        features.amd = std::strcmp(vendor, "AuthenticAMD") == 0;
+    }
     if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) {
         features.amx = (edx >> 22) & 1u;
         const unsigned maxSubleaf = eax;
@@ -36,6 +46,10 @@ const Bf16Features& features() {
 
 bool cpuComputesBFloat16() {
     return features().amx || features().avx512;
+}
+
+bool cpuBFloat16IsFast() {
+    return features().amx || (features().avx512 && features().amd);
 }
 
 std::string cpuBFloat16Instructions() {

@@ -31,7 +31,7 @@ Precision choosePrecision(bool amp, bool cuda, bool fastBFloat16) {
 bool fastBFloat16(const torch::Device& device) {
     if (device.is_cuda())
         return model::compat::cudaSupportsBFloat16(device.index());
-    return device.is_cpu() && model::compat::cpuBFloat16KernelsAreFast() && system::cpuComputesBFloat16();
+    return device.is_cpu() && model::compat::cpuBFloat16KernelsAreFast() && system::cpuBFloat16IsFast();
 }
 
 at::ScalarType autocastType(Precision precision) {

@@ -13,11 +13,12 @@ using namespace osprey;
 class TestCpuFeatures : public QObject {
     Q_OBJECT
 
-    static std::set<std::string> kernelFlags() {
+    /// The words of /proc/cpuinfo's first line named `field` ("flags", "vendor_id").
+    static std::set<std::string> kernelField(const std::string& field) {
         std::ifstream cpuinfo("/proc/cpuinfo");
         std::string line;
         while (std::getline(cpuinfo, line))
-            if (line.rfind("flags", 0) == 0) {
+            if (line.rfind(field, 0) == 0 && line.find(':') != std::string::npos) {
                 std::istringstream words(line.substr(line.find(':') + 1));
                 std::set<std::string> flags;
                 for (std::string word; words >> word;)
@@ -29,7 +30,7 @@ class TestCpuFeatures : public QObject {
 
 private slots:
     void matchesTheKernel() {
-        const auto flags = kernelFlags();
+        const auto flags = kernelField("flags");
         if (flags.empty())
             QSKIP("no flags line in /proc/cpuinfo (not an x86 Linux machine)");
         const bool amx = flags.count("amx_bf16") > 0;
@@ -38,6 +39,9 @@ private slots:
         const auto names = system::cpuBFloat16Instructions();
         QCOMPARE(names.find("AMX-BF16") != std::string::npos, amx);
         QCOMPARE(names.find("AVX512-BF16") != std::string::npos, avx512);
+        // bf16 counts as fast with AMX, or with AVX512-BF16 on AMD (not on Intel without AMX).
+        const bool amd = kernelField("vendor_id").count("AuthenticAMD") > 0;
+        QCOMPARE(system::cpuBFloat16IsFast(), amx || (avx512 && amd));
         qInfo("bf16 instructions: %s", names.empty() ? "none" : names.c_str());
     }
 };
