@@ -14,6 +14,7 @@
 #include "common/strings.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -201,6 +202,15 @@ Status TrainingSetup::buildNetworks() {
     if (m_parts.device.is_cpu()) {
         state.model->setChannelsLast(true);
         state.ema->setChannelsLast(true);
+        // osprey-cli chooses how OpenMP's threads wait from the load at start (app/openmp_wait.h).
+        const char* wait = std::getenv("OSPREY_OPENMP_WAIT");
+        const char* policy = std::getenv("OMP_WAIT_POLICY");
+        m_emit.log("CPU: " + std::to_string(m_parts.threads) +
+                   " compute threads, channels-last; OpenMP waits: " +
+                   (wait     ? std::string(wait)
+                    : policy ? "OMP_WAIT_POLICY=" + std::string(policy)
+                             : "libgomp's default") +
+                   " (docs/threads.md)");
     }
     state.model->train();
     state.emaUpdater =
