@@ -1,5 +1,6 @@
 #include "cli/runs_diff_output.h"
 
+#include "common/strings.h"
 #include "quality/dataset_snapshot.h"
 
 #include <algorithm>
@@ -29,10 +30,6 @@ std::string boxText(const std::array<double, 4>& xyxy) {
     }
     text += ')';
     return text;
-}
-
-std::string plural(size_t count, const std::string& one, const std::string& many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
 /// Prints a titled list of `items`, at most `limit` of them.

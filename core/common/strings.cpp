@@ -93,6 +93,10 @@ std::optional<bool> parseBool(std::string_view text) {
     return std::nullopt;
 }
 
+std::string plural(size_t count, const std::string& one, const std::string& many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 int editDistance(std::string_view a, std::string_view b) {
     std::vector<int> previous(b.size() + 1), current(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j)

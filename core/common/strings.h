@@ -1,6 +1,7 @@
 #pragma once
 // Small string helpers shared by the parsers and the command line.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ std::optional<double> parseDouble(std::string_view text);
 std::optional<long long> parseInt(std::string_view text);
 /// Accepts true/false, yes/no, on/off, 1/0 (case-insensitive).
 std::optional<bool> parseBool(std::string_view text);
+
+/// "1 box", "3 boxes": the count and the word that agrees with it.
+std::string plural(size_t count, const std::string& one, const std::string& many);
 
 /// Levenshtein distance, for "did you mean" suggestions.
 int editDistance(std::string_view a, std::string_view b);

@@ -1,5 +1,7 @@
 #include "quality/snapshot_diff.h"
 
+#include "common/strings.h"
+
 #include <algorithm>
 #include <string_view>
 #include <unordered_map>
@@ -7,10 +9,6 @@
 namespace osprey::quality {
 
 namespace {
-
-std::string plural(size_t count, const std::string& one, const std::string& many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
-}
 
 std::array<double, 4> xyxyOf(const SnapshotBox& box) {
     return {box.x1, box.y1, box.x2, box.y2};

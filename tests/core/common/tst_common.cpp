@@ -67,6 +67,11 @@ private slots:
         QCOMPARE(editDistance("kitten", "sitting"), 3);
         QCOMPARE(editDistance("", "abc"), 3);
     }
+    void pluralAgreesWithTheCount() {
+        QCOMPARE(plural(1, "box", "boxes"), std::string("1 box"));
+        QCOMPARE(plural(0, "box", "boxes"), std::string("0 boxes"));
+        QCOMPARE(plural(3, "image", "images"), std::string("3 images"));
+    }
     void hashIsStableAndSensitive() {
         QCOMPARE(hashBytes("abc"), hashBytes("abc"));
         QVERIFY(hashBytes("abc") != hashBytes("abd"));
