@@ -4,25 +4,16 @@
 // The keys and their defaults are declared in core/assist (assist_options.h).
 #include "assist/assist_options.h"
 #include "assist/auto_labeler.h"
-#include "assist/inference_threads.h"
-#include "cli/progress.h"
+#include "cli/batch_inference.h"
 #include "cli/verb.h"
 #include "run/run_curves.h"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 namespace osprey::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void onInterrupt(int) {
-    g_interrupted = true;
-}
 
 int runAutolabel(const Args& args) {
     assist::AutoLabelOptions options;
@@ -69,29 +60,14 @@ int runAutolabel(const Args& args) {
         std::cerr << "error: " << predictor.message() << "\n";
         return 1;
     }
-    const int cores = assist::machineCores();
-    options.workers = args.integer("workers") > 0
-                          ? static_cast<int>(args.integer("workers"))
-                          : assist::defaultInferenceWorkers(predictor->get(), args.str("device"));
-    assist::setInferenceThreads(args.integer("threads") > 0 ? static_cast<int>(args.integer("threads"))
-                                                            : std::max(1, cores / options.workers));
+    options.workers = setUpInferenceWorkers(args, &**predictor);
     options.openPredictor = [&source] { return assist::BoxPredictor::open(source); };
     // Ctrl+C stops after the current batch; every stored batch is already committed.
-    std::signal(SIGINT, onInterrupt);
-    ProgressBar bar("autolabel");
-    auto report = assist::autoLabel(**project, **predictor, options, [&](int done, int total) {
-        bar.update(done, total);
-        return !g_interrupted.load();
+    auto report = runInterruptible<assist::AutoLabelReport>("autolabel", [&](const BatchProgress& progress) {
+        return assist::autoLabel(**project, **predictor, options, progress);
     });
-    std::signal(SIGINT, SIG_DFL);
-    if (!report) {
-        bar.finish("failed");
-        std::cerr << "error: " << report.message() << "\n";
+    if (!report)
         return 1;
-    }
-    bar.finish(report->cancelled ? "interrupted" : "done");
-    for (const auto& warning : report->warnings)
-        std::cerr << "warning: " << warning << "\n";
     std::printf("%d images, %d with proposals, %d boxes stored as source=model (%.1f images/s)%s\n",
                 report->images, report->labeled, report->boxes,
                 report->seconds > 0 ? report->images / report->seconds : 0.0,

@@ -5,26 +5,17 @@
 // review. The keys and their defaults are declared in core/assist (assist_options.h).
 #include "assist/assist_options.h"
 #include "assist/auto_labeler.h"
-#include "assist/inference_threads.h"
 #include "assist/label_selector.h"
-#include "cli/progress.h"
+#include "cli/batch_inference.h"
 #include "cli/verb.h"
 #include "run/run_curves.h"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
 namespace osprey::cli {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-void onInterrupt(int) {
-    g_interrupted = true;
-}
 
 int runSelect(const Args& args) {
     assist::SelectOptions options;
@@ -69,29 +60,14 @@ int runSelect(const Args& args) {
         }
         predictor = std::move(*opened);
     }
-    const int cores = assist::machineCores();
-    options.workers = args.integer("workers") > 0
-                          ? static_cast<int>(args.integer("workers"))
-                          : assist::defaultInferenceWorkers(predictor.get(), args.str("device"));
-    assist::setInferenceThreads(args.integer("threads") > 0 ? static_cast<int>(args.integer("threads"))
-                                                            : std::max(1, cores / options.workers));
+    options.workers = setUpInferenceWorkers(args, predictor.get());
     options.openPredictor = [&source] { return assist::BoxPredictor::open(source); };
 
-    std::signal(SIGINT, onInterrupt);
-    ProgressBar bar("select");
-    auto report = assist::selectForLabelling(**project, predictor.get(), options, [&](int done, int total) {
-        bar.update(done, total);
-        return !g_interrupted.load();
+    auto report = runInterruptible<assist::SelectReport>("select", [&](const BatchProgress& progress) {
+        return assist::selectForLabelling(**project, predictor.get(), options, progress);
     });
-    std::signal(SIGINT, SIG_DFL);
-    if (!report) {
-        bar.finish("failed");
-        std::cerr << "error: " << report.message() << "\n";
+    if (!report)
         return 1;
-    }
-    bar.finish(report->cancelled ? "interrupted" : "done");
-    for (const auto& warning : report->warnings)
-        std::cerr << "warning: " << warning << "\n";
     const double rate = report->seconds > 0 ? report->measured / report->seconds : 0.0;
     std::printf("%zu of %d %s picked by %s (%d measured in %.1f s, %.1f images/s)%s\n", report->picked.size(),
                 report->candidates, options.unlabeledOnly ? "unlabelled images" : "images",
