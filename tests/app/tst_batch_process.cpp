@@ -27,6 +27,24 @@ QString runChild(const QProcessEnvironment& environment) {
     return QString::fromUtf8(child.readAllStandardOutput()).trimmed();
 }
 
+/// Keeps one core busy while it lives: a thread that spins.
+class BusyCore {
+public:
+    BusyCore()
+        : m_thread([this] {
+              while (!m_stop.load(std::memory_order_relaxed)) {
+              }
+          }) {}
+    ~BusyCore() {
+        m_stop = true;
+        m_thread.join();
+    }
+
+private:
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
 } // namespace
 
 class TestBatchProcess : public QObject {
@@ -76,14 +94,11 @@ private slots:
     }
 
     void measuresABusyCore() {
-        std::atomic<bool> stop{false};
-        std::thread spinner([&] {
-            while (!stop.load(std::memory_order_relaxed)) {
-            }
-        });
-        const auto busy = measureBusyCores(kLoadWindow);
-        stop = true;
-        spinner.join();
+        std::optional<double> busy;
+        {
+            BusyCore core;
+            busy = measureBusyCores(kLoadWindow);
+        }
         if (!busy)
             QSKIP("/proc/stat cannot be read here");
         QVERIFY2(*busy >= 0.7, qPrintable(QString("measured %1 busy cores while one spins").arg(*busy)));
@@ -93,14 +108,11 @@ private slots:
         auto environment = QProcessEnvironment::systemEnvironment();
         environment.remove("OMP_WAIT_POLICY");
         environment.remove("OSPREY_OPENMP_WAIT");
-        std::atomic<bool> stop{false};
-        std::thread spinner([&] {
-            while (!stop.load(std::memory_order_relaxed)) {
-            }
-        });
-        const QString output = runChild(environment);
-        stop = true;
-        spinner.join();
+        QString output;
+        {
+            BusyCore core;
+            output = runChild(environment);
+        }
         QVERIFY2(output.startsWith("OMP_WAIT_POLICY=PASSIVE\nOSPREY_OPENMP_WAIT=passive: "),
                  qPrintable(output));
     }
