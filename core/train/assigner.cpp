@@ -27,6 +27,13 @@ torch::Tensor stalBoxes(const torch::Tensor& gtBoxes, const torch::Tensor& real,
     return torch::cat({centre - half, centre + half}, -1);
 }
 
+/// argmax over the boxes (dim 1) of [B, M, A]: the same indices (the first of equal maxima) as
+/// tensor.argmax(1), computed along a contiguous last dim, which LibTorch's CPU reduction does about 10x
+/// faster than along the strided dim 1 (6.1 against 0.55 ms for [16, 4, 2100]).
+torch::Tensor argmaxOverBoxes(const torch::Tensor& tensor) {
+    return tensor.transpose(1, 2).contiguous().argmax(-1);
+}
+
 } // namespace
 
 torch::Tensor pairIou(const torch::Tensor& box1, const torch::Tensor& box2, double eps) {
@@ -133,7 +140,7 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
     auto foregroundCount = positive.sum(1);
     if (foregroundCount.max().item<float>() > 1) {
         const auto multi = foregroundCount.unsqueeze(1).gt(1).expand({batch, maxBoxes, anchorCount});
-        const auto best = overlaps.argmax(1, true);
+        const auto best = argmaxOverBoxes(overlaps).unsqueeze(1);
         const auto isBest = torch::zeros_like(positive).scatter_(1, best, 1.0);
         positive = torch::where(multi, isBest, positive);
         foregroundCount = positive.sum(1);
@@ -145,7 +152,7 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
         positive = positive * torch::zeros_like(positive).scatter_(-1, best, 1.0);
         foregroundCount = positive.sum(1);
     }
-    const auto targetIndex = positive.argmax(1);
+    const auto targetIndex = argmaxOverBoxes(positive);
     out.foreground = foregroundCount.gt(0);
     out.targetIndex = targetIndex;
 
@@ -154,8 +161,11 @@ Assignment taskAlignedAssign(const torch::Tensor& predScores, const torch::Tenso
         labels.flatten().index_select(0, flatIndex.flatten()).view({batch, anchorCount});
     out.targetBoxes =
         gtBoxes.reshape({-1, 4}).index_select(0, flatIndex.flatten()).view({batch, anchorCount, 4});
-    auto targetScores = torch::one_hot(targetLabels, numClasses).to(torch::kFloat) *
-                        out.foreground.unsqueeze(-1).to(torch::kFloat);
+    // One-hot rows of the assigned classes, zero on background anchors: 1 or 0 scattered into a float
+    // zero tensor (no int64 one_hot, conversion and mask product over [B, A, nc]).
+    auto targetScores =
+        torch::zeros({batch, anchorCount, numClasses}, alignMetric.options().dtype(torch::kFloat))
+            .scatter_(-1, targetLabels.unsqueeze(-1), out.foreground.unsqueeze(-1).to(torch::kFloat));
 
     // Normalise per GT: the best-aligned anchor of each GT gets that GT's best IoU.
     const auto aligned = alignMetric * positive;

@@ -12,7 +12,10 @@ HeadBranchOutput concatLevels(const std::vector<torch::Tensor>& maps) {
     for (const auto& map : maps)
         flat.push_back(map.flatten(2));
     const auto all = torch::cat(flat, 2);
-    return {all.narrow(1, 0, 4), all.narrow(1, 4, all.size(1) - 4)};
+    // split, not two narrows: its backward concatenates the two gradients, where each narrow's backward
+    // zero-fills a whole [B, 4 + nc, A] tensor and the two are added.
+    const auto parts = all.split_with_sizes({4, all.size(1) - 4}, 1);
+    return {parts[0], parts[1]};
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 //
 // Usage: bench_network_step [model=yolo26n] [imgsz=320] [batch=16] [threads=2] [steps=6] [trace=FILE]
 //                           [mode=all|fp32-nchw|fp32-nhwc|bf16-nhwc] [malloc=keep|default]
+//                           [loss=false|true: the training loss on random targets, 4 boxes an image]
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
@@ -14,15 +15,18 @@
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
 #include "system/cpu_features.h"
+#include "train/criterion_impl.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,16 +47,26 @@ struct Mode {
 };
 
 struct StepTimes {
-    double forwardMs = 0, backwardMs = 0;
+    double forwardMs = 0, lossMs = 0, backwardMs = 0;
 };
+
+/// Random targets: `perImage` boxes in every image, 8 to 40 % of its side, classes 0..nc-1.
+train::BatchTargets randomTargets(int batch, int perImage, int imgsz, int nc) {
+    const auto size = (torch::rand({batch, perImage, 2}) * 0.32 + 0.08) * imgsz;
+    const auto corner = torch::rand({batch, perImage, 2}) * (imgsz - size);
+    return {torch::randint(0, nc, {batch, perImage, 1}).to(torch::kFloat),
+            torch::cat({corner, corner + size}, 2), torch::ones({batch, perImage, 1})};
+}
 
 double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
-/// One step: forward of the branches the loss reads (both for YOLO26), a scalar that touches every map
-/// element, backward. Returns the seconds of each half.
-std::pair<double, double> step(model::DetectionModel& net, const torch::Tensor& images, const Mode& mode) {
+/// One step: forward of the branches the loss reads (both for YOLO26), then either the training loss on
+/// `targets` (when `criterion` is given) or a scalar that touches every map element, backward. Returns the
+/// seconds of the forward, the loss and the backward.
+StepTimes step(model::DetectionModel& net, const torch::Tensor& images, const Mode& mode,
+               const train::Criterion* criterion, const train::BatchTargets& targets) {
     const auto t0 = Clock::now();
     model::HeadMaps maps;
     {
@@ -62,19 +76,28 @@ std::pair<double, double> step(model::DetectionModel& net, const torch::Tensor& 
         else
             maps.oneToMany = net.forwardRaw(images);
     }
-    auto total = torch::zeros({}, torch::kFloat);
-    for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
-        for (const auto& map : *branch)
-            total = total + map.to(torch::kFloat).mean();
     const auto t1 = Clock::now();
-    total.backward();
+    torch::Tensor total;
+    if (criterion) {
+        for (auto* branch : {&maps.oneToMany, &maps.oneToOne})
+            for (auto& map : *branch)
+                map = map.to(torch::kFloat);
+        total = (*criterion)(maps, targets).total;
+    } else {
+        total = torch::zeros({}, torch::kFloat);
+        for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
+            for (const auto& map : *branch)
+                total = total + map.to(torch::kFloat).mean();
+    }
     const auto t2 = Clock::now();
+    total.backward();
+    const auto t3 = Clock::now();
     net.zero_grad();
-    return {seconds(t0, t1), seconds(t1, t2)};
+    return {1000 * seconds(t0, t1), 1000 * seconds(t1, t2), 1000 * seconds(t2, t3)};
 }
 
 StepTimes measure(const std::string& name, int imgsz, int batch, int steps, const Mode& mode,
-                  const std::string& trace) {
+                  const std::string& trace, bool withLoss) {
     torch::manual_seed(0);
     auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, 80).value());
     net->train();
@@ -83,35 +106,44 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
     auto images = torch::rand({batch, 3, imgsz, imgsz});
     if (mode.channelsLast)
         images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+    std::optional<train::Criterion> criterion;
+    if (withLoss)
+        criterion.emplace(*net, 30, train::LossGains{});
+    const auto targets = randomTargets(batch, 4, imgsz, 80);
+    const auto* loss = criterion ? &*criterion : nullptr;
     for (int i = 0; i < 2; ++i)
-        step(*net, images, mode); // warm-up: first-touch allocations, oneDNN primitive caches
-    std::vector<double> forward, backward;
+        step(*net, images, mode, loss, targets); // warm-up: first-touch allocations, oneDNN primitive caches
+    std::vector<double> forward, lossMs, backward;
     for (int i = 0; i < steps; ++i) {
-        const auto [f, b] = step(*net, images, mode);
-        forward.push_back(f);
-        backward.push_back(b);
+        const auto times = step(*net, images, mode, loss, targets);
+        forward.push_back(times.forwardMs);
+        lossMs.push_back(times.lossMs);
+        backward.push_back(times.backwardMs);
     }
     if (!trace.empty()) {
         torch::autograd::profiler::RecordProfile guard(trace);
-        step(*net, images, mode);
+        step(*net, images, mode, loss, targets);
     }
-    std::sort(forward.begin(), forward.end());
-    std::sort(backward.begin(), backward.end());
-    return {1000 * forward[forward.size() / 2], 1000 * backward[backward.size() / 2]};
+    const auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values[values.size() / 2];
+    };
+    return {median(forward), median(lossMs), median(backward)};
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},  {"batch", "16"},
-                                               {"threads", "2"},     {"steps", "6"},    {"trace", ""},
-                                               {"mode", "all"},      {"malloc", "keep"}};
+    std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},   {"batch", "16"},
+                                               {"threads", "2"},     {"steps", "6"},     {"trace", ""},
+                                               {"mode", "all"},      {"malloc", "keep"}, {"loss", "false"}};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto eq = arg.find('=');
         if (eq == std::string::npos || !args.count(arg.substr(0, eq))) {
             std::fprintf(
-                stderr, "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc=)\n",
+                stderr,
+                "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc= loss=)\n",
                 arg.c_str());
             return 2;
         }
@@ -123,6 +155,7 @@ int main(int argc, char** argv) {
     }
     // As osprey-cli trains (app/malloc_policy.h); malloc=default measures glibc's own behaviour.
     const bool keepMemory = args["malloc"] == "keep" && app::keepFreedMemory();
+    const bool withLoss = args["loss"] == "true";
     const int imgsz = std::atoi(args["imgsz"].c_str());
     const int batch = std::atoi(args["batch"].c_str());
     const int steps = std::max(1, std::atoi(args["steps"].c_str()));
@@ -137,13 +170,15 @@ int main(int argc, char** argv) {
     for (const auto& mode : modes) {
         if (args["mode"] != "all" && args["mode"] != mode.key())
             continue;
-        const auto times =
-            measure(args["model"], imgsz, batch, steps, mode, traced ? std::string() : args["trace"]);
+        const auto times = measure(args["model"], imgsz, batch, steps, mode,
+                                   traced ? std::string() : args["trace"], withLoss);
         traced = true;
-        std::printf("  %-20s forward %7.1f ms  backward %7.1f ms  step %7.1f ms  %6.2f images/s\n",
-                    mode.name().c_str(), times.forwardMs, times.backwardMs,
-                    times.forwardMs + times.backwardMs,
-                    1000.0 * batch / (times.forwardMs + times.backwardMs));
+        const double stepMs = times.forwardMs + times.lossMs + times.backwardMs;
+        const std::string loss =
+            withLoss ? "  loss " + std::to_string(std::lround(times.lossMs)) + " ms" : "";
+        std::printf("  %-20s forward %7.1f ms%s  backward %7.1f ms  step %7.1f ms  %6.2f images/s\n",
+                    mode.name().c_str(), times.forwardMs, loss.c_str(), times.backwardMs, stepMs,
+                    1000.0 * batch / stepMs);
     }
     return 0;
 }
