@@ -11,6 +11,7 @@
 // OSPREY_OPENMP_WAIT records the choice and why, for the log and for the processes the program starts
 // (data-parallel ranks), which keep it.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
