@@ -41,7 +41,7 @@ packages=(
     qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev libgl-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
     libtorch-dev libopenblas0-pthread libgloo-dev
-    libopencv-dev libfreetype-dev libfontconfig-dev
+    libopencv-dev libjpeg62-turbo-dev libfreetype-dev libfontconfig-dev
     libsqlite3-dev sqlite3
     libcurl4-openssl-dev
     nlohmann-json3-dev rapidjson-dev libyaml-cpp-dev libpugixml-dev

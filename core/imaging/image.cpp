@@ -1,4 +1,5 @@
 #include "imaging/image.h"
+#include "imaging/image_impl.h"
 
 #include "common/atomic_file.h"
 #include "common/strings.h"
@@ -65,31 +66,6 @@ std::uint32_t read32(const std::uint8_t* p, bool bigEndian) {
     return bigEndian
                ? (std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3])
                : (std::uint32_t(p[3]) << 24 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[1]) << 8 | p[0]);
-}
-
-// EXIF orientation (1..8) from an APP1 payload starting at "Exif\0\0"; 1 when absent or malformed.
-int exifOrientation(const std::vector<std::uint8_t>& app1) {
-    if (app1.size() < 14 || std::string(app1.begin(), app1.begin() + 4) != "Exif")
-        return 1;
-    const std::uint8_t* tiff = app1.data() + 6;
-    const size_t size = app1.size() - 6;
-    const bool bigEndian = tiff[0] == 'M';
-    if (!(tiff[0] == 'M' || tiff[0] == 'I') || size < 8)
-        return 1;
-    const std::uint32_t ifd = read32(tiff + 4, bigEndian);
-    if (ifd + 2 > size)
-        return 1;
-    const int entries = read16(tiff + ifd, bigEndian);
-    for (int i = 0; i < entries; ++i) {
-        const size_t entry = ifd + 2 + static_cast<size_t>(i) * 12;
-        if (entry + 12 > size)
-            return 1;
-        if (read16(tiff + entry, bigEndian) == 0x0112) {
-            const int value = read16(tiff + entry + 8, bigEndian);
-            return value >= 1 && value <= 8 ? value : 1;
-        }
-    }
-    return 1;
 }
 
 std::optional<ImageSize> jpegSize(std::istream& in) {
@@ -251,17 +227,50 @@ Expected<cv::Mat> decodeMat(const std::function<cv::Mat()>& decode, const std::s
 
 } // namespace
 
+int exifOrientation(const std::vector<std::uint8_t>& app1) {
+    if (app1.size() < 14 || std::string(app1.begin(), app1.begin() + 4) != "Exif")
+        return 1;
+    const std::uint8_t* tiff = app1.data() + 6;
+    const size_t size = app1.size() - 6;
+    const bool bigEndian = tiff[0] == 'M';
+    if (!(tiff[0] == 'M' || tiff[0] == 'I') || size < 8)
+        return 1;
+    const std::uint32_t ifd = read32(tiff + 4, bigEndian);
+    if (ifd + 2 > size)
+        return 1;
+    const int entries = read16(tiff + ifd, bigEndian);
+    for (int i = 0; i < entries; ++i) {
+        const size_t entry = ifd + 2 + static_cast<size_t>(i) * 12;
+        if (entry + 12 > size)
+            return 1;
+        if (read16(tiff + entry, bigEndian) == 0x0112) {
+            const int value = read16(tiff + entry + 8, bigEndian);
+            return value >= 1 && value <= 8 ? value : 1;
+        }
+    }
+    return 1;
+}
+
 Expected<Image> decodeImage(const fs::path& path) {
     std::error_code ec;
     if (!fs::exists(path, ec))
         return fail(path.string() + ": image file not found", "missing");
+    bool isJpeg = false;
     {
         std::ifstream in(path, std::ios::binary);
+        std::uint8_t magic[2] = {};
+        in.read(reinterpret_cast<char*>(magic), 2);
+        isJpeg = in.gcount() == 2 && magic[0] == 0xFF && magic[1] == 0xD8;
+        in.clear();
+        in.seekg(0);
         // Only the pixel limit is enforced here; a header this parser rejects is left to OpenCV.
         if (auto size = headerSize(in, path.string()); size && *size)
             if (auto status = checkPixels(**size, path.string()); !status)
                 return fail(status.error());
     }
+    if (isJpeg) // falls through to OpenCV's decoder, its checks and messages, when libjpeg refuses the file
+        if (auto image = decodeJpeg(path))
+            return image;
     // IMREAD_COLOR applies the EXIF orientation.
     auto mat = decodeMat([&] { return cv::imread(path.string(), cv::IMREAD_COLOR); }, path.string());
     if (!mat)

@@ -38,6 +38,12 @@ constexpr long long kMaxImagePixels = 1LL << 28;
 /// Decodes a file to RGB, applying its EXIF orientation. The error names the file. Never throws: a decoder
 /// exception becomes an error.
 Expected<Image> decodeImage(const std::filesystem::path& path);
+/// Decodes a JPEG file with libjpeg-turbo straight to RGB, applying its EXIF orientation, at the smallest
+/// DCT scale (1/2, 1/4, 1/8, or full) that keeps the long side at least `minLongSide` (0: full size). At
+/// full size the same pixels as decodeImage, which uses it for JPEG files. Errors name the file (codes
+/// "missing", "corrupt", "too_large"); a JPEG libjpeg cannot turn into RGB (CMYK) is "corrupt" here and
+/// left to OpenCV by decodeImage.
+Expected<Image> decodeJpeg(const std::filesystem::path& path, int minLongSide = 0);
 /// Decodes an encoded buffer (JPEG, PNG, ...) to RGB.
 Expected<Image> decodeImageBytes(const std::vector<std::uint8_t>& bytes, const std::string& nameForErrors);
 

@@ -136,40 +136,46 @@ struct DataLoader::Impl {
         workers.clear();
     }
 
-    // Decodes straight to a Mat for training: a JPEG at the smallest DCT scale (1/2, 1/4, 1/8) that
-    // keeps its long side at least imgsz (the resize to imgsz then still shrinks, so no detail at imgsz
-    // is lost), resized before the BGR to RGB swap (the same pixels, fewer to swap). Falls back to
-    // imaging::decodeImage (its checks and messages) when the header cannot be read.
+    // Decodes straight to an RGB Mat for training: a JPEG through imaging::decodeJpeg (libjpeg-turbo
+    // directly, RGB out) at the smallest DCT scale (1/2, 1/4, 1/8) that keeps its long side at least
+    // imgsz (the resize to imgsz then still shrinks, so no detail at imgsz is lost), other formats
+    // through cv::imread, resized before the BGR to RGB swap (the same pixels, fewer to swap). nullopt
+    // sends the file to imaging::decodeImage (its checks and messages).
     std::optional<LabeledImage> decodeForTraining(const Sample& sample) {
         const auto size = imaging::readImageSize(sample.path);
         if (!size)
             return std::nullopt;
-        const int longSide = std::max(size->width, size->height);
         auto extension = sample.path.extension().string();
         std::transform(extension.begin(), extension.end(), extension.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        int flags = cv::IMREAD_COLOR;
-        if (extension == ".jpg" || extension == ".jpeg") {
-            if (longSide >= 8 * options.imgsz)
-                flags = cv::IMREAD_REDUCED_COLOR_8;
-            else if (longSide >= 4 * options.imgsz)
-                flags = cv::IMREAD_REDUCED_COLOR_4;
-            else if (longSide >= 2 * options.imgsz)
-                flags = cv::IMREAD_REDUCED_COLOR_2;
-        }
+        const bool jpeg = extension == ".jpg" || extension == ".jpeg";
+        imaging::Image decoded;
         LabeledImage image;
-        try {
-            image.rgb = cv::imread(sample.path.string(), flags);
-        } catch (const cv::Exception&) {
-            return std::nullopt;
+        if (jpeg) {
+            auto read = imaging::decodeJpeg(sample.path, options.imgsz);
+            if (!read)
+                return std::nullopt;
+            decoded = std::move(*read);
+            image.rgb = cv::Mat(decoded.height, decoded.width, CV_8UC3, decoded.pixels.data());
+        } else {
+            try {
+                image.rgb = cv::imread(sample.path.string(), cv::IMREAD_COLOR);
+            } catch (const cv::Exception&) {
+                return std::nullopt;
+            }
+            if (image.rgb.empty() || image.rgb.type() != CV_8UC3)
+                return std::nullopt;
         }
-        if (image.rgb.empty() || image.rgb.type() != CV_8UC3)
-            return std::nullopt;
         const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width),
                     sy = static_cast<float>(image.rgb.rows) / static_cast<float>(size->height);
         for (const auto& box : sample.boxes)
             image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sy, box.x2 * sx, box.y2 * sy});
         image = resizeLongSide(image, options.imgsz, true);
+        if (jpeg) {
+            if (image.rgb.data == decoded.pixels.data()) // not resized: still the decoder's buffer
+                image.rgb = image.rgb.clone();
+            return image;
+        }
         cv::Mat rgb;
         cv::cvtColor(image.rgb, rgb, cv::COLOR_BGR2RGB);
         image.rgb = rgb;

@@ -108,9 +108,10 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
 }
 
 // The stages of one mosaic image, timed one by one on the calling thread. "before": as the loader built it
-// until issue 37 (four full decodes, the 2x canvas, one warp of it); "after": as it builds it now (one
-// decode per image on average, since the other three tiles come from the recent images already decoded,
-// a JPEG at least twice imgsz decoded at a reduced DCT scale, each tile warped straight into the output).
+// until issue 37 (four full decodes by cv::imread, the 2x canvas, one warp of it); "after": as it builds
+// it now (one decode per image on average, since the other three tiles come from the recent images already
+// decoded; libjpeg-turbo called directly, RGB out, a JPEG at least twice imgsz at a reduced DCT scale;
+// each tile warped straight into the output).
 int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
     std::map<std::string, double> ms;
     std::vector<std::string> stages;
@@ -128,24 +129,31 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
             const auto& sample = samples[pick(rng)];
             const auto size = imaging::readImageSize(sample.path);
             const int longSide = std::max(size->width, size->height);
-            const int flags = before || longSide < 2 * imgsz ? cv::IMREAD_COLOR
-                              : longSide < 4 * imgsz         ? cv::IMREAD_REDUCED_COLOR_2
-                              : longSide < 8 * imgsz         ? cv::IMREAD_REDUCED_COLOR_4
-                                                             : cv::IMREAD_REDUCED_COLOR_8;
             auto start = Clock::now();
             train::LabeledImage image;
-            image.rgb = cv::imread(sample.path.string(), flags);
-            add(flags == cv::IMREAD_COLOR ? "decode (full scale)" : "decode (reduced DCT scale)",
-                msSince(start));
+            imaging::Image decoded;
+            if (before) {
+                image.rgb = cv::imread(sample.path.string(), cv::IMREAD_COLOR);
+                add("decode (cv::imread, BGR)", msSince(start));
+            } else {
+                decoded = imaging::decodeJpeg(sample.path, imgsz).value();
+                image.rgb = cv::Mat(decoded.height, decoded.width, CV_8UC3, decoded.pixels.data());
+                add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)" : "decode (libjpeg, RGB)",
+                    msSince(start));
+            }
             const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width);
             for (const auto& box : sample.boxes)
                 image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sx, box.x2 * sx, box.y2 * sx});
             start = Clock::now();
             image = train::resizeLongSide(image, imgsz, true);
+            if (image.rgb.data == decoded.pixels.data())
+                image.rgb = image.rgb.clone();
             add("resize to imgsz", msSince(start));
-            start = Clock::now();
-            cv::cvtColor(image.rgb, image.rgb, cv::COLOR_BGR2RGB);
-            add("BGR to RGB", msSince(start));
+            if (before) {
+                start = Clock::now();
+                cv::cvtColor(image.rgb, image.rgb, cv::COLOR_BGR2RGB);
+                add("BGR to RGB", msSince(start));
+            }
             parts.push_back(image);
         }
         if (!before) {
