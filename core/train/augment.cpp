@@ -211,20 +211,6 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
     return out;
 }
 
-void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
-    cv::Mat hsv;
-    cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV);
-    cv::Mat lut(1, 256, CV_8UC3);
-    for (int x = 0; x < 256; ++x) {
-        auto& entry = lut.at<cv::Vec3b>(0, x);
-        entry[0] = static_cast<std::uint8_t>(static_cast<int>(x * hueFactor) % 180);
-        entry[1] = cv::saturate_cast<std::uint8_t>(std::clamp(x * satFactor, 0.0, 255.0));
-        entry[2] = cv::saturate_cast<std::uint8_t>(std::clamp(x * valFactor, 0.0, 255.0));
-    }
-    cv::LUT(hsv, lut, hsv);
-    cv::cvtColor(hsv, rgb, cv::COLOR_HSV2RGB);
-}
-
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng) {
     if (hueGain == 0 && satGain == 0 && valGain == 0)
         return;

@@ -73,7 +73,7 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
 
 /// HSV jitter with gains drawn uniformly from [1 - gain, 1 + gain] per channel (hue wraps at 180).
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
-/// The same with given factors (for tests).
+/// The same with given factors, each in [0, 2] (for tests).
 void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor);
 
 /// Mirrors left-right, boxes included.

@@ -5,6 +5,7 @@
 #include "train/data_loader.h"
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -21,6 +22,23 @@ LabeledImage solid(int width, int height, cv::Vec3b colour, std::vector<PixelBox
     image.rgb = cv::Mat(height, width, CV_8UC3, cv::Scalar(colour[0], colour[1], colour[2]));
     image.boxes = std::move(boxes);
     return image;
+}
+
+// The HSV jitter as Ultralytics writes it with OpenCV: to HSV, a lookup table per channel (hue scaled and
+// wrapped at 180, saturation and value scaled, rounded and clipped), back to RGB.
+cv::Mat openCvHsv(const cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
+    cv::Mat hsv, out;
+    cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV);
+    cv::Mat lut(1, 256, CV_8UC3);
+    for (int x = 0; x < 256; ++x) {
+        auto& entry = lut.at<cv::Vec3b>(0, x);
+        entry[0] = static_cast<std::uint8_t>(static_cast<int>(x * hueFactor) % 180);
+        entry[1] = cv::saturate_cast<std::uint8_t>(std::clamp(x * satFactor, 0.0, 255.0));
+        entry[2] = cv::saturate_cast<std::uint8_t>(std::clamp(x * valFactor, 0.0, 255.0));
+    }
+    cv::LUT(hsv, lut, hsv);
+    cv::cvtColor(hsv, out, cv::COLOR_HSV2RGB);
+    return out;
 }
 
 bool near(const PixelBox& box, float x1, float y1, float x2, float y2, float tolerance = 1e-3f) {
@@ -133,6 +151,31 @@ private slots:
         auto red = solid(2, 2, {200, 0, 0}, {});
         hsvApply(red.rgb, 1.0, 1.0, 1.0);
         QCOMPARE(int(red.rgb.at<cv::Vec3b>(0, 0)[0]), 200);
+    }
+    void hsvIsOpenCvsWithinOneLevel() {
+        // Every colour the jitter can meet, in a row each of every hue sector, grey and black included.
+        cv::Mat rgb(97, 640, CV_8UC3);
+        cv::RNG rng(3);
+        rng.fill(rgb, cv::RNG::UNIFORM, 0, 256);
+        rgb(cv::Rect(0, 0, 640, 1)).setTo(cv::Scalar(90, 90, 90));
+        rgb(cv::Rect(0, 1, 640, 1)).setTo(cv::Scalar(0, 0, 0));
+        const double factors[][3] = {{1, 1, 1}, {1.015, 1.7, 1.4}, {0.985, 0.3, 0.6}, {1.3, 1.5, 0.5},
+                                     {2, 2, 2}, {0, 0, 0},         {1.007, 1.2, 0.9}};
+        for (const auto& f : factors) {
+            cv::Mat ours = rgb.clone();
+            hsvApply(ours, f[0], f[1], f[2]);
+            cv::Mat difference;
+            cv::absdiff(ours, openCvHsv(rgb, f[0], f[1], f[2]), difference);
+            double largest = 0;
+            cv::minMaxLoc(difference.reshape(1), nullptr, &largest);
+            // Hue one step off (a different fixed-point table) would move a channel by up to 9 levels.
+            QVERIFY2(largest <= 1,
+                     qPrintable(QString("factors %1 %2 %3: a channel differs by %4 from OpenCV's")
+                                    .arg(f[0])
+                                    .arg(f[1])
+                                    .arg(f[2])
+                                    .arg(largest)));
+        }
     }
     void clipDropsDegenerateBoxes() {
         std::vector<PixelBox> boxes{{0, -5, -5, 10, 10}, {1, 62, 0, 70, 10}, {2, 5, 5, 6, 30}};

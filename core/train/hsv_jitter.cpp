@@ -1,0 +1,82 @@
+// The HSV jitter in one pass over the interleaved RGB pixels: what cv::cvtColor(RGB2HSV), a three-channel
+// lookup table and cv::cvtColor(HSV2RGB) compute, without the two intermediate images, written so that the
+// compiler vectorises it (32-byte vectors where the CPU has AVX2, chosen at load time; 16 elsewhere).
+// Built with -fno-trapping-math (core/train/CMakeLists.txt), without which GCC keeps the selects as branches.
+//
+// Against Debian's OpenCV 4.6 on one core: 3.6 against 1.7 ms for a 640x640 image. The hue and saturation
+// are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two tables of reciprocals,
+// computed here in float, equal them for every 1..255); the jitter is hsvApply's tables'; the way back to
+// RGB rounds in float as OpenCV does, and lands within 1 of OpenCV's value (tst_augment).
+#include "train/augment_impl.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace osprey::train {
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OSPREY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OSPREY_VECTOR_CLONES
+#endif
+
+OSPREY_VECTOR_CLONES
+void hsvRow(std::uint8_t* __restrict pixels, int count, double hueFactor, double satFactor,
+            double valFactor) {
+    // x + 2^52 - 2^52 rounds a double in [0, 2^51) to the nearest integer, ties to even (as cv::saturate_cast
+    // does), with two additions the compiler can vectorise.
+    constexpr double kRound = 0x1p52;
+    for (int i = 0; i < count; ++i) {
+        const int r = pixels[3 * i], g = pixels[3 * i + 1], b = pixels[3 * i + 2];
+        const int v = std::max(r, std::max(g, b)), diff = v - std::min(r, std::min(g, b));
+        // RGB to HSV (hue in 0..179). A zero v or diff has its reciprocal multiplied by 0.
+        const int satReciprocal = static_cast<int>(1044480.0f / static_cast<float>(std::max(v, 1)) + 0.5f);
+        const int hueReciprocal = static_cast<int>(122880.0f / static_cast<float>(std::max(diff, 1)) + 0.5f);
+        const int s = (diff * satReciprocal + 2048) >> 12;
+        int hueNumerator = v == g ? b - r + 2 * diff : r - g + 4 * diff;
+        hueNumerator = v == r ? g - b : hueNumerator;
+        int h = (hueNumerator * hueReciprocal + 2048) >> 12;
+        h = h < 0 ? h + 180 : h;
+        // The jitter: hue scaled and wrapped (a factor of at most 2 wraps it at most once), saturation and
+        // value scaled, rounded and clipped at 255.
+        int hue = static_cast<int>(static_cast<double>(h) * hueFactor);
+        hue = hue >= 180 ? hue - 180 : hue;
+        const double sat = std::min(255.0, (static_cast<double>(s) * satFactor + kRound) - kRound);
+        const double val = std::min(255.0, (static_cast<double>(v) * valFactor + kRound) - kRound);
+        // HSV to RGB: sector of 60 degrees and the fraction into it.
+        const float S = static_cast<float>(sat) * (1.0f / 255.0f), V = static_cast<float>(val);
+        const float sector6 = static_cast<float>(hue) * (6.0f / 180.0f);
+        const int sector = static_cast<int>(sector6);
+        const float f = sector6 - static_cast<float>(sector);
+        const float p = V * (1.0f - S), q = V * (1.0f - S * f), t = V * (1.0f - S * (1.0f - f));
+        // One select per sector and channel: chains of ?: with || stay branches.
+        float outR = p, outG = p, outB = p;
+        outR = sector == 0 ? V : outR;
+        outG = sector == 0 ? t : outG;
+        outR = sector == 1 ? q : outR;
+        outG = sector == 1 ? V : outG;
+        outG = sector == 2 ? V : outG;
+        outB = sector == 2 ? t : outB;
+        outG = sector == 3 ? q : outG;
+        outB = sector == 3 ? V : outB;
+        outR = sector == 4 ? t : outR;
+        outB = sector == 4 ? V : outB;
+        outR = sector == 5 ? V : outR;
+        outB = sector == 5 ? q : outB;
+        pixels[3 * i] = static_cast<std::uint8_t>(static_cast<int>(outR + 0.5f));
+        pixels[3 * i + 1] = static_cast<std::uint8_t>(static_cast<int>(outG + 0.5f));
+        pixels[3 * i + 2] = static_cast<std::uint8_t>(static_cast<int>(outB + 0.5f));
+    }
+}
+
+} // namespace
+
+void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
+    CV_Assert(rgb.type() == CV_8UC3);
+    for (int y = 0; y < rgb.rows; ++y)
+        hsvRow(rgb.ptr<std::uint8_t>(y), rgb.cols, hueFactor, satFactor, valFactor);
+}
+
+} // namespace osprey::train
