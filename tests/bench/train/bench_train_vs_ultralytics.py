@@ -93,6 +93,7 @@ def osprey(args, project, extra=()):
         command.append(f"workers={args.workers}")
     _, wall = run(command)
     precision = "float32 (no AMP line in the log)"
+    cpu = ""
     with open(os.path.join(run_dir, "args.yaml")) as f:
         amp = next((l.split(":", 1)[1].strip() for l in f if l.startswith("amp:")), "?")
     epochs, final = [], {}
@@ -101,6 +102,8 @@ def osprey(args, project, extra=()):
             event = json.loads(line)
             if event.get("type") == "log" and event.get("message", "").startswith(("AMP:", "amp=false:")):
                 precision = event["message"]
+            if event.get("type") == "log" and event.get("message", "").startswith("CPU:"):
+                cpu = event["message"]
             if event.get("type") == "epoch":
                 rate = event["images_per_s"]
                 train_images = args.train_images
@@ -108,7 +111,7 @@ def osprey(args, project, extra=()):
                 final = event["metrics"]
     result = {"epochs": epochs, "map50_95": final.get("metrics/mAP50-95(B)", float("nan")),
               "map50": final.get("metrics/mAP50(B)", float("nan")), "wall": wall, "amp": amp,
-              "precision": precision}
+              "precision": precision, "cpu": cpu}
     if args.model.startswith("yolo26"):
         out, _ = run([args.cli, "val", f"project={project}", f"weights={os.path.join(run_dir, 'weights', 'last.pt')}",
                       f"imgsz={args.imgsz}", f"batch={args.batch}", f"threads={args.threads}", "plots=false",
@@ -180,7 +183,7 @@ def main():
             results["ultralytics"] = ultralytics(args, os.path.join(dataset, "data.yaml"))
     for name, r in results.items():
         if "precision" in r:
-            print(f"{name}: amp={r['amp']}; {r['precision']}")
+            print(f"{name}: amp={r['amp']}; {r['precision']}; {r['cpu'] or 'no CPU line in the log'}")
         per_epoch = ", ".join(f"{e['images'] / e['seconds']:.2f}" for e in r["epochs"])
         print(f"{name:12s} train {throughput(r['epochs']):6.2f} images/s (epochs: {per_epoch}); "
               f"mAP50-95 {r['map50_95']:.4f}, mAP50 {r['map50']:.4f}; wall {r['wall']:.1f} s")
