@@ -1,5 +1,7 @@
 #include "model/blocks_torch_impl.h"
 
+#include "model/batch_norm_silu_torch_impl.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -71,9 +73,11 @@ Conv::Conv(int c1, int c2, int kernel, int stride, int groups, Activation act) :
 torch::Tensor Conv::forward(const torch::Tensor& x) {
     auto y = conv->forward(x);
     if (!m_fused) {
-        y = normalize ? normalize(*bn, y) : bn->forward(y);
         if (tOps)
             *tOps += 4.0 * static_cast<double>(y.numel());
+        if (!normalize && m_act == Activation::SiLU && batchNormSiluApplies(*bn, y))
+            return batchNormSilu(*bn, y);
+        y = normalize ? normalize(*bn, y) : bn->forward(y);
     }
     return m_act == Activation::SiLU ? torch::silu(y) : y;
 }

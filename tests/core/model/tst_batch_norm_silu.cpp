@@ -1,0 +1,191 @@
+// The fused BatchNorm + SiLU node against LibTorch's own batch_norm and silu: outputs, running statistics
+// and all three gradients, in float32 and in bf16, on shapes whose channel counts are not multiples of a
+// vector width, inputs far from zero mean, and a Conv block wired to it; and the inputs it must leave to
+// LibTorch.
+#include "model/batch_norm_silu_torch_impl.h"
+#include "model/blocks_torch_impl.h"
+
+#include <QtTest>
+
+using namespace osprey::model;
+
+namespace {
+
+torch::nn::BatchNorm2d makeBatchNorm(int channels) {
+    torch::nn::BatchNorm2d bn(torch::nn::BatchNorm2dOptions(channels).eps(1e-3).momentum(0.03));
+    torch::NoGradGuard noGrad;
+    bn->weight.uniform_(0.5, 1.5);
+    bn->bias.uniform_(-0.5, 0.5);
+    bn->running_mean.uniform_(-1, 1);
+    bn->running_var.uniform_(0.5, 2);
+    bn->train();
+    return bn;
+}
+
+torch::nn::BatchNorm2d copyOf(const torch::nn::BatchNorm2d& bn) {
+    auto copy = makeBatchNorm(static_cast<int>(bn->options.num_features()));
+    torch::NoGradGuard noGrad;
+    copy->weight.copy_(bn->weight);
+    copy->bias.copy_(bn->bias);
+    copy->running_mean.copy_(bn->running_mean);
+    copy->running_var.copy_(bn->running_var);
+    copy->num_batches_tracked.copy_(bn->num_batches_tracked);
+    return copy;
+}
+
+double maxRelative(const torch::Tensor& actual, const torch::Tensor& expected) {
+    const auto a = actual.to(torch::kDouble), e = expected.to(torch::kDouble);
+    return ((a - e).abs().max() / e.abs().max().clamp_min(1e-12)).item<double>();
+}
+
+struct Result {
+    torch::Tensor out, dx, dWeight, dBias, runningMean, runningVar, batches;
+};
+
+// One forward and backward with gradient `grad`, through the fused node or LibTorch's ops.
+Result run(torch::nn::BatchNorm2d bn, const torch::Tensor& input, const torch::Tensor& grad, bool fused) {
+    auto x = input.detach().clone(at::MemoryFormat::ChannelsLast).requires_grad_(true);
+    bn->weight.mutable_grad() = torch::Tensor();
+    bn->bias.mutable_grad() = torch::Tensor();
+    auto out = fused ? batchNormSilu(*bn, x) : torch::silu(bn->forward(x));
+    out.backward(grad);
+    return {out.detach(),
+            x.grad(),
+            bn->weight.grad().clone(),
+            bn->bias.grad().clone(),
+            bn->running_mean.clone(),
+            bn->running_var.clone(),
+            bn->num_batches_tracked.clone()};
+}
+
+} // namespace
+
+class TestBatchNormSilu : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesLibTorch_data() {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("channels");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("bf16");
+        QTest::addColumn<double>("tolerance");
+        // float32: LibTorch's reductions and exp differ from ours only in rounding.
+        QTest::newRow("float32 2x16x9x7") << 2 << 16 << 9 << 7 << false << 2e-5;
+        QTest::newRow("float32 4x19x13x11") << 4 << 19 << 13 << 11 << false << 2e-5;
+        QTest::newRow("float32 3x37x20x20") << 3 << 37 << 20 << 20 << false << 2e-5;
+        QTest::newRow("float32 2x5x1x1 (two rows)") << 2 << 5 << 1 << 1 << false << 2e-5;
+        QTest::newRow("float32 8x64x40x40") << 8 << 64 << 40 << 40 << false << 2e-5;
+        // bf16 in and out: a value one bf16 step (2^-8 relative) apart in either is within tolerance.
+        QTest::newRow("bf16 4x19x13x11") << 4 << 19 << 13 << 11 << true << 2e-2;
+        QTest::newRow("bf16 8x64x40x40") << 8 << 64 << 40 << 40 << true << 2e-2;
+    }
+
+    void matchesLibTorch() {
+        QFETCH(int, batch);
+        QFETCH(int, channels);
+        QFETCH(int, height);
+        QFETCH(int, width);
+        QFETCH(bool, bf16);
+        QFETCH(double, tolerance);
+        torch::manual_seed(7);
+        const auto bn = makeBatchNorm(channels);
+        const auto reference = copyOf(bn);
+        // Far from zero mean, per channel: a variance taken as E[x^2] - E[x]^2 in float would lose it.
+        const auto centres = torch::linspace(-40, 60, channels).view({1, channels, 1, 1});
+        auto x = torch::randn({batch, channels, height, width}) * 3 + centres;
+        auto grad = torch::randn({batch, channels, height, width});
+        if (bf16) {
+            x = x.to(torch::kBFloat16);
+            grad = grad.to(torch::kBFloat16);
+        }
+        x = x.contiguous(at::MemoryFormat::ChannelsLast);
+        QVERIFY(batchNormSiluApplies(*bn, x));
+        // Two steps, so that the second starts from running statistics the first updated.
+        for (int step = 0; step < 2; ++step) {
+            const auto fused = run(bn, x, grad, true);
+            const auto expected = run(reference, x, grad, false);
+            QCOMPARE(fused.out.scalar_type(), x.scalar_type());
+            QVERIFY(fused.out.is_contiguous(at::MemoryFormat::ChannelsLast));
+            QCOMPARE(fused.dx.scalar_type(), x.scalar_type());
+            const std::pair<const char*, std::pair<torch::Tensor, torch::Tensor>> checks[] = {
+                {"output", {fused.out, expected.out}},
+                {"input gradient", {fused.dx, expected.dx}},
+                {"weight gradient", {fused.dWeight, expected.dWeight}},
+                {"bias gradient", {fused.dBias, expected.dBias}},
+                {"running mean", {fused.runningMean, expected.runningMean}},
+                {"running variance", {fused.runningVar, expected.runningVar}},
+            };
+            for (const auto& [name, pair] : checks) {
+                const double error = maxRelative(pair.first, pair.second);
+                if (!(error <= tolerance))
+                    QFAIL(qPrintable(QStringLiteral("step %1, %2: relative error %3 > %4")
+                                         .arg(step)
+                                         .arg(QLatin1String(name))
+                                         .arg(error)
+                                         .arg(tolerance)));
+            }
+            QCOMPARE(fused.batches.item<std::int64_t>(), expected.batches.item<std::int64_t>());
+            QCOMPARE(fused.batches.item<std::int64_t>(), std::int64_t{step + 1});
+        }
+    }
+
+    void repeatsAtTheSameThreadCount() {
+        torch::manual_seed(3);
+        const auto x = (torch::randn({4, 24, 16, 16}) + 2).contiguous(at::MemoryFormat::ChannelsLast);
+        const auto grad = torch::randn({4, 24, 16, 16});
+        const auto bn = makeBatchNorm(24);
+        const auto again = copyOf(bn);
+        const auto first = run(bn, x, grad, true);
+        const auto second = run(again, x, grad, true);
+        QVERIFY(torch::equal(first.out, second.out));
+        QVERIFY(torch::equal(first.dx, second.dx));
+        QVERIFY(torch::equal(first.dWeight, second.dWeight));
+        QVERIFY(torch::equal(first.runningVar, second.runningVar));
+    }
+
+    void leavesOtherInputsToLibTorch() {
+        auto bn = makeBatchNorm(8);
+        const auto channelsLast = torch::randn({2, 8, 4, 4}).contiguous(at::MemoryFormat::ChannelsLast);
+        QVERIFY(batchNormSiluApplies(*bn, channelsLast));
+        QVERIFY(!batchNormSiluApplies(*bn, torch::randn({2, 8, 4, 4})));      // NCHW
+        QVERIFY(!batchNormSiluApplies(*bn, channelsLast.to(torch::kDouble))); // float64
+        QVERIFY(!batchNormSiluApplies(*bn, channelsLast.to(torch::kHalf)));   // float16
+        QVERIFY(!batchNormSiluApplies(*bn, torch::randn({1, 8, 1, 1})));      // one value a channel
+        QVERIFY(!batchNormSiluApplies(*bn, torch::randn({2, 8, 4, 4, 1})));   // not 4-D
+        QVERIFY(!batchNormSiluApplies(*makeBatchNorm(9), channelsLast));      // channel count
+        bn->eval();
+        QVERIFY(!batchNormSiluApplies(*bn, channelsLast));
+    }
+
+    // A Conv block in training mode gives the same output and gradients whether its activations are
+    // channels-last (the fused node) or NCHW (LibTorch's BatchNorm and SiLU).
+    void convBlockUsesIt() {
+        torch::manual_seed(11);
+        auto fusedConv = std::make_shared<Conv>(6, 10, 3, 1);
+        auto plainConv = std::make_shared<Conv>(6, 10, 3, 1);
+        {
+            torch::NoGradGuard noGrad;
+            for (const auto& item : fusedConv->named_parameters())
+                plainConv->named_parameters()[item.key()].copy_(item.value());
+        }
+        fusedConv->train();
+        plainConv->train();
+        const auto x = torch::randn({3, 6, 12, 12});
+        const auto fusedOut = fusedConv->forward(x.contiguous(at::MemoryFormat::ChannelsLast));
+        const auto plainOut = plainConv->forward(x);
+        QVERIFY(fusedOut.grad_fn() != nullptr);
+        QVERIFY(fusedOut.grad_fn()->name().find("BatchNormSilu") != std::string::npos);
+        QVERIFY(plainOut.grad_fn()->name().find("BatchNormSilu") == std::string::npos);
+        QVERIFY(maxRelative(fusedOut, plainOut) < 2e-5);
+        fusedOut.sum().backward();
+        plainOut.sum().backward();
+        QVERIFY(maxRelative(fusedConv->conv->weight.grad(), plainConv->conv->weight.grad()) < 1e-4);
+        QVERIFY(maxRelative(fusedConv->bn->bias.grad(), plainConv->bn->bias.grad()) < 1e-4);
+        QVERIFY(maxRelative(fusedConv->bn->running_var, plainConv->bn->running_var) < 1e-5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBatchNormSilu)
+#include "tst_batch_norm_silu.moc"
