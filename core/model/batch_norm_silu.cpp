@@ -95,45 +95,41 @@ OSPREY_VECTOR_CLONES void forwardRows(const T* __restrict x, T* __restrict out, 
     }
 }
 
-// The gradient at the SiLU's input: dy = grad * s * (1 + y (1 - s)), s = sigmoid(y), y recomputed from x.
-// Adds, per channel, the sum of dy and of dy * (x - mean).
+// The gradient at the SiLU's input: dy = grad * s * (1 + y (1 - s)), s = sigmoid(y), y recomputed from x;
+// stored (in T, as LibTorch's silu_backward stores it) into dyOut, and the stored values' sum and sum of
+// dy * (x - mean) added per value.
 template <typename T>
-OSPREY_VECTOR_CLONES void gradientSumRows(const T* __restrict grad, const T* __restrict x, std::int64_t rows,
-                                          int width, const float* __restrict scale,
-                                          const float* __restrict offset, const float* __restrict mean,
-                                          float* __restrict sumDy, float* __restrict sumDyX) {
+OSPREY_VECTOR_CLONES void
+gradientSumRows(const T* __restrict grad, const T* __restrict x, T* __restrict dyOut, std::int64_t rows,
+                int width, const float* __restrict scale, const float* __restrict offset,
+                const float* __restrict mean, float* __restrict sumDy, float* __restrict sumDyX) {
     for (std::int64_t r = 0; r < rows; ++r) {
         const T* row = x + r * width;
         const T* gradRow = grad + r * width;
+        T* dyRow = dyOut + r * width;
         for (int c = 0; c < width; ++c) {
             const float value = load(row, c);
             const float y = value * scale[c] + offset[c];
             const float s = sigmoid(y);
-            const float dy = load(gradRow, c) * s * (1.0f + y * (1.0f - s));
+            store(dyRow, c, load(gradRow, c) * s * (1.0f + y * (1.0f - s)));
+            const float dy = load(dyRow, c);
             sumDy[c] += dy;
             sumDyX[c] += dy * (value - mean[c]);
         }
     }
 }
 
-// BatchNorm's input gradient from the SiLU's: dx = scale * dy + xScale * (x - mean) + constant.
+// BatchNorm's input gradient from the SiLU's, in place: dx = scale * dy + xScale * (x - mean) + constant.
 template <typename T>
-OSPREY_VECTOR_CLONES void gradientInputRows(const T* __restrict grad, const T* __restrict x, T* __restrict dx,
-                                            std::int64_t rows, int width, const float* __restrict scale,
-                                            const float* __restrict offset, const float* __restrict mean,
+OSPREY_VECTOR_CLONES void gradientInputRows(T* dyToDx, const T* __restrict x, std::int64_t rows, int width,
+                                            const float* __restrict scale, const float* __restrict mean,
                                             const float* __restrict xScale,
                                             const float* __restrict constant) {
     for (std::int64_t r = 0; r < rows; ++r) {
         const T* row = x + r * width;
-        const T* gradRow = grad + r * width;
-        T* dxRow = dx + r * width;
-        for (int c = 0; c < width; ++c) {
-            const float value = load(row, c);
-            const float y = value * scale[c] + offset[c];
-            const float s = sigmoid(y);
-            const float dy = load(gradRow, c) * s * (1.0f + y * (1.0f - s));
-            store(dxRow, c, scale[c] * dy + xScale[c] * (value - mean[c]) + constant[c]);
-        }
+        T* dxRow = dyToDx + r * width;
+        for (int c = 0; c < width; ++c)
+            store(dxRow, c, scale[c] * load(dxRow, c) + xScale[c] * (load(row, c) - mean[c]) + constant[c]);
     }
 }
 
@@ -336,10 +332,11 @@ public:
             using T = decltype(tag);
             const T* px = valuesOf<T>(x);
             const T* pg = valuesOf<T>(grad);
+            T* pdx = mutableValuesOf<T>(dx); // holds the SiLU's input gradient between the two passes
             const auto [sumDy, sumDyX] = channelSums(
                 layout, [&](std::int64_t row, std::int64_t count, int width, float* s, float* sx) {
-                    gradientSumRows(pg + row * channels, px + row * channels, count, width, scale.data(),
-                                    offset.data(), meanUnit.data(), s, sx);
+                    gradientSumRows(pg + row * channels, px + row * channels, pdx + row * channels, count,
+                                    width, scale.data(), offset.data(), meanUnit.data(), s, sx);
                 });
             // dx = scale * (dy - mean(dy) - xhat * mean(dy * xhat)), xhat = (x - mean) * invStd.
             std::vector<float> xScale(static_cast<size_t>(channels)), constant(static_cast<size_t>(channels));
@@ -354,11 +351,9 @@ public:
                 constant[c] = static_cast<float>(-affine.scale[c] * sumDy[c] / n);
             }
             const auto xScaleUnit = perUnit(xScale, layout), constantUnit = perUnit(constant, layout);
-            T* pdx = mutableValuesOf<T>(dx);
             forRows(layout, [&](std::int64_t row, std::int64_t count, int width) {
-                gradientInputRows(pg + row * channels, px + row * channels, pdx + row * channels, count,
-                                  width, scale.data(), offset.data(), meanUnit.data(), xScaleUnit.data(),
-                                  constantUnit.data());
+                gradientInputRows(pdx + row * channels, px + row * channels, count, width, scale.data(),
+                                  meanUnit.data(), xScaleUnit.data(), constantUnit.data());
             });
         };
         if (x.scalar_type() == torch::kBFloat16)
