@@ -6,7 +6,9 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -96,16 +98,16 @@ OSPREY_VECTOR_CLONES void forwardRows(const T* __restrict x, T* __restrict out, 
 }
 
 // The gradient at the SiLU's input: dy = grad * s * (1 + y (1 - s)), s = sigmoid(y), y recomputed from x;
-// stored (in T, as LibTorch's silu_backward stores it) into dyOut, and the stored values' sum and sum of
-// dy * (x - mean) added per value.
+// grad's runs gradStride values apart; stored (in T, as LibTorch's silu_backward stores it) into dyOut, and
+// the stored values' sum and sum of dy * (x - mean) added per value.
 template <typename T>
 OSPREY_VECTOR_CLONES void
-gradientSumRows(const T* __restrict grad, const T* __restrict x, T* __restrict dyOut, std::int64_t rows,
-                int width, const float* __restrict scale, const float* __restrict offset,
+gradientSumRows(const T* __restrict grad, std::int64_t gradStride, const T* __restrict x, T* __restrict dyOut,
+                std::int64_t rows, int width, const float* __restrict scale, const float* __restrict offset,
                 const float* __restrict mean, float* __restrict sumDy, float* __restrict sumDyX) {
     for (std::int64_t r = 0; r < rows; ++r) {
         const T* row = x + r * width;
-        const T* gradRow = grad + r * width;
+        const T* gradRow = grad + r * gradStride;
         T* dyRow = dyOut + r * width;
         for (int c = 0; c < width; ++c) {
             const float value = load(row, c);
@@ -147,12 +149,25 @@ struct Layout {
     int width() const { return channels * repeat; }
 };
 
-Layout layoutOf(const torch::Tensor& x) {
+// `rowsPerUnit` 1 keeps every run one row (for a gradient whose rows are not adjacent).
+Layout layoutOf(const torch::Tensor& x, bool units = true) {
     Layout layout;
     layout.channels = static_cast<int>(x.size(1));
     layout.rows = x.numel() / layout.channels;
-    layout.repeat = std::max(1, kUnitValues / layout.channels);
+    layout.repeat = units ? std::max(1, kUnitValues / layout.channels) : 1;
     return layout;
+}
+
+// The distance between a 4-D tensor's rows of channels when it is channels-last or a channel slice of a
+// channels-last tensor (a cat's or a split's gradient), else 0.
+std::int64_t channelRowStride(const torch::Tensor& t) {
+    if (t.is_contiguous(at::MemoryFormat::ChannelsLast))
+        return t.size(1);
+    const std::int64_t rowStride = t.stride(3);
+    const bool sliced = (t.stride(1) == 1 || t.size(1) == 1) && rowStride >= t.size(1) &&
+                        (t.stride(2) == t.size(3) * rowStride || t.size(2) == 1) &&
+                        (t.stride(0) == t.size(2) * t.size(3) * rowStride || t.size(0) == 1);
+    return sliced ? rowStride : 0;
 }
 
 // The per-channel values repeated to one unit's length.
@@ -324,7 +339,16 @@ public:
         const auto affine = affineOf(weight, bias, mean, invStd);
         const auto scale = perUnit(affine.scale, layout), offset = perUnit(affine.offset, layout),
                    meanUnit = perUnit(mean, layout);
-        const auto grad = grads[0].to(x.scalar_type()).contiguous(at::MemoryFormat::ChannelsLast);
+        // LibTorch's silu_backward reads a strided gradient in place; so does this node for a channel slice,
+        // which copying would cost a pass.
+        auto grad = grads[0].to(x.scalar_type());
+        std::int64_t gradRowStride = channelRowStride(grad);
+        if (gradRowStride == 0) {
+            grad = grad.contiguous(at::MemoryFormat::ChannelsLast);
+            gradRowStride = channels;
+        }
+        const bool gradContiguous = gradRowStride == channels;
+        const Layout gradLayout = layoutOf(x, gradContiguous);
         auto dx = torch::empty_like(x, at::MemoryFormat::ChannelsLast);
         auto dWeight = torch::empty({channels}, torch::kFloat),
              dBias = torch::empty({channels}, torch::kFloat);
@@ -334,9 +358,10 @@ public:
             const T* pg = valuesOf<T>(grad);
             T* pdx = mutableValuesOf<T>(dx); // holds the SiLU's input gradient between the two passes
             const auto [sumDy, sumDyX] = channelSums(
-                layout, [&](std::int64_t row, std::int64_t count, int width, float* s, float* sx) {
-                    gradientSumRows(pg + row * channels, px + row * channels, pdx + row * channels, count,
-                                    width, scale.data(), offset.data(), meanUnit.data(), s, sx);
+                gradLayout, [&](std::int64_t row, std::int64_t count, int width, float* s, float* sx) {
+                    gradientSumRows(pg + row * gradRowStride, gradContiguous ? width : gradRowStride,
+                                    px + row * channels, pdx + row * channels, count, width, scale.data(),
+                                    offset.data(), meanUnit.data(), s, sx);
                 });
             // dx = scale * (dy - mean(dy) - xhat * mean(dy * xhat)), xhat = (x - mean) * invStd.
             std::vector<float> xScale(static_cast<size_t>(channels)), constant(static_cast<size_t>(channels));
@@ -372,6 +397,13 @@ bool isFloat32Vector(const torch::Tensor& t, std::int64_t size) {
 } // namespace
 
 bool batchNormSiluApplies(const torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& x) {
+    // OSPREY_FUSED_BATCH_NORM_SILU=0 keeps LibTorch's own BatchNorm and SiLU, to compare the two.
+    static const bool enabled = [] {
+        const char* value = std::getenv("OSPREY_FUSED_BATCH_NORM_SILU");
+        return value == nullptr || std::string_view(value) != "0";
+    }();
+    if (!enabled)
+        return false;
     const auto& options = bn.options;
     if (!bn.is_training() || !options.affine() || !options.track_running_stats() || !options.momentum())
         return false;

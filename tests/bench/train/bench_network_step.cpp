@@ -7,7 +7,8 @@
 //
 // Usage: bench_network_step [model=yolo26n] [imgsz=320] [batch=16] [threads=2] [steps=6] [trace=FILE]
 //                           [mode=all|fp32-nchw|fp32-nhwc|bf16-nhwc] [malloc=keep|default]
-//                           [loss=false|true: the training loss on random targets, 4 boxes an image]
+//                           [loss=false|true: the training loss on random targets] [boxes=4: per image]
+//                           [nc=80: classes; the demo data has 4, and mosaics of it about 14 boxes]
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
@@ -97,9 +98,9 @@ StepTimes step(model::DetectionModel& net, const torch::Tensor& images, const Mo
 }
 
 StepTimes measure(const std::string& name, int imgsz, int batch, int steps, const Mode& mode,
-                  const std::string& trace, bool withLoss) {
+                  const std::string& trace, bool withLoss, int nc, int boxes) {
     torch::manual_seed(0);
-    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, 80).value());
+    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
     net->train();
     if (mode.channelsLast)
         net->setChannelsLast(true);
@@ -109,7 +110,7 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
     std::optional<train::Criterion> criterion;
     if (withLoss)
         criterion.emplace(*net, 30, train::LossGains{});
-    const auto targets = randomTargets(batch, 4, imgsz, 80);
+    const auto targets = randomTargets(batch, boxes, imgsz, nc);
     const auto* loss = criterion ? &*criterion : nullptr;
     for (int i = 0; i < 2; ++i)
         step(*net, images, mode, loss, targets); // warm-up: first-touch allocations, oneDNN primitive caches
@@ -136,15 +137,16 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},   {"batch", "16"},
                                                {"threads", "2"},     {"steps", "6"},     {"trace", ""},
-                                               {"mode", "all"},      {"malloc", "keep"}, {"loss", "false"}};
+                                               {"mode", "all"},      {"malloc", "keep"}, {"loss", "false"},
+                                               {"nc", "80"},         {"boxes", "4"}};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto eq = arg.find('=');
         if (eq == std::string::npos || !args.count(arg.substr(0, eq))) {
-            std::fprintf(
-                stderr,
-                "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc= loss=)\n",
-                arg.c_str());
+            std::fprintf(stderr,
+                         "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc= "
+                         "loss= nc= boxes=)\n",
+                         arg.c_str());
             return 2;
         }
         args[arg.substr(0, eq)] = arg.substr(eq + 1);
@@ -159,19 +161,22 @@ int main(int argc, char** argv) {
     const int imgsz = std::atoi(args["imgsz"].c_str());
     const int batch = std::atoi(args["batch"].c_str());
     const int steps = std::max(1, std::atoi(args["steps"].c_str()));
+    const int nc = std::max(1, std::atoi(args["nc"].c_str()));
+    const int boxes = std::max(1, std::atoi(args["boxes"].c_str()));
     model::setComputeThreads(std::atoi(args["threads"].c_str()));
     std::vector<Mode> modes = {{false, false}, {true, false}};
     if (system::cpuComputesBFloat16())
         modes.push_back({true, true});
-    std::printf("Osprey %s nc=80, batch %d at %d, %d threads, median of %d steps, malloc %s:\n",
-                args["model"].c_str(), batch, imgsz, torch::get_num_threads(), steps,
-                keepMemory ? "keeping freed memory (as osprey-cli trains)" : "glibc's default");
+    std::printf("Osprey %s nc=%d, batch %d at %d, %d threads, median of %d steps, malloc %s%s:\n",
+                args["model"].c_str(), nc, batch, imgsz, torch::get_num_threads(), steps,
+                keepMemory ? "keeping freed memory (as osprey-cli trains)" : "glibc's default",
+                withLoss ? (", " + std::to_string(boxes) + " boxes an image").c_str() : "");
     bool traced = false; // the first mode run is recorded
     for (const auto& mode : modes) {
         if (args["mode"] != "all" && args["mode"] != mode.key())
             continue;
         const auto times = measure(args["model"], imgsz, batch, steps, mode,
-                                   traced ? std::string() : args["trace"], withLoss);
+                                   traced ? std::string() : args["trace"], withLoss, nc, boxes);
         traced = true;
         const double stepMs = times.forwardMs + times.lossMs + times.backwardMs;
         const std::string loss =

@@ -145,6 +145,54 @@ private slots:
         QVERIFY(torch::equal(first.runningVar, second.runningVar));
     }
 
+    // The gradient reaches the node in other layouts when its output feeds a cat (a channel slice of the
+    // cat's channels-last gradient), a split, or an op that makes it NCHW: the same values each way.
+    void gradientsInOtherLayouts_data() {
+        QTest::addColumn<int>("use");
+        QTest::addColumn<bool>("bf16");
+        QTest::newRow("cat, float32") << 0 << false;
+        QTest::newRow("cat, bf16") << 0 << true;
+        QTest::newRow("split, float32") << 1 << false;
+        QTest::newRow("NCHW, float32") << 2 << false;
+        QTest::newRow("NCHW, bf16") << 2 << true;
+    }
+
+    void gradientsInOtherLayouts() {
+        QFETCH(int, use);
+        QFETCH(bool, bf16);
+        torch::manual_seed(5);
+        const auto bn = makeBatchNorm(12);
+        const auto reference = copyOf(bn);
+        const auto type = bf16 ? torch::kBFloat16 : torch::kFloat;
+        const auto x =
+            (torch::randn({3, 12, 7, 9}) * 2 + 1).to(type).contiguous(at::MemoryFormat::ChannelsLast);
+        const auto other = torch::randn({3, 5, 7, 9}).to(type).contiguous(at::MemoryFormat::ChannelsLast);
+        const auto weights = torch::randn({3, 17, 7, 9}).to(type).contiguous(at::MemoryFormat::ChannelsLast);
+        const auto consume = [&](const torch::Tensor& out) {
+            if (use == 0)
+                return (torch::cat({other, out}, 1) * weights).sum();
+            if (use == 1) {
+                const auto halves = out.chunk(2, 1);
+                return (halves[0] * weights.narrow(1, 0, 6)).sum() + (halves[1].pow(2)).sum();
+            }
+            return (out.contiguous() * weights.narrow(1, 0, 12).contiguous()).sum(); // an NCHW gradient
+        };
+        const auto gradients = [&](torch::nn::BatchNorm2d module, bool fused) {
+            auto input = x.detach().clone(at::MemoryFormat::ChannelsLast).requires_grad_(true);
+            module->weight.mutable_grad() = torch::Tensor();
+            const auto out = fused ? batchNormSilu(*module, input) : torch::silu(module->forward(input));
+            consume(out).backward();
+            return std::make_pair(input.grad(), module->weight.grad().clone());
+        };
+        const auto [dx, dWeight] = gradients(bn, true);
+        const auto [expectedDx, expectedDWeight] = gradients(reference, false);
+        const double tolerance = bf16 ? 2e-2 : 2e-5;
+        QVERIFY2(maxRelative(dx, expectedDx) <= tolerance,
+                 qPrintable(QString::number(maxRelative(dx, expectedDx))));
+        QVERIFY2(maxRelative(dWeight, expectedDWeight) <= tolerance,
+                 qPrintable(QString::number(maxRelative(dWeight, expectedDWeight))));
+    }
+
     void leavesOtherInputsToLibTorch() {
         auto bn = makeBatchNorm(8);
         const auto channelsLast = torch::randn({2, 8, 4, 4}).contiguous(at::MemoryFormat::ChannelsLast);
