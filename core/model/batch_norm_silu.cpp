@@ -18,8 +18,9 @@ namespace {
 
 // The row kernels are written for the compiler to vectorise along the channels (the contiguous dimension
 // of a channels-last tensor); the AVX-512 and AVX2 clones are chosen at load time. Built with
-// -fno-trapping-math (core/model/CMakeLists.txt) so that GCC turns the selects into blends.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// -fno-trapping-math (core/model/CMakeLists.txt) so that GCC turns the selects into blends. x86-64-v4
+// (AVX-512 with its byte and word instructions, for the bf16 conversions) is GCC 11's name.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #define OSPREY_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define OSPREY_VECTOR_CLONES
@@ -149,7 +150,7 @@ struct Layout {
     int width() const { return channels * repeat; }
 };
 
-// `rowsPerUnit` 1 keeps every run one row (for a gradient whose rows are not adjacent).
+// With `units` false every run is one row (for a gradient whose rows are not adjacent).
 Layout layoutOf(const torch::Tensor& x, bool units = true) {
     Layout layout;
     layout.channels = static_cast<int>(x.size(1));
