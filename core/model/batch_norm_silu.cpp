@@ -397,14 +397,15 @@ bool isFloat32Vector(const torch::Tensor& t, std::int64_t size) {
 
 } // namespace
 
-bool batchNormSiluApplies(const torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& x) {
-    // OSPREY_FUSED_BATCH_NORM_SILU=0 keeps LibTorch's own BatchNorm and SiLU, to compare the two.
+bool batchNormSiluEnabled() {
     static const bool enabled = [] {
         const char* value = std::getenv("OSPREY_FUSED_BATCH_NORM_SILU");
-        return value == nullptr || std::string_view(value) != "0";
+        return value != nullptr && std::string_view(value) == "1";
     }();
-    if (!enabled)
-        return false;
+    return enabled;
+}
+
+bool batchNormSiluApplies(const torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& x) {
     const auto& options = bn.options;
     if (!bn.is_training() || !options.affine() || !options.track_running_stats() || !options.momentum())
         return false;

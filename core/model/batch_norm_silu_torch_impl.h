@@ -11,6 +11,11 @@
 
 namespace osprey::model {
 
+/// Whether the Conv blocks use the node: only with OSPREY_FUSED_BATCH_NORM_SILU=1 in the environment. Off by
+/// default: yolo26n trained from scratch in bf16 reached a lower mAP with it on three seeds of three
+/// (docs/benchmarks.md), which its tests do not explain; it stays for measuring until that is settled.
+bool batchNormSiluEnabled();
+
 /// Whether batchNormSilu handles x through bn: bn in training mode with affine parameters and running
 /// statistics (float32), x a 4-D float32 or bf16 CPU tensor in channels-last layout with more than one
 /// value per channel. Anything else (eval mode, CUDA, NCHW, SyncBN) takes LibTorch's own path.

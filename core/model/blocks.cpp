@@ -75,7 +75,7 @@ torch::Tensor Conv::forward(const torch::Tensor& x) {
     if (!m_fused) {
         if (tOps)
             *tOps += 4.0 * static_cast<double>(y.numel());
-        if (!normalize && m_act == Activation::SiLU && batchNormSiluApplies(*bn, y))
+        if (!normalize && m_act == Activation::SiLU && batchNormSiluEnabled() && batchNormSiluApplies(*bn, y))
             return batchNormSilu(*bn, y);
         y = normalize ? normalize(*bn, y) : bn->forward(y);
     }

@@ -210,6 +210,9 @@ private slots:
     // A Conv block in training mode gives the same output and gradients whether its activations are
     // channels-last (the fused node) or NCHW (LibTorch's BatchNorm and SiLU).
     void convBlockUsesIt() {
+        // The blocks use the node only when it is switched on (read once, at the first Conv forward).
+        qputenv("OSPREY_FUSED_BATCH_NORM_SILU", "1");
+        QVERIFY(batchNormSiluEnabled());
         torch::manual_seed(11);
         auto fusedConv = std::make_shared<Conv>(6, 10, 3, 1);
         auto plainConv = std::make_shared<Conv>(6, 10, 3, 1);
