@@ -188,7 +188,7 @@ private slots:
     void lupdateLeavesNothingUnfinishedOrObsolete() {
         const QString project = QStringLiteral(OSPREY_LUPDATE_PROJECT);
         if (!QFile::exists(project))
-            QSKIP("the lupdate project file is written by the osprey_lupdate target; build it first");
+            QSKIP("the lupdate project file is written by the osprey_catalogue target; build it first");
         QTemporaryDir dir;
         const QString copy = dir.filePath("osprey_zh_CN.ts");
         QVERIFY(QFile::copy(kCatalogue, copy));
