@@ -178,11 +178,10 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
                   y2 = std::min(imgsz, first(canvas.y + canvas.height, offsetY));
         if (x2 <= x1 || y2 <= y1)
             continue;
-        const cv::Matx23d tile(s, 0, s * canvas.x + offsetX - x1, 0, s, s * canvas.y + offsetY - y1);
+        const cv::Vec2d tile(s * canvas.x + offsetX - x1, s * canvas.y + offsetY - y1);
         cv::Mat target = out.rgb(cv::Rect(x1, y1, x2 - x1, y2 - y1));
         // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
-        cv::warpAffine(images[i].rgb(tiles[i].source), target, tile, target.size(), cv::INTER_LINEAR,
-                       cv::BORDER_REPLICATE);
+        warpScaleTranslate(images[i].rgb(tiles[i].source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
     }
     out.boxes = warpBoxes(mosaicBoxes(images, tiles, imgsz), m, s, imgsz, imgsz);
     return out;
@@ -204,9 +203,10 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
         s == 1.0 && m(0, 2) == 0 && m(1, 2) == 0 && outWidth == image.rgb.cols && outHeight == image.rgb.rows;
     if (identity)
         out.rgb = image.rgb.clone();
-    else
-        cv::warpAffine(image.rgb, out.rgb, m, cv::Size(outWidth, outHeight), cv::INTER_LINEAR,
-                       cv::BORDER_CONSTANT, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    else {
+        out.rgb.create(outHeight, outWidth, CV_8UC3);
+        warpScaleTranslate(image.rgb, out.rgb, s, m(0, 2), m(1, 2), cv::BORDER_CONSTANT);
+    }
     out.boxes = warpBoxes(image.boxes, m, s, outWidth, outHeight);
     return out;
 }

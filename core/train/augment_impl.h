@@ -71,6 +71,13 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
                           const AffineParams& params);
 
+/// cv::warpAffine(src, dst, [scale 0 offsetX; 0 scale offsetY], dst.size(), INTER_LINEAR, borderType,
+/// borderValue) for CV_8UC3 images, the same pixels exactly, computed separably (scale_warp.cpp): about
+/// twice as fast. `dst` is written in place (it may be a region of a larger image); `borderType` is
+/// BORDER_REPLICATE or BORDER_CONSTANT; scale > 0.
+void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
+                        int borderType, int borderValue = kPadValue);
+
 /// HSV jitter with gains drawn uniformly from [1 - gain, 1 + gain] per channel (hue wraps at 180).
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
 /// The same with given factors, each in [0, 2] (for tests).

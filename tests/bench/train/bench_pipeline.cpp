@@ -111,7 +111,7 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
 // until issue 37 (four full decodes by cv::imread, the 2x canvas, one warp of it); "after": as it builds
 // it now (one decode per image on average, since the other three tiles come from the recent images already
 // decoded; libjpeg-turbo called directly, RGB out, a JPEG at least twice imgsz at a reduced DCT scale;
-// each tile warped straight into the output).
+// each tile warped straight into the output by the separable warp).
 int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
     std::map<std::string, double> ms;
     std::vector<std::string> stages;
@@ -123,6 +123,7 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
     train::Rng rng(0);
     std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
     std::vector<train::LabeledImage> recent;
+    double separableMs = 0, openCvMs = 0;
     for (int n = 0; n < images; ++n) {
         std::vector<train::LabeledImage> parts;
         for (int t = 0; t < (before ? 4 : 1); ++t) {
@@ -170,12 +171,32 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
         if (before) {
             auto canvas = train::mosaic4(parts, imgsz, imgsz, imgsz);
             add("mosaic canvas (2x, fill + copy)", msSince(start));
+            // OpenCV's warp, as then (affineWarp now warps separably, as below).
+            const double scale = params.scale, side = 2.0 * imgsz;
+            const cv::Matx23d m(scale, 0, -scale * side / 2 + params.translateX * imgsz, 0, scale,
+                                -scale * side / 2 + params.translateY * imgsz);
             start = Clock::now();
-            out = train::affineWarp(canvas, params, imgsz, imgsz);
+            cv::warpAffine(canvas.rgb, out.rgb, m, cv::Size(imgsz, imgsz), cv::INTER_LINEAR,
+                           cv::BORDER_CONSTANT,
+                           cv::Scalar(train::kPadValue, train::kPadValue, train::kPadValue));
             add("affine warp of the canvas", msSince(start));
         } else {
             out = train::mosaicAffine(parts, imgsz, imgsz, imgsz, params);
             add("tiles warped into the output", msSince(start));
+            // Not part of the pipeline: the same warp of one tile over a whole imgsz x imgsz output, by
+            // the separable warp and by cv::warpAffine, side by side.
+            const cv::Matx23d m(params.scale, 0, 0, 0, params.scale, 0);
+            cv::Mat separable(imgsz, imgsz, CV_8UC3), openCv;
+            start = Clock::now();
+            train::warpScaleTranslate(parts[0].rgb, separable, params.scale, 0, 0, cv::BORDER_REPLICATE);
+            separableMs += msSince(start);
+            start = Clock::now();
+            cv::warpAffine(parts[0].rgb, openCv, m, separable.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+            openCvMs += msSince(start);
+            if (cv::norm(separable, openCv, cv::NORM_INF) != 0) {
+                std::fprintf(stderr, "the separable warp differs from cv::warpAffine\n");
+                return 1;
+            }
         }
         start = Clock::now();
         train::hsvJitter(out.rgb, 0.015, 0.7, 0.4, rng);
@@ -193,6 +214,10 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
     for (const auto& name : stages)
         std::printf("  %-32s %6.2f  (%4.1f%%)\n", name.c_str(), ms[name] / images, 100 * ms[name] / total);
     std::printf("  %-32s %6.2f\n", "total", total / images);
+    if (!before)
+        std::printf("One tile warped over a whole %dx%d output (the same pixels): separable %.2f ms, "
+                    "cv::warpAffine %.2f ms, %.2fx\n",
+                    imgsz, imgsz, separableMs / images, openCvMs / images, openCvMs / separableMs);
     return 0;
 }
 

@@ -135,6 +135,52 @@ private slots:
         QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 5)[0]), kPadValue); // uncovered border is 114
         QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 50)[0]), 50);
     }
+    void separableWarpIsOpenCvsExactly() {
+        // Random images, scales, offsets and output sizes, both border types, the source and the output
+        // regions of larger images, tiny sources: every pixel equal to cv::warpAffine's.
+        cv::RNG rng(7);
+        int cases = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            const int sourceWidth = trial % 37 == 0 ? 1 : rng.uniform(2, 160);
+            const int sourceHeight = trial % 41 == 0 ? 1 : rng.uniform(2, 120);
+            cv::Mat whole(sourceHeight + 6, sourceWidth + 9, CV_8UC3);
+            rng.fill(whole, cv::RNG::UNIFORM, 0, 256);
+            const cv::Mat source = whole(cv::Rect(4, 3, sourceWidth, sourceHeight));
+            const double scale = trial % 5 == 0 ? 1.0 : std::exp(rng.uniform(std::log(0.2), std::log(3.0)));
+            const double offsetX = rng.uniform(-80.0, 80.0), offsetY = rng.uniform(-80.0, 80.0);
+            const cv::Size size(rng.uniform(1, 150), rng.uniform(1, 110));
+            const int border = trial % 2 ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
+            const cv::Matx23d m(scale, 0, offsetX, 0, scale, offsetY);
+            cv::Mat expected;
+            cv::warpAffine(source, expected, m, size, cv::INTER_LINEAR, border,
+                           cv::Scalar(kPadValue, kPadValue, kPadValue));
+            cv::Mat canvas(size.height + 4, size.width + 4, CV_8UC3, cv::Scalar(1, 2, 3));
+            cv::Mat ours = canvas(cv::Rect(2, 2, size.width, size.height));
+            warpScaleTranslate(source, ours, scale, offsetX, offsetY, border);
+            cv::Mat difference;
+            cv::absdiff(ours, expected, difference);
+            const int differing = cv::countNonZero(difference.reshape(1));
+            QVERIFY2(differing == 0, qPrintable(QString("trial %1: %2 values differ (source %3x%4, scale %5, "
+                                                        "offset %6 %7, output %8x%9, border %10)")
+                                                    .arg(trial)
+                                                    .arg(differing)
+                                                    .arg(sourceWidth)
+                                                    .arg(sourceHeight)
+                                                    .arg(scale)
+                                                    .arg(offsetX)
+                                                    .arg(offsetY)
+                                                    .arg(size.width)
+                                                    .arg(size.height)
+                                                    .arg(border)));
+            // The frame around the output region is left alone.
+            cv::Mat frame = canvas.clone();
+            frame(cv::Rect(2, 2, size.width, size.height)).setTo(cv::Scalar(1, 2, 3));
+            const cv::Mat untouched(canvas.size(), CV_8UC3, cv::Scalar(1, 2, 3));
+            QCOMPARE(cv::countNonZero(cv::Mat(frame != untouched).reshape(1)), 0);
+            ++cases;
+        }
+        QCOMPARE(cases, 300);
+    }
     void flipMirrorsBoxesAndPixels() {
         auto image = solid(64, 32, {0, 0, 0}, {{0, 10, 5, 20, 15}});
         image.rgb.at<cv::Vec3b>(0, 2) = cv::Vec3b(255, 0, 0);

@@ -1,0 +1,186 @@
+// The augmentation's warp (scale and translation, no rotation or shear) computed separably: the same
+// pixels as cv::warpAffine with INTER_LINEAR, exactly.
+//
+// OpenCV's 8-bit bilinear warp maps each output pixel to a source position in 1/32 pixel steps (its
+// fixed point: the inverse matrix times 1024, rounded, plus 16, shifted right by 5) and blends the four
+// neighbours with weights wx * wy * 32, where wx and wy are k / 32 and (32 - k) / 32: products that are
+// exact in its 15-bit weights, so its blend is (sum + 2^14) >> 15 of integers that factor. Without
+// rotation or shear the position's x depends on the output column only and its y on the output row only.
+// So each output row first blends two source rows (vertical weights, the whole row at once, vectorised),
+// then each output pixel blends two entries of that row (horizontal weights): the same integer sums in
+// another order, ((32 - fx) * v0 + fx * v1 + 512) >> 10 of the vertical blends v0, v1.
+//
+// Border taps: BORDER_REPLICATE clamps each tap's row and column into the image, as OpenCV's remap does;
+// BORDER_CONSTANT reads the border value for each tap outside it (a pixel with all four outside gets the
+// value itself, as OpenCV gives it).
+#include "train/augment_impl.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace osprey::train {
+
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OSPREY_WARP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OSPREY_WARP_CLONES
+#endif
+
+constexpr int kFractionBits = 5; // OpenCV's INTER_BITS
+constexpr int kFractions = 1 << kFractionBits;
+constexpr int kMatrixBits = 10; // OpenCV's AB_BITS
+constexpr double kMatrixScale = 1 << kMatrixBits;
+constexpr int kRoundDelta = (1 << kMatrixBits) / kFractions / 2;
+
+// cv::saturate_cast<int>(double): round to nearest, ties to even.
+int roundToInt(double value) {
+    return static_cast<int>(std::lrint(value));
+}
+
+// One axis of the inverse map: for each output index, the two taps (already resolved against the border:
+// an index into the source, or `constantTap` for a tap outside it) and the weight of the second, 0..31.
+struct AxisMap {
+    std::vector<int> tap0, tap1;
+    std::vector<std::uint8_t> fraction;
+};
+
+// positions[i] is OpenCV's fixed-point source position (in 1/32 pixels) of output index i.
+AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int borderType, int constantTap) {
+    AxisMap map;
+    const size_t count = positions.size();
+    map.tap0.resize(count);
+    map.tap1.resize(count);
+    map.fraction.resize(count);
+    const auto resolve = [&](int index) {
+        if (borderType == cv::BORDER_REPLICATE)
+            return std::clamp(index, 0, sourceLength - 1);
+        return index < 0 || index >= sourceLength ? constantTap : index;
+    };
+    for (size_t i = 0; i < count; ++i) {
+        // cv::saturate_cast<short> of the integer part, as OpenCV stores it.
+        const int whole = std::clamp(positions[i] >> kFractionBits, -32768, 32767);
+        map.tap0[i] = resolve(whole);
+        map.tap1[i] = resolve(whole + 1);
+        map.fraction[i] = static_cast<std::uint8_t>(positions[i] & (kFractions - 1));
+    }
+    return map;
+}
+
+// blended[c] = (32 - fy) * row0[c] + fy * row1[c] over `count` channel values.
+OSPREY_WARP_CLONES
+void blendRows(const std::uint8_t* __restrict row0, const std::uint8_t* __restrict row1, int fy, int count,
+               std::uint16_t* __restrict blended) {
+    const int w0 = kFractions - fy;
+    for (int c = 0; c < count; ++c)
+        blended[c] = static_cast<std::uint16_t>(w0 * row0[c] + fy * row1[c]);
+}
+
+// out[3x + c] = ((32 - fx) * blended[tap0 + c] + fx * blended[tap1 + c] + 512) >> 10, three channels.
+// `blended` has one readable value after the last tap + 2.
+void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict tap0,
+                  const int* __restrict tap1, const std::uint8_t* __restrict fraction, int width,
+                  std::uint8_t* __restrict out) {
+    constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
+    int x = 0;
+#if defined(__SSE2__)
+    // One pixel a step: its three values and the next one from each tap, interleaved, times the pair of
+    // weights (pmaddwd: the values are at most 32 * 255, the weights at most 32, the sums fit 32 bits),
+    // rounded, shifted, packed to bytes; four bytes are stored, the fourth overwritten by the next pixel.
+    const __m128i round = _mm_set1_epi32(kRound);
+    for (; x + 1 < width; ++x) {
+        const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(blended + tap0[x]));
+        const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(blended + tap1[x]));
+        const int w1 = fraction[x], w0 = kFractions - w1;
+        const __m128i sums = _mm_madd_epi16(_mm_unpacklo_epi16(a, b), _mm_set1_epi32(w0 | (w1 << 16)));
+        const __m128i words = _mm_srli_epi32(_mm_add_epi32(sums, round), kShift);
+        const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), words);
+        const int packed = _mm_cvtsi128_si32(bytes);
+        std::memcpy(out + 3 * x, &packed, 4);
+    }
+#endif
+    for (; x < width; ++x) {
+        const std::uint16_t* a = blended + tap0[x];
+        const std::uint16_t* b = blended + tap1[x];
+        const int w1 = fraction[x], w0 = kFractions - w1;
+        for (int c = 0; c < 3; ++c)
+            out[3 * x + c] = static_cast<std::uint8_t>((w0 * a[c] + w1 * b[c] + kRound) >> kShift);
+    }
+}
+
+} // namespace
+
+void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
+                        int borderType, int borderValue) {
+    CV_Assert(src.type() == CV_8UC3 && dst.type() == CV_8UC3 && !src.empty() && scale > 0);
+    CV_Assert(borderType == cv::BORDER_REPLICATE || borderType == cv::BORDER_CONSTANT);
+    // The inverse of [scale 0 offsetX; 0 scale offsetY] as cv::warpAffine computes it (same operations,
+    // so the same doubles).
+    double m[6] = {scale, 0, offsetX, 0, scale, offsetY};
+    {
+        double d = m[0] * m[4] - m[1] * m[3];
+        d = d != 0 ? 1. / d : 0;
+        const double a11 = m[4] * d, a22 = m[0] * d;
+        m[0] = a11;
+        m[1] *= -d;
+        m[3] *= -d;
+        m[4] = a22;
+        const double b1 = -m[0] * m[2] - m[1] * m[5];
+        const double b2 = -m[3] * m[2] - m[4] * m[5];
+        m[2] = b1;
+        m[5] = b2;
+    }
+    const int width = dst.cols, height = dst.rows;
+    const int shift = kMatrixBits - kFractionBits;
+    // m[1] and m[3] are zero, so a column's x and a row's y do not depend on the other coordinate.
+    std::vector<int> xs(width), ys(height);
+    const int x0 = roundToInt(m[2] * kMatrixScale) + kRoundDelta;
+    for (int x = 0; x < width; ++x)
+        xs[x] = (x0 + roundToInt(m[0] * x * kMatrixScale)) >> shift;
+    for (int y = 0; y < height; ++y)
+        ys[y] = (roundToInt((m[4] * y + m[5]) * kMatrixScale) + kRoundDelta) >> shift;
+
+    // Source columns are read from a blended row that holds src.cols pixels and, after them, one pixel of
+    // the border value (times 32, as a blend of two border rows would be) for constant-border taps.
+    const AxisMap columns = resolveAxis(xs, src.cols, borderType, src.cols);
+    const AxisMap rows = resolveAxis(ys, src.rows, borderType, -1);
+    std::vector<int> tap0(width), tap1(width);
+    for (int x = 0; x < width; ++x) {
+        tap0[x] = 3 * columns.tap0[x];
+        tap1[x] = 3 * columns.tap1[x];
+    }
+    // Only the source columns some output pixel reads are blended.
+    int firstColumn = src.cols, lastColumn = -1;
+    for (int x = 0; x < width; ++x)
+        for (const int tap : {columns.tap0[x], columns.tap1[x]})
+            if (tap < src.cols)
+                firstColumn = std::min(firstColumn, tap), lastColumn = std::max(lastColumn, tap);
+    // One value more, read (and discarded) by blendColumns' four-value loads.
+    std::vector<std::uint16_t> blended(3 * (src.cols + 1) + 1);
+    const auto constant = static_cast<std::uint16_t>(kFractions * std::clamp(borderValue, 0, 255));
+    std::fill(blended.begin() + 3 * src.cols, blended.end(), constant);
+    std::vector<std::uint8_t> constantRow(3 * static_cast<size_t>(src.cols),
+                                          static_cast<std::uint8_t>(std::clamp(borderValue, 0, 255)));
+    const auto sourceRow = [&](int tap) { return tap < 0 ? constantRow.data() : src.ptr<std::uint8_t>(tap); };
+    for (int y = 0; y < height; ++y) {
+        if (lastColumn >= firstColumn) {
+            const int offset = 3 * firstColumn;
+            blendRows(sourceRow(rows.tap0[y]) + offset, sourceRow(rows.tap1[y]) + offset, rows.fraction[y],
+                      3 * (lastColumn - firstColumn + 1), blended.data() + offset);
+        }
+        blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), width,
+                     dst.ptr<std::uint8_t>(y));
+    }
+}
+
+} // namespace osprey::train
