@@ -214,10 +214,10 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng) {
     if (hueGain == 0 && satGain == 0 && valGain == 0)
         return;
-    const double h = uniform(rng, -1, 1) * hueGain + 1;
-    const double s = uniform(rng, -1, 1) * satGain + 1;
-    const double v = uniform(rng, -1, 1) * valGain + 1;
-    hsvApply(rgb, h, s, v);
+    const double h = uniform(rng, -1, 1) * hueGain;
+    const double s = uniform(rng, -1, 1) * satGain;
+    const double v = uniform(rng, -1, 1) * valGain;
+    hsvApply(rgb, h * 180, s + 1, v + 1);
 }
 
 void flipHorizontal(LabeledImage& image) {

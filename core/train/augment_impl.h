@@ -78,10 +78,11 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
 void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
                         int borderType, int borderValue = kPadValue);
 
-/// HSV jitter with gains drawn uniformly from [1 - gain, 1 + gain] per channel (hue wraps at 180).
+/// HSV jitter as Ultralytics 8.4 draws it: r = uniform(-1, 1) * gain per channel; hue shifted by r_h * 180
+/// (OpenCV's 8-bit hue, 0..179, wraps at 180), saturation and value multiplied by 1 + r_s and 1 + r_v.
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
-/// The same with given factors, each in [0, 2] (for tests).
-void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor);
+/// The same with a given hue shift (in [-180, 180]) and factors (in [0, 2]).
+void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor);
 
 /// Mirrors left-right, boxes included.
 void flipHorizontal(LabeledImage& image);

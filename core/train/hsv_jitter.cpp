@@ -1,14 +1,17 @@
-// The HSV jitter in one pass over the interleaved RGB pixels: what cv::cvtColor(RGB2HSV), a three-channel
-// lookup table and cv::cvtColor(HSV2RGB) compute, without the two intermediate images, written so that the
-// compiler vectorises it where the CPU has AVX2 (that clone is chosen at load time; GCC 12 leaves the
-// baseline x86-64 clone scalar, slower than OpenCV's, on the rare CPU without AVX2).
+// The HSV jitter in one pass over the interleaved RGB pixels: what Ultralytics 8.4's RandomHSV computes with
+// OpenCV (cv::cvtColor(RGB2HSV), a three-channel lookup table, cv::cvtColor(HSV2RGB)), without the two
+// intermediate images, written so that the compiler vectorises it where the CPU has AVX2 (that clone is
+// chosen at load time; GCC 12 leaves the baseline x86-64 clone scalar, slower than OpenCV's, on the rare CPU
+// without AVX2). Its table, as since Ultralytics 8.3.79: the hue shifted by r_h * 180 and wrapped at 180,
+// saturation and value multiplied by 1 + r_s and 1 + r_v and clipped at 255, all three truncated to
+// integers (numpy's astype(uint8)).
 // Built with -fno-trapping-math (core/train/CMakeLists.txt), without which GCC keeps the selects as branches.
 //
 // Against Debian's OpenCV 4.6 on one core: 3.6 against 1.7 ms for a 640x640 image. The hue and saturation
 // are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two tables of reciprocals,
-// computed here in float, equal them for every 1..255); the jitter is hsvApply's tables'; the way back to
-// RGB is OpenCV's float one: all but about 0.1 % of the channel values equal OpenCV's, those within one
-// level, with no bias (tst_augment).
+// computed here in float, equal them for every 1..255); the jitter is Ultralytics' table exactly; the way
+// back to RGB is OpenCV's float one: all but about 0.1 % of the channel values equal OpenCV's, those within
+// one level, with no bias (tst_augment).
 #include "train/augment_impl.h"
 
 #include <algorithm>
@@ -25,11 +28,7 @@ namespace {
 #endif
 
 OSPREY_VECTOR_CLONES
-void hsvRow(std::uint8_t* __restrict pixels, int count, double hueFactor, double satFactor,
-            double valFactor) {
-    // x + 2^52 - 2^52 rounds a double in [0, 2^51) to the nearest integer, ties to even (as cv::saturate_cast
-    // does), with two additions the compiler can vectorise.
-    constexpr double kRound = 0x1p52;
+void hsvRow(std::uint8_t* __restrict pixels, int count, double hueShift, double satFactor, double valFactor) {
     for (int i = 0; i < count; ++i) {
         const int r = pixels[3 * i], g = pixels[3 * i + 1], b = pixels[3 * i + 2];
         const int v = std::max(r, std::max(g, b)), diff = v - std::min(r, std::min(g, b));
@@ -41,12 +40,19 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, double hueFactor, double
         hueNumerator = v == r ? g - b : hueNumerator;
         int h = (hueNumerator * hueReciprocal + 2048) >> 12;
         h = h < 0 ? h + 180 : h;
-        // The jitter: hue scaled and wrapped (a factor of at most 2 wraps it at most once), saturation and
-        // value scaled, rounded and clipped at 255.
-        int hue = static_cast<int>(static_cast<double>(h) * hueFactor);
+        // The jitter, Ultralytics' table: hue shifted and wrapped into [0, 180) (a shift of at most 180 wraps
+        // it at most once; numpy's float % 180 is the same addition or subtraction), saturation and value
+        // scaled and clipped at 255, each truncated. A shifted hue that rounds up to 180.0 is 0: OpenCV's
+        // HSV2RGB takes 180 as 0.
+        double shifted = static_cast<double>(h) + hueShift;
+        shifted = shifted < 0 ? shifted + 180.0 : shifted;
+        shifted = shifted >= 180.0 ? shifted - 180.0 : shifted;
+        int hue = static_cast<int>(shifted);
         hue = hue >= 180 ? hue - 180 : hue;
-        const double sat = std::min(255.0, (static_cast<double>(s) * satFactor + kRound) - kRound);
-        const double val = std::min(255.0, (static_cast<double>(v) * valFactor + kRound) - kRound);
+        const double sat =
+            static_cast<double>(static_cast<int>(std::min(255.0, static_cast<double>(s) * satFactor)));
+        const double val =
+            static_cast<double>(static_cast<int>(std::min(255.0, static_cast<double>(v) * valFactor)));
         // HSV to RGB: sector of 60 degrees and the fraction into it.
         // In units of 1 (value / 255) and truncated after * 255, as OpenCV 4.6's 8-bit HSV2RGB computes:
         // rounding to nearest instead made every channel 0.3 levels brighter on average than OpenCV's.
@@ -78,10 +84,10 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, double hueFactor, double
 
 } // namespace
 
-void hsvApply(cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
+void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor) {
     CV_Assert(rgb.type() == CV_8UC3);
     for (int y = 0; y < rgb.rows; ++y)
-        hsvRow(rgb.ptr<std::uint8_t>(y), rgb.cols, hueFactor, satFactor, valFactor);
+        hsvRow(rgb.ptr<std::uint8_t>(y), rgb.cols, hueShift, satFactor, valFactor);
 }
 
 } // namespace osprey::train

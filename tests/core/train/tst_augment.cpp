@@ -24,18 +24,22 @@ LabeledImage solid(int width, int height, cv::Vec3b colour, std::vector<PixelBox
     return image;
 }
 
-// The HSV jitter as Ultralytics writes it with OpenCV: to HSV, a lookup table per channel (hue scaled and
-// wrapped at 180, saturation and value scaled, rounded and clipped), back to RGB.
-cv::Mat openCvHsv(const cv::Mat& rgb, double hueFactor, double satFactor, double valFactor) {
+// The HSV jitter as Ultralytics 8.4.190's RandomHSV writes it with OpenCV: to HSV, a lookup table per
+// channel (numpy: hue (x + r_h * 180) % 180, saturation and value clip(x * (1 + r), 0, 255), each
+// astype(uint8), which truncates; lut_sat[0] = 0), back to RGB.
+cv::Mat openCvHsv(const cv::Mat& rgb, double hueShift, double satFactor, double valFactor) {
     cv::Mat hsv, out;
     cv::cvtColor(rgb, hsv, cv::COLOR_RGB2HSV);
     cv::Mat lut(1, 256, CV_8UC3);
     for (int x = 0; x < 256; ++x) {
         auto& entry = lut.at<cv::Vec3b>(0, x);
-        entry[0] = static_cast<std::uint8_t>(static_cast<int>(x * hueFactor) % 180);
-        entry[1] = cv::saturate_cast<std::uint8_t>(std::clamp(x * satFactor, 0.0, 255.0));
-        entry[2] = cv::saturate_cast<std::uint8_t>(std::clamp(x * valFactor, 0.0, 255.0));
+        double hue = std::fmod(x + hueShift, 180.0); // numpy's float %: the sign of the divisor
+        hue = hue < 0 ? hue + 180.0 : hue;
+        entry[0] = static_cast<std::uint8_t>(static_cast<int>(hue));
+        entry[1] = static_cast<std::uint8_t>(static_cast<int>(std::clamp(x * satFactor, 0.0, 255.0)));
+        entry[2] = static_cast<std::uint8_t>(static_cast<int>(std::clamp(x * valFactor, 0.0, 255.0)));
     }
+    lut.at<cv::Vec3b>(0, 0)[1] = 0;
     cv::LUT(hsv, lut, hsv);
     cv::cvtColor(hsv, out, cv::COLOR_HSV2RGB);
     return out;
@@ -190,12 +194,12 @@ private slots:
     }
     void hsvScalesValue() {
         auto image = solid(4, 4, {100, 100, 100}, {});
-        hsvApply(image.rgb, 1.3, 1.5, 0.5);
+        hsvApply(image.rgb, 54, 1.5, 0.5);
         const auto pixel = image.rgb.at<cv::Vec3b>(1, 1);
         QCOMPARE(int(pixel[0]), 50); // grey: hue and saturation have nothing to change
         QCOMPARE(int(pixel[2]), 50);
         auto red = solid(2, 2, {200, 0, 0}, {});
-        hsvApply(red.rgb, 1.0, 1.0, 1.0);
+        hsvApply(red.rgb, 0, 1.0, 1.0);
         QCOMPARE(int(red.rgb.at<cv::Vec3b>(0, 0)[0]), 200);
     }
     void hsvIsOpenCvsWithinOneLevel() {
@@ -205,8 +209,11 @@ private slots:
         rng.fill(rgb, cv::RNG::UNIFORM, 0, 256);
         rgb(cv::Rect(0, 0, 640, 1)).setTo(cv::Scalar(90, 90, 90));
         rgb(cv::Rect(0, 1, 640, 1)).setTo(cv::Scalar(0, 0, 0));
-        const double factors[][3] = {{1, 1, 1}, {1.015, 1.7, 1.4}, {0.985, 0.3, 0.6}, {1.3, 1.5, 0.5},
-                                     {2, 2, 2}, {0, 0, 0},         {1.007, 1.2, 0.9}};
+        // Hue shifts (r_h * 180) and factors (1 + r): the default gains' extremes, wraps both ways, a half
+        // step, the largest gains.
+        const double factors[][3] = {
+            {0, 1, 1},    {2.7, 1.7, 1.4},  {-2.7, 0.3, 0.6},     {54, 1.5, 0.5},    {180, 2, 2},
+            {-180, 0, 0}, {1.26, 1.2, 0.9}, {-0.5, 1.001, 0.999}, {179.5, 1.3, 1.1}, {-93.7, 0.7, 1.6}};
         for (const auto& f : factors) {
             cv::Mat ours = rgb.clone();
             hsvApply(ours, f[0], f[1], f[2]);
@@ -218,7 +225,7 @@ private slots:
                                      static_cast<double>(rgb.total() * 3);
             cv::subtract(ours, openCvHsv(rgb, f[0], f[1], f[2]), signedDifference, cv::noArray(), CV_32S);
             const cv::Scalar bias = cv::mean(signedDifference);
-            const QString where = QString("factors %1 %2 %3").arg(f[0]).arg(f[1]).arg(f[2]);
+            const QString where = QString("hue shift %1, factors %2 %3").arg(f[0]).arg(f[1]).arg(f[2]);
             // Hue one step off (a different fixed-point table) would move a channel by up to 9 levels;
             // rounding where OpenCV truncates made a third of the values one level brighter.
             QVERIFY2(largest <= 1, qPrintable(where + QString(": a channel differs by %1").arg(largest)));
