@@ -21,14 +21,42 @@ namespace osprey::train {
 
 namespace {
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define OSPREY_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define OSPREY_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OSPREY_VECTOR_CLONES
 #endif
 
+// The jitter's three lookup tables, as the float factors the way back to RGB multiplies by: Ultralytics'
+// table (hue shifted and wrapped into [0, 180): a shift of at most 180 wraps it at most once, and numpy's
+// float % 180 is the same addition or subtraction; saturation and value scaled and clipped at 255; each
+// truncated), then hue * 6 / 180, saturation / 255 and value / 255 in float, as OpenCV 4.6's 8-bit
+// HSV2RGB computes them. A shifted hue that rounds up to 180.0 is 0: OpenCV's HSV2RGB takes 180 as 0.
+struct HsvTables {
+    float sector6[256], sat[256], val[256];
+};
+
+HsvTables jitterTables(double hueShift, double satFactor, double valFactor) {
+    HsvTables tables{};
+    for (int x = 0; x < 256; ++x) {
+        double shifted = static_cast<double>(std::min(x, 179)) + hueShift;
+        shifted = shifted < 0 ? shifted + 180.0 : shifted;
+        shifted = shifted >= 180.0 ? shifted - 180.0 : shifted;
+        int hue = static_cast<int>(shifted);
+        hue = hue >= 180 ? hue - 180 : hue;
+        const int sat = static_cast<int>(std::min(255.0, static_cast<double>(x) * satFactor));
+        const int val = static_cast<int>(std::min(255.0, static_cast<double>(x) * valFactor));
+        tables.sector6[x] = static_cast<float>(hue) * (6.0f / 180.0f);
+        tables.sat[x] = static_cast<float>(sat) * (1.0f / 255.0f);
+        tables.val[x] = static_cast<float>(val) * (1.0f / 255.0f);
+    }
+    return tables;
+}
+
 OSPREY_VECTOR_CLONES
-void hsvRow(std::uint8_t* __restrict pixels, int count, double hueShift, double satFactor, double valFactor) {
+void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables) {
     for (int i = 0; i < count; ++i) {
         const int r = pixels[3 * i], g = pixels[3 * i + 1], b = pixels[3 * i + 2];
         const int v = std::max(r, std::max(g, b)), diff = v - std::min(r, std::min(g, b));
@@ -40,25 +68,11 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, double hueShift, double 
         hueNumerator = v == r ? g - b : hueNumerator;
         int h = (hueNumerator * hueReciprocal + 2048) >> 12;
         h = h < 0 ? h + 180 : h;
-        // The jitter, Ultralytics' table: hue shifted and wrapped into [0, 180) (a shift of at most 180 wraps
-        // it at most once; numpy's float % 180 is the same addition or subtraction), saturation and value
-        // scaled and clipped at 255, each truncated. A shifted hue that rounds up to 180.0 is 0: OpenCV's
-        // HSV2RGB takes 180 as 0.
-        double shifted = static_cast<double>(h) + hueShift;
-        shifted = shifted < 0 ? shifted + 180.0 : shifted;
-        shifted = shifted >= 180.0 ? shifted - 180.0 : shifted;
-        int hue = static_cast<int>(shifted);
-        hue = hue >= 180 ? hue - 180 : hue;
-        const double sat =
-            static_cast<double>(static_cast<int>(std::min(255.0, static_cast<double>(s) * satFactor)));
-        const double val =
-            static_cast<double>(static_cast<int>(std::min(255.0, static_cast<double>(v) * valFactor)));
         // HSV to RGB: sector of 60 degrees and the fraction into it.
         // In units of 1 (value / 255) and truncated after * 255, as OpenCV 4.6's 8-bit HSV2RGB computes:
         // rounding to nearest instead made every channel 0.3 levels brighter on average than OpenCV's.
-        const float S = static_cast<float>(sat) * (1.0f / 255.0f),
-                    V = static_cast<float>(val) * (1.0f / 255.0f);
-        const float sector6 = static_cast<float>(hue) * (6.0f / 180.0f);
+        const float S = tables.sat[s], V = tables.val[v];
+        const float sector6 = tables.sector6[h];
         const int sector = static_cast<int>(sector6);
         const float f = sector6 - static_cast<float>(sector);
         const float p = V * (1.0f - S), q = V * (1.0f - S * f), t = V * (1.0f - S * (1.0f - f));
@@ -86,8 +100,9 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, double hueShift, double 
 
 void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor) {
     CV_Assert(rgb.type() == CV_8UC3);
+    const HsvTables tables = jitterTables(hueShift, satFactor, valFactor);
     for (int y = 0; y < rgb.rows; ++y)
-        hsvRow(rgb.ptr<std::uint8_t>(y), rgb.cols, hueShift, satFactor, valFactor);
+        hsvRow(rgb.ptr<std::uint8_t>(y), rgb.cols, tables);
 }
 
 } // namespace osprey::train
