@@ -9,6 +9,9 @@
 //                           [mode=all|fp32-nchw|fp32-nhwc|bf16-nhwc] [malloc=keep|default]
 //                           [loss=false|true: the training loss on random targets] [boxes=4: per image]
 //                           [nc=80: classes; the demo data has 4, and mosaics of it about 14 boxes]
+//                           [grads=FILE: instead of timing, one step of the first mode from seed 0 and every
+//                            parameter's gradient written to FILE (a line "name count" then count floats,
+//                            text), to compare precision paths, e.g. OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
@@ -132,20 +135,74 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
     return {median(forward), median(lossMs), median(backward)};
 }
 
+/// One step of `mode` on a fresh network (seed 0) and the gradients of every parameter, written as text.
+int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc,
+                  int boxes, const std::string& file) {
+    torch::manual_seed(0);
+    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
+    net->train();
+    if (mode.channelsLast)
+        net->setChannelsLast(true);
+    auto images = torch::rand({batch, 3, imgsz, imgsz});
+    if (mode.channelsLast)
+        images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+    std::optional<train::Criterion> criterion;
+    if (withLoss)
+        criterion.emplace(*net, 30, train::LossGains{});
+    const auto targets = randomTargets(batch, boxes, imgsz, nc);
+    model::HeadMaps maps;
+    {
+        model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
+        maps = net->head().endToEnd() ? net->forwardHeads(images) : model::HeadMaps{net->forwardRaw(images), {}};
+    }
+    torch::Tensor total = torch::zeros({}, torch::kFloat);
+    if (criterion) {
+        for (auto* branch : {&maps.oneToMany, &maps.oneToOne})
+            for (auto& map : *branch)
+                map = map.to(torch::kFloat);
+        total = (*criterion)(maps, targets).total;
+    } else {
+        for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
+            for (const auto& map : *branch)
+                total = total + map.to(torch::kFloat).mean();
+    }
+    total.backward();
+    std::FILE* out = std::fopen(file.c_str(), "w");
+    if (!out) {
+        std::fprintf(stderr, "cannot write %s\n", file.c_str());
+        return 1;
+    }
+    int written = 0;
+    for (const auto& item : net->named_parameters()) {
+        if (!item.value().grad().defined())
+            continue;
+        const auto grad = item.value().grad().to(torch::kFloat).contiguous();
+        std::fprintf(out, "%s %lld\n", item.key().c_str(), static_cast<long long>(grad.numel()));
+        const float* values = grad.data_ptr<float>();
+        for (std::int64_t i = 0; i < grad.numel(); ++i)
+            std::fprintf(out, "%.9g\n", values[i]);
+        ++written;
+    }
+    std::fclose(out);
+    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), total.item<float>(), written,
+                file.c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},   {"batch", "16"},
                                                {"threads", "2"},     {"steps", "6"},     {"trace", ""},
                                                {"mode", "all"},      {"malloc", "keep"}, {"loss", "false"},
-                                               {"nc", "80"},         {"boxes", "4"}};
+                                               {"nc", "80"},         {"boxes", "4"},     {"grads", ""}};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto eq = arg.find('=');
         if (eq == std::string::npos || !args.count(arg.substr(0, eq))) {
             std::fprintf(stderr,
                          "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc= "
-                         "loss= nc= boxes=)\n",
+                         "loss= nc= boxes= grads=)\n",
                          arg.c_str());
             return 2;
         }
@@ -171,6 +228,13 @@ int main(int argc, char** argv) {
                 args["model"].c_str(), nc, batch, imgsz, torch::get_num_threads(), steps,
                 keepMemory ? "keeping freed memory (as osprey-cli trains)" : "glibc's default",
                 withLoss ? (", " + std::to_string(boxes) + " boxes an image").c_str() : "");
+    if (!args["grads"].empty()) {
+        for (const auto& mode : modes)
+            if (args["mode"] == "all" || args["mode"] == mode.key())
+                return dumpGradients(args["model"], imgsz, batch, mode, withLoss, nc, boxes, args["grads"]);
+        std::fprintf(stderr, "mode %s is not measured on this CPU\n", args["mode"].c_str());
+        return 2;
+    }
     bool traced = false; // the first mode run is recorded
     for (const auto& mode : modes) {
         if (args["mode"] != "all" && args["mode"] != mode.key())

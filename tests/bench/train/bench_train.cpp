@@ -8,6 +8,7 @@
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
+#include "malloc_policy.h"
 #include "job/project_data.h"
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
@@ -156,6 +157,9 @@ int main(int argc, char** argv) {
     const int batch = argc > 3 ? std::atoi(argv[3]) : 16;
     const int steps = argc > 4 ? std::atoi(argv[4]) : 8;
     const bool modesOnly = argc > 5 && std::string(argv[5]) == "modes";
+    // Freed memory stays in the process, as osprey-cli train runs (app/malloc_policy.h): without it the
+    // step here was slower than the trainer's own.
+    const bool keptMemory = osprey::app::keepFreedMemory();
     const auto folder =
         std::filesystem::temp_directory_path() / ("osprey_bench_train_" + std::to_string(::getpid()));
     demo::DemoOptions demoOptions;
@@ -222,8 +226,9 @@ int main(int argc, char** argv) {
                         work[m][1] / work[0][1]);
         }
     }
-    std::printf("(OMP_WAIT_POLICY=%s)\n",
-                std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "unset");
+    std::printf("(OMP_WAIT_POLICY=%s, malloc %s)\n",
+                std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "unset",
+                keptMemory ? "keeping freed memory, as osprey-cli trains" : "glibc's default");
     std::filesystem::remove_all(folder);
     return 0;
 }

@@ -14,6 +14,10 @@ Usage (from the repository root, after a build):
       [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--model yolov8n] [--epochs 4] [--imgsz 320] [--batch 16]
       [--threads 2] [--images 250] [--work DIR] [--only osprey|ultralytics]
       [--osprey-variant "amp=false" ...] [--weights ../shared/fixtures/models/ultralytics-trained/yolov8n-shapes-best.pt]
+      [--ceiling [--bench-train build/tests/bench/train/bench_train]]
+--ceiling also runs bench_train's training step alone (yolov8n, the same imgsz, batch and thread count, the
+demo generator's images; `ninja -C build bench_train` first) and prints the step's images/s in each compute
+mode beside the end-to-end figures, and how close each Osprey run's training loop came to it.
 Each --osprey-variant adds an Osprey run with those extra train arguments (e.g. amp=false beside the
 default, which trains in bf16 on a CPU with AMX/AVX512-BF16 under LibTorch 2.x), all in the same run.
 The Ultralytics venv is the one tst_ultralytics_fresh uses (`python3 -m venv V && V/bin/pip install
@@ -23,6 +27,7 @@ ultralytics`); without it the Ultralytics half is skipped with a message.
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -121,6 +126,29 @@ def osprey(args, project, extra=()):
     return result
 
 
+def step_ceiling(args):
+    """bench_train's step alone, images/s by compute mode at args.threads, or a reason there is none."""
+    bench = os.path.abspath(args.bench_train)
+    if args.model != "yolov8n":
+        return None, "the step ceiling is measured for yolov8n only (bench_train)"
+    if not os.path.exists(bench):
+        return None, f"{bench} not found (ninja -C build bench_train)"
+    # libgomp's default waits, as osprey-cli trains on an idle machine (docs/threads.md).
+    out, _ = run([bench, "64", str(args.imgsz), str(args.batch), "8", "modes"])
+    rates, threads = {}, None
+    for line in out.splitlines():
+        header = re.match(r"Training step by memory format and precision, threads=(\d+)", line)
+        if header:
+            threads = int(header.group(1))
+            continue
+        row = re.match(r"\s+(\S.*?)\s+([\d.]+) images/s \(", line)
+        if row and threads == args.threads:
+            rates[row.group(1)] = float(row.group(2))
+    if not rates:
+        return None, f"bench_train measured no step at {args.threads} threads (it measures 1 and all cores)"
+    return rates, ""
+
+
 def ultralytics(args, data):
     config = {"model": args.weights or f"{args.model}.yaml", "data": data, "epochs": args.epochs, "imgsz": args.imgsz, "batch": args.batch,
               "threads": args.threads, "workers": args.workers if args.workers is not None else 8,
@@ -148,6 +176,8 @@ def main():
     parser.add_argument("--only", choices=["osprey", "ultralytics"], default=None)
     parser.add_argument("--weights", default=None,
                         help="start both from this Ultralytics .pt (e.g. the shapes fixture) instead of scratch")
+    parser.add_argument("--ceiling", action="store_true", help="also time the training step alone (bench_train)")
+    parser.add_argument("--bench-train", default="build/tests/bench/train/bench_train")
     parser.add_argument("--osprey-variant", action="append", default=[],
                         help="an extra Osprey run with these space-separated train arguments")
     args = parser.parse_args()
@@ -176,6 +206,7 @@ def main():
         results["osprey"] = osprey(args, project)
         for variant in args.osprey_variant:
             results["osprey " + variant] = osprey(args, project, variant.split())
+    ceiling, why_not = step_ceiling(args) if args.ceiling and args.only != "ultralytics" else (None, "")
     if args.only != "osprey":
         if not os.path.exists(args.python):
             print(f"ultralytics: skipped ({args.python} not found; create the venv to compare)")
@@ -189,6 +220,19 @@ def main():
               f"mAP50-95 {r['map50_95']:.4f}, mAP50 {r['map50']:.4f}; wall {r['wall']:.1f} s")
         if "e2e_map50_95" in r:
             print(f"{name:12s} NMS-free one-to-one head (last weights, nms=False): mAP50-95 {r['e2e_map50_95']:.4f}")
+    if ceiling:
+        print(f"step ceiling (bench_train, yolov8n, {args.threads} threads, no data, validation or checkpoints): " +
+              ", ".join(f"{mode} {rate:.2f} images/s" for mode, rate in ceiling.items()))
+        for name, r in results.items():
+            if name == "ultralytics":
+                continue
+            mode = "bf16 autocast, channels-last" if r.get("amp") == "true" and "bf16" in r.get("precision", "") \
+                else "fp32, channels-last"
+            if mode in ceiling:
+                print(f"{name}: training loop at {100 * throughput(r['epochs']) / ceiling[mode]:.0f} % of the step "
+                      f"alone ({mode})")
+    elif why_not:
+        print(f"step ceiling: skipped ({why_not})")
     if "ultralytics" in results:
         for name, r in results.items():
             if name != "ultralytics":
