@@ -153,7 +153,8 @@ int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mod
     model::HeadMaps maps;
     {
         model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
-        maps = net->head().endToEnd() ? net->forwardHeads(images) : model::HeadMaps{net->forwardRaw(images), {}};
+        maps =
+            net->head().endToEnd() ? net->forwardHeads(images) : model::HeadMaps{net->forwardRaw(images), {}};
     }
     torch::Tensor total = torch::zeros({}, torch::kFloat);
     if (criterion) {
@@ -184,8 +185,8 @@ int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mod
         ++written;
     }
     std::fclose(out);
-    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), total.item<float>(), written,
-                file.c_str());
+    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), total.item<float>(),
+                written, file.c_str());
     return 0;
 }
 

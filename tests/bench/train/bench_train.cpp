@@ -8,8 +8,8 @@
 #include <torch/torch.h>
 
 #include "demo/demo_dataset.h"
-#include "malloc_policy.h"
 #include "job/project_data.h"
+#include "malloc_policy.h"
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
