@@ -66,27 +66,54 @@ double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
+/// A fresh network from seed 0 in `mode`'s memory format, in training mode, with a random batch, random
+/// targets and, for `withLoss`, the training loss.
+struct Fixture {
+    Fixture(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc,
+            int boxes) {
+        torch::manual_seed(0);
+        net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
+        net->train();
+        if (mode.channelsLast)
+            net->setChannelsLast(true);
+        images = torch::rand({batch, 3, imgsz, imgsz});
+        if (mode.channelsLast)
+            images = images.contiguous(torch::MemoryFormat::ChannelsLast);
+        if (withLoss)
+            criterion.emplace(*net, 30, train::LossGains{});
+        targets = randomTargets(batch, boxes, imgsz, nc);
+    }
+    Fixture(const Fixture&) = delete;
+    Fixture& operator=(const Fixture&) = delete;
+
+    std::shared_ptr<model::DetectionModel> net;
+    torch::Tensor images;
+    std::optional<train::Criterion> criterion;
+    train::BatchTargets targets;
+};
+
 /// One step: forward of the branches the loss reads (both for YOLO26), then either the training loss on
-/// `targets` (when `criterion` is given) or a scalar that touches every map element, backward. Returns the
-/// seconds of the forward, the loss and the backward.
-StepTimes step(model::DetectionModel& net, const torch::Tensor& images, const Mode& mode,
-               const train::Criterion* criterion, const train::BatchTargets& targets) {
+/// the targets (when the fixture has a criterion) or a scalar that touches every map element, backward.
+/// Returns the seconds of the forward, the loss and the backward; the gradients are zeroed after unless
+/// `keepGradients`, and the loss's value is put in `value` when given.
+StepTimes step(Fixture& fixture, const Mode& mode, bool keepGradients = false, double* value = nullptr) {
+    model::DetectionModel& net = *fixture.net;
     const auto t0 = Clock::now();
     model::HeadMaps maps;
     {
         model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
         if (net.head().endToEnd())
-            maps = net.forwardHeads(images);
+            maps = net.forwardHeads(fixture.images);
         else
-            maps.oneToMany = net.forwardRaw(images);
+            maps.oneToMany = net.forwardRaw(fixture.images);
     }
     const auto t1 = Clock::now();
     torch::Tensor total;
-    if (criterion) {
+    if (fixture.criterion) {
         for (auto* branch : {&maps.oneToMany, &maps.oneToOne})
             for (auto& map : *branch)
                 map = map.to(torch::kFloat);
-        total = (*criterion)(maps, targets).total;
+        total = (*fixture.criterion)(maps, fixture.targets).total;
     } else {
         total = torch::zeros({}, torch::kFloat);
         for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
@@ -96,37 +123,28 @@ StepTimes step(model::DetectionModel& net, const torch::Tensor& images, const Mo
     const auto t2 = Clock::now();
     total.backward();
     const auto t3 = Clock::now();
-    net.zero_grad();
+    if (value)
+        *value = total.item<double>();
+    if (!keepGradients)
+        net.zero_grad();
     return {1000 * seconds(t0, t1), 1000 * seconds(t1, t2), 1000 * seconds(t2, t3)};
 }
 
 StepTimes measure(const std::string& name, int imgsz, int batch, int steps, const Mode& mode,
                   const std::string& trace, bool withLoss, int nc, int boxes) {
-    torch::manual_seed(0);
-    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
-    net->train();
-    if (mode.channelsLast)
-        net->setChannelsLast(true);
-    auto images = torch::rand({batch, 3, imgsz, imgsz});
-    if (mode.channelsLast)
-        images = images.contiguous(torch::MemoryFormat::ChannelsLast);
-    std::optional<train::Criterion> criterion;
-    if (withLoss)
-        criterion.emplace(*net, 30, train::LossGains{});
-    const auto targets = randomTargets(batch, boxes, imgsz, nc);
-    const auto* loss = criterion ? &*criterion : nullptr;
+    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes);
     for (int i = 0; i < 2; ++i)
-        step(*net, images, mode, loss, targets); // warm-up: first-touch allocations, oneDNN primitive caches
+        step(fixture, mode); // warm-up: first-touch allocations, oneDNN primitive caches
     std::vector<double> forward, lossMs, backward;
     for (int i = 0; i < steps; ++i) {
-        const auto times = step(*net, images, mode, loss, targets);
+        const auto times = step(fixture, mode);
         forward.push_back(times.forwardMs);
         lossMs.push_back(times.lossMs);
         backward.push_back(times.backwardMs);
     }
     if (!trace.empty()) {
         torch::autograd::profiler::RecordProfile guard(trace);
-        step(*net, images, mode, loss, targets);
+        step(fixture, mode);
     }
     const auto median = [](std::vector<double> values) {
         std::sort(values.begin(), values.end());
@@ -138,36 +156,10 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
 /// One step of `mode` on a fresh network (seed 0) and the gradients of every parameter, written as text.
 int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc,
                   int boxes, const std::string& file) {
-    torch::manual_seed(0);
-    auto net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
-    net->train();
-    if (mode.channelsLast)
-        net->setChannelsLast(true);
-    auto images = torch::rand({batch, 3, imgsz, imgsz});
-    if (mode.channelsLast)
-        images = images.contiguous(torch::MemoryFormat::ChannelsLast);
-    std::optional<train::Criterion> criterion;
-    if (withLoss)
-        criterion.emplace(*net, 30, train::LossGains{});
-    const auto targets = randomTargets(batch, boxes, imgsz, nc);
-    model::HeadMaps maps;
-    {
-        model::compat::AutocastScope autocast(torch::kCPU, torch::kBFloat16, mode.bf16);
-        maps =
-            net->head().endToEnd() ? net->forwardHeads(images) : model::HeadMaps{net->forwardRaw(images), {}};
-    }
-    torch::Tensor total = torch::zeros({}, torch::kFloat);
-    if (criterion) {
-        for (auto* branch : {&maps.oneToMany, &maps.oneToOne})
-            for (auto& map : *branch)
-                map = map.to(torch::kFloat);
-        total = (*criterion)(maps, targets).total;
-    } else {
-        for (const auto* branch : {&maps.oneToMany, &maps.oneToOne})
-            for (const auto& map : *branch)
-                total = total + map.to(torch::kFloat).mean();
-    }
-    total.backward();
+    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes);
+    double loss = 0;
+    step(fixture, mode, true, &loss);
+    const auto& net = fixture.net;
     std::FILE* out = std::fopen(file.c_str(), "w");
     if (!out) {
         std::fprintf(stderr, "cannot write %s\n", file.c_str());
@@ -185,8 +177,8 @@ int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mod
         ++written;
     }
     std::fclose(out);
-    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), total.item<float>(),
-                written, file.c_str());
+    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), loss, written,
+                file.c_str());
     return 0;
 }
 
