@@ -10,8 +10,9 @@
 //                           [loss=false|true: the training loss on random targets] [boxes=4: per image]
 //                           [nc=80: classes; the demo data has 4, and mosaics of it about 14 boxes]
 //                           [grads=FILE: instead of timing, one step of the first mode from seed 0 and every
-//                            parameter's gradient written to FILE (a line "name count" then count floats,
-//                            text), to compare precision paths, e.g. OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
+//                            parameter's gradient and every running statistic ("buffer:name") written to
+//                            FILE (a line "name count" then count floats, text), to compare precision
+//                            paths, e.g. OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
@@ -166,19 +167,24 @@ int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mod
         return 1;
     }
     int written = 0;
-    for (const auto& item : net->named_parameters()) {
-        if (!item.value().grad().defined())
-            continue;
-        const auto grad = item.value().grad().to(torch::kFloat).contiguous();
-        std::fprintf(out, "%s %lld\n", item.key().c_str(), static_cast<long long>(grad.numel()));
-        const float* values = grad.data_ptr<float>();
-        for (std::int64_t i = 0; i < grad.numel(); ++i)
-            std::fprintf(out, "%.9g\n", values[i]);
+    const auto write = [&](const std::string& key, const torch::Tensor& tensor) {
+        const auto values = tensor.to(torch::kFloat).contiguous();
+        std::fprintf(out, "%s %lld\n", key.c_str(), static_cast<long long>(values.numel()));
+        const float* data = values.data_ptr<float>();
+        for (std::int64_t i = 0; i < values.numel(); ++i)
+            std::fprintf(out, "%.9g\n", data[i]);
         ++written;
-    }
+    };
+    for (const auto& item : net->named_parameters())
+        if (item.value().grad().defined())
+            write(item.key(), item.value().grad());
+    // BatchNorm's running statistics after the step, named "buffer:<name>".
+    for (const auto& item : net->named_buffers())
+        if (item.value().is_floating_point())
+            write("buffer:" + item.key(), item.value());
     std::fclose(out);
-    std::printf("%s: loss %.6f, %d gradients written to %s\n", mode.name().c_str(), loss, written,
-                file.c_str());
+    std::printf("%s: loss %.6f, %d gradients and running statistics written to %s\n", mode.name().c_str(),
+                loss, written, file.c_str());
     return 0;
 }
 
