@@ -12,8 +12,9 @@
 namespace osprey::model {
 
 /// Whether the Conv blocks use the node: only with OSPREY_FUSED_BATCH_NORM_SILU=1 in the environment. Off by
-/// default: yolo26n trained from scratch in bf16 reached a lower mAP with it on three seeds of three
-/// (docs/benchmarks.md), which its tests do not explain; it stays for measuring until that is settled.
+/// default: yolo26n trained from scratch in bf16 reached a lower mAP with it on five seeds of five, a deficit
+/// that goes away when depthwise convolutions are left out of it (docs/threads.md); its tests do not
+/// explain it, so it stays for measuring until the cause is found.
 bool batchNormSiluEnabled();
 
 /// Whether batchNormSilu handles x through bn: bn in training mode with affine parameters and running

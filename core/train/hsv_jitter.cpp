@@ -1,9 +1,9 @@
 // The HSV jitter in one pass over the interleaved RGB pixels: what Ultralytics 8.4's RandomHSV computes with
 // OpenCV (cv::cvtColor(RGB2HSV), a three-channel lookup table, cv::cvtColor(HSV2RGB)), without the two
-// intermediate images, written so that the compiler vectorises it where the CPU has AVX2 (that clone is
-// chosen at load time; GCC 12 leaves the baseline x86-64 clone scalar, slower than OpenCV's, on the rare CPU
-// without AVX2). Its table, as since Ultralytics 8.3.79: the hue shifted by r_h * 180 and wrapped at 180,
-// saturation and value multiplied by 1 + r_s and 1 + r_v and clipped at 255, all three truncated to
+// intermediate images, written so that the compiler vectorises it where the CPU has AVX2 or AVX-512 (the
+// clone is chosen at load time; GCC 12 leaves the baseline x86-64 clone scalar, slower than OpenCV's, on the
+// rare CPU without AVX2). Its table, as since Ultralytics 8.3.79: the hue shifted by r_h * 180 and wrapped at
+// 180, saturation and value multiplied by 1 + r_s and 1 + r_v and clipped at 255, all three truncated to
 // integers (numpy's astype(uint8)).
 // Built with -fno-trapping-math (core/train/CMakeLists.txt), without which GCC keeps the selects as branches.
 //
