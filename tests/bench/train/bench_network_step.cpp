@@ -10,15 +10,19 @@
 //                           [loss=false|true: the training loss on random targets] [boxes=4: per image]
 //                           [nc=80: classes; the demo data has 4, and mosaics of it about 14 boxes]
 //                           [grads=FILE: instead of timing, one step of the first mode from seed 0 and every
-//                            parameter's gradient and every running statistic ("buffer:name") written to
-//                            FILE (a line "name count" then count floats, text), to compare precision
-//                            paths, e.g. OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
+//                            parameter's gradient, every running statistic ("buffer:name") and the head's
+//                            outputs ("output:one2many.0" ...) written to FILE (a line "name count" then
+//                            count floats, text), to compare precision paths, e.g.
+//                            OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
+//                           [weights=FILE: start from a checkpoint's network (its live model, not the
+//                            EMA; a training checkpoint's last.pt) instead of seed 0's initialisation]
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
 #include "model/compat_torch_impl.h"
 #include "model/detector_torch_impl.h"
 #include "model/predictor.h"
+#include "model/weights_torch_impl.h"
 #include "system/cpu_features.h"
 #include "train/criterion_impl.h"
 
@@ -32,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -67,13 +72,21 @@ double seconds(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
-/// A fresh network from seed 0 in `mode`'s memory format, in training mode, with a random batch, random
-/// targets and, for `withLoss`, the training loss.
+/// A network from seed 0 (its initialisation, or `weights` loaded over it) in `mode`'s memory format, in
+/// training mode, with a random batch, random targets and, for `withLoss`, the training loss. Throws when
+/// the weights cannot be loaded into it.
 struct Fixture {
-    Fixture(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc,
-            int boxes) {
+    Fixture(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc, int boxes,
+            const std::string& weights = {}) {
         torch::manual_seed(0);
         net = std::make_shared<model::DetectionModel>(model::parseModelName(name, nc).value());
+        if (!weights.empty()) {
+            auto checkpoint = model::loadCheckpoint(weights);
+            if (!checkpoint)
+                throw std::runtime_error(checkpoint.error().message);
+            if (auto loaded = model::loadState(*net, checkpoint->model, model::LoadMode::Exact); !loaded)
+                throw std::runtime_error(weights + ": " + loaded.error().message);
+        }
         net->train();
         if (mode.channelsLast)
             net->setChannelsLast(true);
@@ -97,7 +110,8 @@ struct Fixture {
 /// the targets (when the fixture has a criterion) or a scalar that touches every map element, backward.
 /// Returns the seconds of the forward, the loss and the backward; the gradients are zeroed after unless
 /// `keepGradients`, and the loss's value is put in `value` when given.
-StepTimes step(Fixture& fixture, const Mode& mode, bool keepGradients = false, double* value = nullptr) {
+StepTimes step(Fixture& fixture, const Mode& mode, bool keepGradients = false, double* value = nullptr,
+               model::HeadMaps* outputs = nullptr) {
     model::DetectionModel& net = *fixture.net;
     const auto t0 = Clock::now();
     model::HeadMaps maps;
@@ -126,14 +140,16 @@ StepTimes step(Fixture& fixture, const Mode& mode, bool keepGradients = false, d
     const auto t3 = Clock::now();
     if (value)
         *value = total.item<double>();
+    if (outputs)
+        *outputs = maps;
     if (!keepGradients)
         net.zero_grad();
     return {1000 * seconds(t0, t1), 1000 * seconds(t1, t2), 1000 * seconds(t2, t3)};
 }
 
 StepTimes measure(const std::string& name, int imgsz, int batch, int steps, const Mode& mode,
-                  const std::string& trace, bool withLoss, int nc, int boxes) {
-    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes);
+                  const std::string& trace, bool withLoss, int nc, int boxes, const std::string& weights) {
+    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes, weights);
     for (int i = 0; i < 2; ++i)
         step(fixture, mode); // warm-up: first-touch allocations, oneDNN primitive caches
     std::vector<double> forward, lossMs, backward;
@@ -154,12 +170,14 @@ StepTimes measure(const std::string& name, int imgsz, int batch, int steps, cons
     return {median(forward), median(lossMs), median(backward)};
 }
 
-/// One step of `mode` on a fresh network (seed 0) and the gradients of every parameter, written as text.
+/// One step of `mode` on the fixture's network and the gradients of every parameter, the running statistics
+/// and the head's outputs after it, written as text.
 int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mode, bool withLoss, int nc,
-                  int boxes, const std::string& file) {
-    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes);
+                  int boxes, const std::string& weights, const std::string& file) {
+    Fixture fixture(name, imgsz, batch, mode, withLoss, nc, boxes, weights);
     double loss = 0;
-    step(fixture, mode, true, &loss);
+    model::HeadMaps maps;
+    step(fixture, mode, true, &loss, &maps);
     const auto& net = fixture.net;
     std::FILE* out = std::fopen(file.c_str(), "w");
     if (!out) {
@@ -182,26 +200,31 @@ int dumpGradients(const std::string& name, int imgsz, int batch, const Mode& mod
     for (const auto& item : net->named_buffers())
         if (item.value().is_floating_point())
             write("buffer:" + item.key(), item.value());
+    // The head's outputs (float32 after the step's cast when loss=true), named "output:<branch>.<scale>".
+    for (const auto& [branch, outputs] :
+         {std::pair{"one2many", &maps.oneToMany}, {"one2one", &maps.oneToOne}})
+        for (size_t i = 0; i < outputs->size(); ++i)
+            write(std::string("output:") + branch + "." + std::to_string(i), (*outputs)[i].detach());
     std::fclose(out);
-    std::printf("%s: loss %.6f, %d gradients and running statistics written to %s\n", mode.name().c_str(),
-                loss, written, file.c_str());
+    std::printf("%s: loss %.6f, %d gradients, running statistics and outputs written to %s\n",
+                mode.name().c_str(), loss, written, file.c_str());
     return 0;
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {{"model", "yolo26n"}, {"imgsz", "320"},   {"batch", "16"},
-                                               {"threads", "2"},     {"steps", "6"},     {"trace", ""},
-                                               {"mode", "all"},      {"malloc", "keep"}, {"loss", "false"},
-                                               {"nc", "80"},         {"boxes", "4"},     {"grads", ""}};
+int runBench(int argc, char** argv) {
+    std::map<std::string, std::string> args = {
+        {"model", "yolo26n"}, {"imgsz", "320"}, {"batch", "16"},    {"threads", "2"},  {"steps", "6"},
+        {"trace", ""},        {"mode", "all"},  {"malloc", "keep"}, {"loss", "false"}, {"nc", "80"},
+        {"boxes", "4"},       {"grads", ""},    {"weights", ""}};
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         const auto eq = arg.find('=');
         if (eq == std::string::npos || !args.count(arg.substr(0, eq))) {
             std::fprintf(stderr,
                          "unknown argument '%s' (model= imgsz= batch= threads= steps= trace= mode= malloc= "
-                         "loss= nc= boxes= grads=)\n",
+                         "loss= nc= boxes= grads= weights=)\n",
                          arg.c_str());
             return 2;
         }
@@ -230,7 +253,8 @@ int main(int argc, char** argv) {
     if (!args["grads"].empty()) {
         for (const auto& mode : modes)
             if (args["mode"] == "all" || args["mode"] == mode.key())
-                return dumpGradients(args["model"], imgsz, batch, mode, withLoss, nc, boxes, args["grads"]);
+                return dumpGradients(args["model"], imgsz, batch, mode, withLoss, nc, boxes, args["weights"],
+                                     args["grads"]);
         std::fprintf(stderr, "mode %s is not measured on this CPU\n", args["mode"].c_str());
         return 2;
     }
@@ -238,8 +262,9 @@ int main(int argc, char** argv) {
     for (const auto& mode : modes) {
         if (args["mode"] != "all" && args["mode"] != mode.key())
             continue;
-        const auto times = measure(args["model"], imgsz, batch, steps, mode,
-                                   traced ? std::string() : args["trace"], withLoss, nc, boxes);
+        const auto times =
+            measure(args["model"], imgsz, batch, steps, mode, traced ? std::string() : args["trace"],
+                    withLoss, nc, boxes, args["weights"]);
         traced = true;
         const double stepMs = times.forwardMs + times.lossMs + times.backwardMs;
         const std::string loss =
@@ -249,4 +274,13 @@ int main(int argc, char** argv) {
                     1000.0 * batch / stepMs);
     }
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return runBench(argc, argv);
+    } catch (const std::exception& error) { // e.g. weights= that do not load into model=
+        std::fprintf(stderr, "bench_network_step: %s\n", error.what());
+        return 1;
+    }
 }
