@@ -1,7 +1,7 @@
 #include "assist/onnx_info_impl.h"
 
-#include <fstream>
-#include <iterator>
+#include "common/atomic_file.h"
+
 #include <string_view>
 
 namespace osprey::assist {
@@ -110,10 +110,10 @@ std::vector<std::int64_t> readShape(std::string_view valueInfo) {
 } // namespace
 
 Expected<OnnxInfo> readOnnxInfo(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
+    const auto read = readFile(path);
+    if (!read)
         return fail(path.string() + ": cannot open the ONNX file", "missing");
-    const std::string data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string& data = *read;
     OnnxInfo info;
     Reader model(data);
     while (!model.atEnd()) {

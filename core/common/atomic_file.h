@@ -12,7 +12,8 @@ namespace osprey {
 /// Replaces `path` with `contents` atomically. Creates parent folders when missing.
 Status writeFileAtomic(const std::filesystem::path& path, std::string_view contents);
 
-/// Reads a whole file. The error names the file.
+/// Reads a whole file (a folder or an unreadable file is an error naming it; /proc files too, which report
+/// no size).
 Expected<std::string> readFile(const std::filesystem::path& path);
 
 } // namespace osprey

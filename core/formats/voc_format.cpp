@@ -4,6 +4,7 @@
 #include "formats/image_locator.h"
 #include "formats/layout_scan.h"
 
+#include "common/atomic_file.h"
 #include "common/strings.h"
 
 #include <pugixml.hpp>
@@ -47,10 +48,11 @@ std::vector<fs::path> xmlFiles(const fs::path& dir) {
 class LineIndex {
 public:
     explicit LineIndex(const fs::path& path) {
-        std::ifstream in(path, std::ios::binary);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        for (std::size_t i = 0; i < text.size(); ++i)
-            if (text[i] == '\n')
+        const auto text = readFile(path); // unreadable: every offset is line 1
+        if (!text)
+            return;
+        for (std::size_t i = 0; i < text->size(); ++i)
+            if ((*text)[i] == '\n')
                 m_breaks.push_back(static_cast<std::ptrdiff_t>(i));
     }
     std::string at(std::ptrdiff_t offset) const {

@@ -4,12 +4,13 @@
 #include "imaging/image.h"
 #include "imaging/image_impl.h"
 
+#include "common/atomic_file.h"
+
 #include <opencv2/core.hpp>
 
 #include <csetjmp>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
+#include <string_view>
 
 // jpeglib.h needs size_t and FILE declared first.
 #include <jpeglib.h>
@@ -53,7 +54,7 @@ int scaleDenominator(int longSide, int minLongSide) {
 
 // libjpeg reports errors by longjmp back here: everything with a destructor lives outside this function
 // (in `out` and `error`), so the jump skips none. The error's message is libjpeg's, without the file name.
-bool decompress(const std::vector<std::uint8_t>& bytes, int minLongSide, Decoded& out, Error& error) {
+bool decompress(std::string_view bytes, int minLongSide, Decoded& out, Error& error) {
     jpeg_decompress_struct info{};
     ErrorManager errors{};
     info.err = jpeg_std_error(&errors.base);
@@ -65,7 +66,8 @@ bool decompress(const std::vector<std::uint8_t>& bytes, int minLongSide, Decoded
         return false;
     }
     jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+    jpeg_mem_src(&info, reinterpret_cast<const unsigned char*>(bytes.data()),
+                 static_cast<unsigned long>(bytes.size()));
     jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&info, TRUE);
     if (static_cast<long long>(info.image_width) * info.image_height > kMaxImagePixels) {
@@ -143,16 +145,15 @@ Image oriented(Image image, int orientation) {
 } // namespace
 
 Expected<Image> decodeJpeg(const fs::path& path, int minLongSide) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    const auto bytes = readFile(path);
+    if (!bytes)
         return fail(path.string() + ": image file not found or unreadable", "missing");
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                          std::istreambuf_iterator<char>());
-    if (bytes.size() < 3 || bytes[0] != 0xFF || bytes[1] != 0xD8)
+    if (bytes->size() < 3 || static_cast<std::uint8_t>((*bytes)[0]) != 0xFF ||
+        static_cast<std::uint8_t>((*bytes)[1]) != 0xD8)
         return fail(path.string() + ": not a JPEG file (no start-of-image marker)", "corrupt");
     Decoded decoded;
     Error error;
-    if (!decompress(bytes, minLongSide, decoded, error))
+    if (!decompress(*bytes, minLongSide, decoded, error))
         return fail(path.string() + ": " + error.message, error.code);
     return oriented(std::move(decoded.image), decoded.orientation);
 }

@@ -1,9 +1,9 @@
 #include "model/zip_records_impl.h"
 
+#include "common/atomic_file.h"
 #include "common/hash.h"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 
 namespace osprey::model {
@@ -74,11 +74,10 @@ Expected<ZipArchive> ZipArchive::open(const std::filesystem::path& path) {
     std::error_code error;
     if (!std::filesystem::is_regular_file(path, error))
         return fail(path.string() + ": weights file not found", "missing");
-    std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!in.eof() && in.fail())
+    auto bytes = readFile(path);
+    if (!bytes)
         return fail(path.string() + ": cannot read the file", "io");
-    return fromBytes(std::move(bytes), path.string());
+    return fromBytes(std::move(*bytes), path.string());
 }
 
 Expected<ZipArchive> ZipArchive::fromBytes(std::string bytes, std::string name) {

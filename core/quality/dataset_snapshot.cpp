@@ -3,6 +3,8 @@
 #include "quality/snapshot_codec_impl.h"
 #include "quality/snapshot_source_impl.h"
 
+#include "common/atomic_file.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -249,10 +251,10 @@ Expected<SnapshotSummary> writeSnapshot(const project::Project& project, const f
 
 Expected<DatasetSnapshot> readSnapshot(const fs::path& file) {
     const std::string name = file.string();
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
-        return fail(name + ": cannot open the snapshot: " + std::strerror(errno), "missing");
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto read = readFile(file);
+    if (!read)
+        return fail(read.error().message, "missing");
+    std::string bytes = std::move(*read);
     auto header = detail::FileHeader::decode(bytes, name);
     if (!header)
         return fail(header.error());

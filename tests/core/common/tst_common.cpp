@@ -96,6 +96,31 @@ private slots:
         QVERIFY(!missing.hasValue());
         QVERIFY(missing.message().find("nope.txt") != std::string::npos);
     }
+
+    // readFile reads what the file holds, in one read when the file system reports its size: binary bytes
+    // (zeros, 0xFF) whole at several sizes, an empty file, a /proc file that reports size 0, and a folder
+    // as an error naming it (an ifstream opens a folder on Linux and reads nothing).
+    void readFileReadsWholeFiles() {
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        for (const size_t size : {size_t{0}, size_t{1}, size_t{4095}, size_t{4096}, size_t{300001}}) {
+            std::string bytes(size, '\0');
+            for (size_t i = 0; i < size; ++i)
+                bytes[i] = static_cast<char>((i * 131 + 7) % 256);
+            const auto path = root / ("file" + std::to_string(size));
+            QVERIFY(writeFileAtomic(path, bytes).hasValue());
+            const auto read = readFile(path);
+            QVERIFY(read.hasValue());
+            QCOMPARE(read->size(), size);
+            QVERIFY(*read == bytes);
+        }
+        const auto stat = readFile("/proc/self/stat");
+        QVERIFY(stat.hasValue());
+        QVERIFY(stat->find(')') != std::string::npos); // "pid (name) state ...": more than the 0 bytes reported
+        const auto folder = readFile(root);
+        QVERIFY(!folder.hasValue());
+        QVERIFY(folder.message().find(root.string()) != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCommon)
