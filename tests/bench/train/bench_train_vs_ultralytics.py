@@ -14,12 +14,17 @@ Usage (from the repository root, after a build):
       [--python ~/.cache/osprey/ultralytics-venv/bin/python] [--model yolov8n] [--epochs 4] [--imgsz 320] [--batch 16]
       [--threads 2] [--images 250] [--work DIR] [--only osprey|ultralytics]
       [--osprey-variant "amp=false" ...] [--weights ../shared/fixtures/models/ultralytics-trained/yolov8n-shapes-best.pt]
-      [--ceiling [--bench-train build/tests/bench/train/bench_train]]
+      [--ceiling [--bench-train build/tests/bench/train/bench_train]] [--isa avx2]
 --ceiling also runs bench_train's training step alone (yolov8n, the same imgsz, batch and thread count, the
 demo generator's images; `ninja -C build bench_train` first) and prints the step's images/s in each compute
 mode beside the end-to-end figures, and how close each Osprey run's training loop came to it.
 Each --osprey-variant adds an Osprey run with those extra train arguments (e.g. amp=false beside the
 default, which trains in bf16 on a CPU with AMX/AVX512-BF16 under LibTorch 2.x), all in the same run.
+--isa avx2 stands in for a CPU without AVX-512 (so without fast bf16: a float32-only CPU) on one that has
+it: both tools run with torch's CPU kernels, oneDNN, MKL and OpenCV held to AVX2 (ATEN_CPU_CAPABILITY,
+ONEDNN_MAX_CPU_ISA, MKL_ENABLE_INSTRUCTIONS, OPENCV_CPU_DISABLE) and Osprey with amp=false, what it chooses
+on such a CPU. Osprey's own kernels (the HSV pass, the warp's columns) still pick their AVX-512 clones, a
+few percent of an epoch.
 The Ultralytics venv is the one tst_ultralytics_fresh uses (`python3 -m venv V && V/bin/pip install
 ultralytics`); without it the Ultralytics half is skipped with a message.
 """
@@ -34,6 +39,14 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# A CPU without AVX-512, emulated (--isa avx2): torch's ATen kernels, oneDNN, MKL and OpenCV's dispatch.
+AVX2_ONLY = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+    "OPENCV_CPU_DISABLE": "AVX512_SKX,AVX512_COMMON,AVX512_KNL,AVX512_KNM,AVX512_CNL,AVX512_CLX,AVX512_ICL",
+}
 
 ULTRALYTICS_DRIVER = r"""
 import json, sys, time, torch
@@ -131,6 +144,8 @@ def step_ceiling(args):
     bench = os.path.abspath(args.bench_train)
     if args.model != "yolov8n":
         return None, "the step ceiling is measured for yolov8n only (bench_train)"
+    if args.isa == "avx2":
+        return None, "not under --isa avx2 (bench_train also times bf16, which AVX2 runs emulated, for many minutes)"
     if not os.path.exists(bench):
         return None, f"{bench} not found (ninja -C build bench_train)"
     # libgomp's default waits, as osprey-cli trains on an idle machine (docs/threads.md).
@@ -178,6 +193,8 @@ def main():
                         help="start both from this Ultralytics .pt (e.g. the shapes fixture) instead of scratch")
     parser.add_argument("--ceiling", action="store_true", help="also time the training step alone (bench_train)")
     parser.add_argument("--bench-train", default="build/tests/bench/train/bench_train")
+    parser.add_argument("--isa", choices=["native", "avx2"], default="native",
+                        help="avx2: hold both tools to AVX2, as on a CPU without AVX-512 (see above)")
     parser.add_argument("--osprey-variant", action="append", default=[],
                         help="an extra Osprey run with these space-separated train arguments")
     args = parser.parse_args()
@@ -201,11 +218,16 @@ def main():
     print(f"{args.model} {start}, imgsz {args.imgsz}, batch {args.batch}, {args.epochs} epochs, "
           f"{args.train_images} train images, torch threads {args.threads}, {os.cpu_count()} CPUs")
 
+    base = []
+    if args.isa == "avx2":
+        os.environ.update(AVX2_ONLY)
+        base = ["amp=false"]
+        print("instruction sets held to AVX2: " + " ".join(f"{k}={v}" for k, v in AVX2_ONLY.items()))
     results = {}
     if args.only != "ultralytics":
-        results["osprey"] = osprey(args, project)
+        results["osprey"] = osprey(args, project, base)
         for variant in args.osprey_variant:
-            results["osprey " + variant] = osprey(args, project, variant.split())
+            results["osprey " + variant] = osprey(args, project, base + variant.split())
     ceiling, why_not = step_ceiling(args) if args.ceiling and args.only != "ultralytics" else (None, "")
     if args.only != "osprey":
         if not os.path.exists(args.python):
