@@ -116,7 +116,8 @@ private slots:
         }
         const auto stat = readFile("/proc/self/stat");
         QVERIFY(stat.hasValue());
-        QVERIFY(stat->find(')') != std::string::npos); // "pid (name) state ...": more than the 0 bytes reported
+        // "pid (name) state ...": more than the 0 bytes the file reports.
+        QVERIFY(stat->find(')') != std::string::npos);
         const auto folder = readFile(root);
         QVERIFY(!folder.hasValue());
         QVERIFY(folder.message().find(root.string()) != std::string::npos);
