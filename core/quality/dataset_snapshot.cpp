@@ -253,7 +253,7 @@ Expected<DatasetSnapshot> readSnapshot(const fs::path& file) {
     const std::string name = file.string();
     auto read = readFile(file);
     if (!read)
-        return fail(read.error().message, "missing");
+        return fail(read.error());
     std::string bytes = std::move(*read);
     auto header = detail::FileHeader::decode(bytes, name);
     if (!header)
