@@ -12,9 +12,10 @@
 namespace osprey::model {
 
 /// Whether the Conv blocks use the node: only with OSPREY_FUSED_BATCH_NORM_SILU=1 in the environment. Off by
-/// default: yolo26n trained from scratch in bf16 reached a lower mAP with it on five seeds of five, a deficit
-/// that goes away when depthwise convolutions are left out of it (docs/threads.md); its tests do not
-/// explain it, so it stays for measuring until the cause is found.
+/// default: yolo26n trained from scratch reached a lower mAP with it in eight paired runs of eight (bf16 and
+/// float32, 1 and 2 threads), a deficit that went away on two seeds when depthwise convolutions were left
+/// out of it (docs/threads.md). Its tests, 150 training steps included, show it equal to LibTorch's ops,
+/// so it stays for measuring until the cause is found.
 bool batchNormSiluEnabled();
 
 /// Whether batchNormSilu handles x through bn: bn in training mode with affine parameters and running
