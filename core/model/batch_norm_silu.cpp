@@ -400,7 +400,7 @@ bool isFloat32Vector(const torch::Tensor& t, std::int64_t size) {
 bool batchNormSiluEnabled() {
     static const bool enabled = [] {
         const char* value = std::getenv("OSPREY_FUSED_BATCH_NORM_SILU");
-        return value != nullptr && std::string_view(value) == "1";
+        return value == nullptr || std::string_view(value) != "0";
     }();
     return enabled;
 }

@@ -11,11 +11,11 @@
 
 namespace osprey::model {
 
-/// Whether the Conv blocks use the node: only with OSPREY_FUSED_BATCH_NORM_SILU=1 in the environment. Off by
-/// default: yolo26n trained from scratch reached a lower mAP with it in eight paired runs of eight (bf16 and
-/// float32, 1 and 2 threads), a deficit that went away on two seeds when depthwise convolutions were left
-/// out of it (docs/threads.md). Its tests, 150 training steps included, show it equal to LibTorch's ops,
-/// so it stays for measuring until the cause is found.
+/// Whether the Conv blocks use the node: on unless OSPREY_FUSED_BATCH_NORM_SILU=0 is in the environment
+/// (read once). The blocks use it after dense convolutions only: after YOLO26's depthwise ones too, yolo26n
+/// trained from scratch to a lower mAP in eight paired runs of eight, though on a whole run's real inputs
+/// the node's output and gradients are as close to LibTorch's as float rounding allows there as elsewhere,
+/// and closer to float32's than LibTorch's bf16 ops (docs/threads.md).
 bool batchNormSiluEnabled();
 
 /// Whether batchNormSilu handles x through bn: bn in training mode with affine parameters and running

@@ -13,7 +13,7 @@
 //                            parameter's gradient, every running statistic ("buffer:name") and the head's
 //                            outputs ("output:one2many.0" ...) written to FILE (a line "name count" then
 //                            count floats, text), to compare precision paths, e.g.
-//                            OSPREY_FUSED_BATCH_NORM_SILU=1 or not]
+//                            OSPREY_FUSED_BATCH_NORM_SILU=0 or not]
 //                           [weights=FILE: start from a checkpoint's network (its live model, not the
 //                            EMA; a training checkpoint's last.pt) instead of seed 0's initialisation]
 #include <torch/torch.h>
