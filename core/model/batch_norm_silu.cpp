@@ -397,11 +397,15 @@ bool isFloat32Vector(const torch::Tensor& t, std::int64_t size) {
 
 } // namespace
 
+bool batchNormSiluSwitch(const char* value) {
+    if (value == nullptr)
+        return true;
+    const std::string_view text(value);
+    return text != "0" && text != "off" && text != "false" && text != "no";
+}
+
 bool batchNormSiluEnabled() {
-    static const bool enabled = [] {
-        const char* value = std::getenv("OSPREY_FUSED_BATCH_NORM_SILU");
-        return value == nullptr || std::string_view(value) != "0";
-    }();
+    static const bool enabled = batchNormSiluSwitch(std::getenv("OSPREY_FUSED_BATCH_NORM_SILU"));
     return enabled;
 }
 

@@ -11,12 +11,14 @@
 
 namespace osprey::model {
 
-/// Whether the Conv blocks use the node: on unless OSPREY_FUSED_BATCH_NORM_SILU=0 is in the environment
-/// (read once). The blocks use it after dense convolutions only: after YOLO26's depthwise ones too, yolo26n
-/// trained from scratch to a lower mAP in eight paired runs of eight, though on a whole run's real inputs
-/// the node's output and gradients are as close to LibTorch's as float rounding allows there as elsewhere,
-/// and closer to float32's than LibTorch's bf16 ops (docs/threads.md).
+/// Whether the Conv blocks use the node: on unless OSPREY_FUSED_BATCH_NORM_SILU is 0 (or off, false, no) in
+/// the environment (read once). The blocks use it after dense convolutions only: after YOLO26's depthwise
+/// ones too, yolo26n trained from scratch to a lower mAP in eight paired runs of eight, though on a whole
+/// run's real inputs the node's output and gradients are as close to LibTorch's as float rounding allows
+/// there as elsewhere, and closer to float32's than LibTorch's bf16 ops (docs/threads.md).
 bool batchNormSiluEnabled();
+/// What batchNormSiluEnabled makes of the variable's value (nullptr: not set).
+bool batchNormSiluSwitch(const char* value);
 
 /// Whether batchNormSilu handles x through bn: bn in training mode with affine parameters and running
 /// statistics (float32), x a 4-D float32 or bf16 CPU tensor in channels-last layout with more than one

@@ -308,7 +308,11 @@ private slots:
     // A Conv block in training mode gives the same output and gradients whether its activations are
     // channels-last (the fused node) or NCHW (LibTorch's BatchNorm and SiLU).
     void convBlockUsesIt() {
-        // On unless OSPREY_FUSED_BATCH_NORM_SILU=0 (read once, at the first Conv forward).
+        // On unless OSPREY_FUSED_BATCH_NORM_SILU says off (read once, at the first Conv forward).
+        QVERIFY(batchNormSiluSwitch(nullptr));
+        QVERIFY(batchNormSiluSwitch("1"));
+        for (const char* off : {"0", "off", "false", "no"})
+            QVERIFY(!batchNormSiluSwitch(off));
         qunsetenv("OSPREY_FUSED_BATCH_NORM_SILU");
         QVERIFY(batchNormSiluEnabled());
         torch::manual_seed(11);
