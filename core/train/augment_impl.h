@@ -81,8 +81,12 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
 /// HSV jitter as Ultralytics 8.4 draws it: r = uniform(-1, 1) * gain per channel; hue shifted by r_h * 180
 /// (OpenCV's 8-bit hue, 0..179, wraps at 180), saturation and value multiplied by 1 + r_s and 1 + r_v.
 void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
+/// Which form of the HSV pass runs: the fastest the CPU has (AVX2 where it has it), or the portable loop
+/// (the same bytes; for the test that compares them).
+enum class HsvKernel { Fastest, Portable };
 /// The same with a given hue shift (in [-180, 180]) and factors (in [0, 2]).
-void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor);
+void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor,
+              HsvKernel kernel = HsvKernel::Fastest);
 
 /// Mirrors left-right, boxes included.
 void flipHorizontal(LabeledImage& image);

@@ -192,6 +192,23 @@ private slots:
         QVERIFY(near(image.boxes[0], 44, 5, 54, 15));
         QCOMPARE(int(image.rgb.at<cv::Vec3b>(0, 61)[0]), 255);
     }
+    void flipIsOpenCvsFlip() {
+        // Every width from 1 to 70 (the shuffle's steps of five and the loop after them), random pixels, a
+        // region of a wider image among them: the same bytes as cv::flip, nothing outside the region moved.
+        cv::RNG rng(5);
+        for (int width = 1; width <= 70; ++width) {
+            cv::Mat wide(3, width + 4, CV_8UC3);
+            rng.fill(wide, cv::RNG::UNIFORM, 0, 256);
+            const cv::Rect inside(width % 4, 0, width, 3);
+            cv::Mat expected = wide.clone();
+            cv::Mat expectedRegion = expected(inside);
+            cv::flip(expectedRegion, expectedRegion, 1);
+            LabeledImage image;
+            image.rgb = wide(inside);
+            flipHorizontal(image);
+            QVERIFY2(cv::norm(wide, expected, cv::NORM_INF) == 0, qPrintable(QString("width %1").arg(width)));
+        }
+    }
     void hsvScalesValue() {
         auto image = solid(4, 4, {100, 100, 100}, {});
         hsvApply(image.rgb, 54, 1.5, 0.5);
@@ -236,6 +253,51 @@ private slots:
                     std::abs(bias[c]) < 0.005,
                     qPrintable(where + QString(": channel %1 is off by %2 on average").arg(c).arg(bias[c])));
         }
+    }
+    void hsvKernelsGiveTheSameBytes() {
+        // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys,
+        // widths that leave 0 to 7 pixels for the loop after the kernel's steps of eight, regions of a wider
+        // image (rows not contiguous), and jitters from the default gains to the largest.
+        if (!__builtin_cpu_supports("avx2"))
+            QSKIP("this CPU has no AVX2: only the portable loop runs here");
+        cv::RNG rng(11);
+        int compared = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            const int width = 1 + (trial * 37) % 203, height = 1 + trial % 9;
+            cv::Mat wide(height, width + 5, CV_8UC3);
+            rng.fill(wide, cv::RNG::UNIFORM, 0, 256);
+            if (trial % 3 ==
+                1) // channels at 0 or 255 only: zero differences and saturation, every sector edge
+                wide = (wide > 127) & cv::Scalar(255, 255, 255);
+            if (trial % 5 == 2)
+                wide.row(0).setTo(cv::Scalar(114, 114, 114));
+            const cv::Mat source = wide(cv::Rect(trial % 5, 0, width, height));
+            const double hue = trial < 4 ? (trial % 2 ? 180.0 : -180.0)
+                                         : rng.uniform(-1.0, 1.0) * 180 * (trial % 2 ? 1 : 0.015);
+            const double sat = trial < 4 ? (trial < 2 ? 0.0 : 2.0) : 1 + rng.uniform(-1.0, 1.0) * 0.7;
+            const double val = trial < 4 ? (trial == 1 ? 2.0 : 0.0) : 1 + rng.uniform(-1.0, 1.0) * 0.4;
+            cv::Mat fastest = source.clone(), portable = source.clone();
+            cv::Mat region = wide.clone(), regionRef = wide.clone();
+            hsvApply(fastest, hue, sat, val, HsvKernel::Fastest);
+            hsvApply(portable, hue, sat, val, HsvKernel::Portable);
+            cv::Mat inPlace = region(cv::Rect(trial % 5, 0, width, height));
+            hsvApply(inPlace, hue, sat, val, HsvKernel::Fastest);
+            const QString where = QString("%1x%2, hue shift %3, factors %4 %5")
+                                      .arg(width)
+                                      .arg(height)
+                                      .arg(hue)
+                                      .arg(sat)
+                                      .arg(val);
+            QVERIFY2(cv::norm(fastest, portable, cv::NORM_INF) == 0, qPrintable(where));
+            QVERIFY2(cv::norm(inPlace, portable, cv::NORM_INF) == 0, qPrintable(where + " (a region)"));
+            // Nothing outside the region is touched.
+            regionRef(cv::Rect(trial % 5, 0, width, height)).setTo(0);
+            region(cv::Rect(trial % 5, 0, width, height)).setTo(0);
+            QVERIFY2(cv::norm(region, regionRef, cv::NORM_INF) == 0,
+                     qPrintable(where + " (outside the region)"));
+            compared += width * height;
+        }
+        QVERIFY(compared > 20000);
     }
     void clipDropsDegenerateBoxes() {
         std::vector<PixelBox> boxes{{0, -5, -5, 10, 10}, {1, 62, 0, 70, 10}, {2, 5, 5, 6, 30}};
