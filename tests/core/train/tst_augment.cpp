@@ -271,6 +271,11 @@ private slots:
                 wide = (wide > 127) & cv::Scalar(255, 255, 255);
             if (trial % 5 == 2)
                 wide.row(0).setTo(cv::Scalar(114, 114, 114));
+            if (trial % 7 == 3) { // greys of every level, eight in a row and more (the kernel's grey steps)
+                cv::Mat level;
+                cv::extractChannel(wide, level, 0);
+                cv::merge(std::vector<cv::Mat>{level, level, level}, wide);
+            }
             const cv::Mat source = wide(cv::Rect(trial % 5, 0, width, height));
             const double hue = trial < 4 ? (trial % 2 ? 180.0 : -180.0)
                                          : rng.uniform(-1.0, 1.0) * 180 * (trial % 2 ? 1 : 0.015);
