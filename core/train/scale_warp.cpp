@@ -26,6 +26,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 namespace osprey::train {
 
@@ -86,13 +89,13 @@ void blendRows(const std::uint8_t* __restrict row0, const std::uint8_t* __restri
         blended[c] = static_cast<std::uint16_t>(w0 * row0[c] + fy * row1[c]);
 }
 
-// out[3x + c] = ((32 - fx) * blended[tap0 + c] + fx * blended[tap1 + c] + 512) >> 10, three channels.
-// `blended` has one readable value after the last tap + 2.
+// out[3x + c] = ((32 - fx) * blended[tap0 + c] + fx * blended[tap1 + c] + 512) >> 10, three channels, from
+// x = begin on. `blended` has one readable value after the last tap + 2.
 void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict tap0,
-                  const int* __restrict tap1, const std::uint8_t* __restrict fraction, int width,
+                  const int* __restrict tap1, const std::uint8_t* __restrict fraction, int begin, int width,
                   std::uint8_t* __restrict out) {
     constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
-    int x = 0;
+    int x = begin;
 #if defined(__SSE2__)
     // One pixel a step: its three values and the next one from each tap, interleaved, times the pair of
     // weights (pmaddwd: the values are at most 32 * 255, the weights at most 32, the sums fit 32 bits),
@@ -118,6 +121,44 @@ void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict
     }
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OSPREY_WARP_AVX2 1
+// blendColumns two pixels a step, for the columns whose second tap is the pixel after the first (all but
+// the border's): one 16-byte load holds both taps' three values, a byte shuffle pairs them, and one
+// pmaddwd per pixel pair does the blend; `weights` holds each column's (32 - fx, fx) pair four times.
+// The same integer arithmetic as blendColumns, so the same bytes. Returns the first column not done.
+__attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t* __restrict blended,
+                                                             const int* __restrict tap0,
+                                                             const int* __restrict tap1,
+                                                             const std::uint32_t* __restrict weights,
+                                                             int width, std::uint8_t* __restrict out) {
+    constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
+    // Words (a0 a1 a2 b0 b1 b2 . .) to (a0 b0 a1 b1 a2 b2 . .).
+    const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, //
+                                          0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1);
+    const __m256i round = _mm256_set1_epi32(kRound);
+    int x = 0;
+    // x + 2 < width: each pixel stores four bytes, the fourth overwritten by the next pixel; the row's last
+    // pixel is left to blendColumns.
+    for (; x + 2 < width; x += 2) {
+        if (tap1[x] != tap0[x] + 3 || tap1[x + 1] != tap0[x + 1] + 3)
+            break;
+        const __m256i values =
+            _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x])),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x + 1])));
+        const __m256i sums =
+            _mm256_madd_epi16(_mm256_shuffle_epi8(values, pair),
+                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x)));
+        const __m256i words = _mm256_srli_epi32(_mm256_add_epi32(sums, round), kShift);
+        const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(words, words), words);
+        const int first = _mm256_cvtsi256_si32(bytes), second = _mm256_extract_epi32(bytes, 4);
+        std::memcpy(out + 3 * x, &first, 4);
+        std::memcpy(out + 3 * x + 3, &second, 4);
+    }
+    return x;
+}
+#endif
+
 } // namespace
 
 void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
@@ -142,6 +183,9 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
     }
     const int width = dst.cols, height = dst.rows;
     const int shift = kMatrixBits - kFractionBits;
+#ifdef OSPREY_WARP_AVX2
+    static const bool hasAvx2 = __builtin_cpu_supports("avx2");
+#endif
     // m[1] and m[3] are zero, so a column's x and a row's y do not depend on the other coordinate.
     std::vector<int> xs(width), ys(height);
     const int x0 = roundToInt(m[2] * kMatrixScale) + kRoundDelta;
@@ -155,9 +199,12 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
     const AxisMap columns = resolveAxis(xs, src.cols, borderType, src.cols);
     const AxisMap rows = resolveAxis(ys, src.rows, borderType, -1);
     std::vector<int> tap0(width), tap1(width);
+    std::vector<std::uint32_t> weights(4 * static_cast<size_t>(width));
     for (int x = 0; x < width; ++x) {
         tap0[x] = 3 * columns.tap0[x];
         tap1[x] = 3 * columns.tap1[x];
+        const std::uint32_t w1 = columns.fraction[x], w0 = kFractions - w1;
+        std::fill_n(weights.begin() + 4 * x, 4, w0 | (w1 << 16));
     }
     // Only the source columns some output pixel reads are blended.
     int firstColumn = src.cols, lastColumn = -1;
@@ -165,8 +212,9 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
         for (const int tap : {columns.tap0[x], columns.tap1[x]})
             if (tap < src.cols)
                 firstColumn = std::min(firstColumn, tap), lastColumn = std::max(lastColumn, tap);
-    // One value more, read (and discarded) by blendColumns' four-value loads.
-    std::vector<std::uint16_t> blended(3 * (src.cols + 1) + 1);
+    // Two values more, read (and discarded) by the eight-value loads of blendAdjacentColumnsAvx2 (and the
+    // four-value ones of blendColumns).
+    std::vector<std::uint16_t> blended(3 * (src.cols + 1) + 2);
     const auto constant = static_cast<std::uint16_t>(kFractions * std::clamp(borderValue, 0, 255));
     std::fill(blended.begin() + 3 * src.cols, blended.end(), constant);
     std::vector<std::uint8_t> constantRow(3 * static_cast<size_t>(src.cols),
@@ -178,8 +226,20 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
             blendRows(sourceRow(rows.tap0[y]) + offset, sourceRow(rows.tap1[y]) + offset, rows.fraction[y],
                       3 * (lastColumn - firstColumn + 1), blended.data() + offset);
         }
-        blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), width,
-                     dst.ptr<std::uint8_t>(y));
+        std::uint8_t* out = dst.ptr<std::uint8_t>(y);
+        int x = 0;
+#ifdef OSPREY_WARP_AVX2
+        // The border's columns (non-adjacent taps) come first or last: the left ones by blendColumns, the
+        // rest two at a time until the right border, then blendColumns again.
+        if (hasAvx2) {
+            while (x < width && tap1[x] != tap0[x] + 3)
+                ++x;
+            blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), 0, x, out);
+            x += blendAdjacentColumnsAvx2(blended.data(), tap0.data() + x, tap1.data() + x,
+                                          weights.data() + 4 * x, width - x, out + 3 * x);
+        }
+#endif
+        blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), x, width, out);
     }
 }
 
