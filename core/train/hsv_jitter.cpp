@@ -10,12 +10,12 @@
 //
 // A 640x640 image on one core of a Zen 2 EPYC: 1.41 ms with the AVX2 kernel, 1.94 ms with the portable
 // loop vectorised by GCC 12 (its AVX2 clone, which did the table lookups as scalar loads and the
-// interleaved channels with inserts and extracts); Debian's OpenCV 4.6 took 1.7 ms on an AVX-512 EPYC, where
-// the vectorised loop took 1.3 ms. The hue and saturation
-// are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two tables of reciprocals,
-// computed here in float, equal them for every 1..255); the jitter is Ultralytics' table exactly; the way
-// back to RGB is OpenCV's float one: all but about 0.1 % of the channel values equal OpenCV's, those within
-// one level, with no bias (tst_augment).
+// interleaved channels with inserts and extracts). Earlier, on another machine, OpenCV's way (Debian's
+// OpenCV 4.6: two colour conversions and a lookup table) took 3.6 ms against the vectorised loop's 1.7.
+// The hue and saturation are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two
+// tables of reciprocals, computed here in float, equal them for every 1..255); the jitter is Ultralytics'
+// table exactly; the way back to RGB is OpenCV's float one: all but about 0.1 % of the channel values equal
+// OpenCV's, those within one level, with no bias (tst_augment).
 #include "train/augment_impl.h"
 
 #include <algorithm>
