@@ -258,20 +258,24 @@ private slots:
         // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys,
         // widths that leave 0 to 7 pixels for the loop after the kernel's steps of eight, regions of a wider
         // image (rows not contiguous), and jitters from the default gains to the largest.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         if (!__builtin_cpu_supports("avx2"))
             QSKIP("this CPU has no AVX2: only the portable loop runs here");
+#else
+        QSKIP("not an x86-64 build: only the portable loop exists here");
+#endif
         cv::RNG rng(11);
         int compared = 0;
         for (int trial = 0; trial < 60; ++trial) {
             const int width = 1 + (trial * 37) % 203, height = 1 + trial % 9;
             cv::Mat wide(height, width + 5, CV_8UC3);
             rng.fill(wide, cv::RNG::UNIFORM, 0, 256);
-            if (trial % 3 ==
-                1) // channels at 0 or 255 only: zero differences and saturation, every sector edge
+            // Channels at 0 or 255 only: zero differences and saturation, every sector edge.
+            if (trial % 3 == 1)
                 wide = (wide > 127) & cv::Scalar(255, 255, 255);
             if (trial % 5 == 2)
                 wide.row(0).setTo(cv::Scalar(114, 114, 114));
-            if (trial % 7 == 3) { // greys of every level, eight in a row and more (the kernel's grey steps)
+            if (trial % 7 == 3) { // greys of every level, whole rows of them
                 cv::Mat level;
                 cv::extractChannel(wide, level, 0);
                 cv::merge(std::vector<cv::Mat>{level, level, level}, wide);
