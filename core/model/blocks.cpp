@@ -1,6 +1,7 @@
 #include "model/blocks_torch_impl.h"
 
 #include "model/batch_norm_silu_torch_impl.h"
+#include "model/conv_weight_grad_torch_impl.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,7 +50,10 @@ PlainConv::PlainConv(int inChannels_, int outChannels_, int kernel_, int stride_
 }
 
 torch::Tensor PlainConv::forward(const torch::Tensor& x) {
-    auto y = torch::conv2d(x, weight, bias, stride, kernel / 2, 1, groups);
+    // On a CPU without AVX-512, training in float32, the weight gradient is Osprey's own kernel's.
+    auto y = convWeightGradApplies(x, weight, groups, bias)
+                 ? conv2dWeightGrad(x, weight, stride, kernel / 2)
+                 : torch::conv2d(x, weight, bias, stride, kernel / 2, 1, groups);
     if (tOps)
         *tOps += static_cast<double>(y.numel()) * (inChannels / groups) * kernel * kernel;
     return y;

@@ -57,6 +57,15 @@ inline void setAutocast(c10::DeviceType device, bool enabled, at::ScalarType dty
 #endif
 }
 
+/// Autocast is on for the CPU in this thread.
+inline bool cpuAutocastEnabled() {
+#if OSPREY_TORCH_AT_LEAST(2, 4)
+    return at::autocast::is_autocast_enabled(c10::DeviceType::CPU);
+#else
+    return at::autocast::is_cpu_enabled();
+#endif
+}
+
 /// Autocast for one scope (the forward pass); the cast cache is cleared on leaving it, as Python's
 /// torch.autocast does. `enabled` false makes it a no-op.
 class AutocastScope {

@@ -1,0 +1,48 @@
+#pragma once
+// A dense convolution for training on a CPU without AVX-512 whose weight gradient is computed by a kernel
+// of Osprey's own (AVX2 + FMA) instead of oneDNN's. On such CPUs oneDNN computes a float32 weight gradient
+// with its older `jit:avx2` kernels at about 70 % of the rate of its forward convolutions (yolov8n at 320,
+// batch 16: 358 of 871 ms of a step's convolutions on a Zen 2 EPYC), and 3x3 layers of 40x40 and more at
+// about half; this kernel is 1.2-1.3x oneDNN's over a step's 3x3 layers and makes the step about 5 %
+// faster there (docs/benchmarks.md). 1x1 convolutions, the forward and the input gradient stay oneDNN's.
+// The gradient is the same sum, to float rounding: each weight's sum runs over the batch in a fixed order,
+// so a seeded result does not depend on the thread count.
+
+#include <torch/torch.h>
+
+#include <cstdint>
+
+namespace osprey::model {
+
+/// What the OSPREY_CONV_WEIGHT_GRAD variable asks for: 0, off, false or no: never; 1, on, true or yes:
+/// wherever the CPU has AVX2 and FMA; unset or anything else: on CPUs with AVX2 and FMA but no AVX-512
+/// (where oneDNN has faster kernels of its own).
+enum class ConvWeightGradSwitch { Off, On, Auto };
+ConvWeightGradSwitch convWeightGradSwitch(const char* value);
+
+/// Whether this process uses the kernel where it applies (the variable read once, the CPU's features).
+bool convWeightGradEnabled();
+
+/// The CPU can run the kernel (x86-64 with AVX2 and FMA), whatever the variable says.
+bool convWeightGradSupported();
+
+/// Whether conv2dWeightGrad handles a convolution of x with weight: a CPU float32 x with channels
+/// contiguous (channels-last, a channel slice of one included) and a multiple of 8 of them, a float32
+/// [out, in, k, k] weight with k > 1 that requires a gradient, no groups, no bias, grad mode on, CPU
+/// autocast off, and convWeightGradEnabled().
+bool convWeightGradApplies(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t groups,
+                           const torch::Tensor& bias);
+
+/// torch::conv2d(x, weight, {}, stride, padding) as an autograd node whose backward computes the input
+/// gradient with LibTorch's convolution_backward and the weight gradient with convWeightGrad.
+torch::Tensor conv2dWeightGrad(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t stride,
+                               std::int64_t padding);
+
+/// The gradient of sum(conv2d(x, w, stride, padding) * grad) with respect to w, for a w of shape
+/// [grad.size(1), x.size(1), kernel, kernel]: x and grad float32 CPU tensors with channel stride 1,
+/// x.size(1) a multiple of 8. Returned channels-last (memory [out][kh][kw][in]). Uses at::get_num_threads()
+/// threads. Throws std::invalid_argument for inputs it does not take or a CPU without AVX2 and FMA.
+torch::Tensor convWeightGrad(const torch::Tensor& x, const torch::Tensor& grad, std::int64_t kernel,
+                             std::int64_t stride, std::int64_t padding);
+
+} // namespace osprey::model
