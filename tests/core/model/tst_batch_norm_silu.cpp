@@ -6,9 +6,12 @@
 #include "model/blocks_torch_impl.h"
 #include "model/compat_torch_impl.h"
 
+#include "tensor_compare.h"
+
 #include <QtTest>
 
 using namespace osprey::model;
+using osprey::test::maxRelative;
 
 namespace {
 
@@ -32,11 +35,6 @@ torch::nn::BatchNorm2d copyOf(const torch::nn::BatchNorm2d& bn) {
     copy->running_var.copy_(bn->running_var);
     copy->num_batches_tracked.copy_(bn->num_batches_tracked);
     return copy;
-}
-
-double maxRelative(const torch::Tensor& actual, const torch::Tensor& expected) {
-    const auto a = actual.to(torch::kDouble), e = expected.to(torch::kDouble);
-    return ((a - e).abs().max() / e.abs().max().clamp_min(1e-12)).item<double>();
 }
 
 struct Result {

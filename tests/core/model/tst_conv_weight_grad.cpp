@@ -6,18 +6,16 @@
 #include "model/compat_torch_impl.h"
 #include "model/conv_weight_grad_torch_impl.h"
 
+#include "tensor_compare.h"
+
 #include <QtTest>
 
 #include <stdexcept>
 
 using namespace osprey::model;
+using osprey::test::maxRelative;
 
 namespace {
-
-double maxRelative(const torch::Tensor& actual, const torch::Tensor& expected) {
-    const auto a = actual.to(torch::kDouble), e = expected.to(torch::kDouble);
-    return ((a - e).abs().max() / e.abs().max().clamp_min(1e-12)).item<double>();
-}
 
 torch::Tensor referenceWeightGrad(const torch::Tensor& x, const torch::Tensor& grad, std::int64_t outs,
                                   std::int64_t kernel, std::int64_t stride, std::int64_t padding) {
