@@ -98,19 +98,22 @@ constexpr std::array<std::array<TileKernel, kOutBlock>, 2> kTileKernels = {
     kernelsFor<2>(std::make_index_sequence<kOutBlock>{})};
 #endif
 
-bool cpuHas(const char* feature) {
+bool cpuHasAvx2AndFma() {
 #if OSPREY_CONV_WEIGHT_GRAD_X86
     __builtin_cpu_init();
-    const std::string_view name(feature);
-    if (name == "avx2")
-        return __builtin_cpu_supports("avx2");
-    if (name == "fma")
-        return __builtin_cpu_supports("fma");
-    if (name == "avx512f")
-        return __builtin_cpu_supports("avx512f");
-#endif
-    (void)feature;
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
     return false;
+#endif
+}
+
+bool cpuHasAvx512() {
+#if OSPREY_CONV_WEIGHT_GRAD_X86
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
 }
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { // b > 0
@@ -165,7 +168,7 @@ ConvWeightGradSwitch convWeightGradSwitch(const char* value) {
 }
 
 bool convWeightGradSupported() {
-    static const bool supported = cpuHas("avx2") && cpuHas("fma");
+    static const bool supported = cpuHasAvx2AndFma();
     return supported;
 }
 
@@ -179,7 +182,7 @@ bool convWeightGradEnabled() {
         case ConvWeightGradSwitch::Auto:
             break;
         }
-        return convWeightGradSupported() && !cpuHas("avx512f");
+        return convWeightGradSupported() && !cpuHasAvx512();
     }();
     return enabled;
 }

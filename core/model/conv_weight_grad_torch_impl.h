@@ -3,7 +3,7 @@
 // of Osprey's own (AVX2 + FMA) instead of oneDNN's. On such CPUs oneDNN computes a float32 weight gradient
 // with its older `jit:avx2` kernels at about 70 % of the rate of its forward convolutions (yolov8n at 320,
 // batch 16: 358 of 871 ms of a step's convolutions on a Zen 2 EPYC), and 3x3 layers of 40x40 and more at
-// about half; this kernel is 1.2-1.3x oneDNN's over a step's 3x3 layers and makes the step about 5 %
+// about half; this kernel is 1.15-1.27x oneDNN's over a step's 3x3 layers and makes the step about 5 %
 // faster there (docs/benchmarks.md). 1x1 convolutions, the forward and the input gradient stay oneDNN's.
 // The gradient is the same sum, to float rounding: each weight's sum runs over the batch in a fixed order,
 // so a seeded result does not depend on the thread count.
