@@ -1,5 +1,7 @@
 #include "model/batch_norm_silu_torch_impl.h"
 
+#include "model/cpu_kernels.h"
+
 #include <ATen/Parallel.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -398,10 +399,7 @@ bool isFloat32Vector(const torch::Tensor& t, std::int64_t size) {
 } // namespace
 
 bool batchNormSiluSwitch(const char* value) {
-    if (value == nullptr)
-        return true;
-    const std::string_view text(value);
-    return text != "0" && text != "off" && text != "false" && text != "no";
+    return kernelSwitch(value) != KernelSwitch::Off;
 }
 
 bool batchNormSiluEnabled() {

@@ -1,15 +1,15 @@
 #include "model/conv_weight_grad_torch_impl.h"
 
 #include "model/compat_torch_impl.h"
+#include "model/cpu_kernels.h"
+#include "model/winograd_conv_torch_impl.h"
 
 #include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -98,24 +98,6 @@ constexpr std::array<std::array<TileKernel, kOutBlock>, 2> kTileKernels = {
     kernelsFor<2>(std::make_index_sequence<kOutBlock>{})};
 #endif
 
-bool cpuHasAvx2AndFma() {
-#if OSPREY_CONV_WEIGHT_GRAD_X86
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-}
-
-bool cpuHasAvx512() {
-#if OSPREY_CONV_WEIGHT_GRAD_X86
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
-
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { // b > 0
     return a >= 0 ? (a + b - 1) / b : -((-a) / b);
 }
@@ -130,7 +112,9 @@ public:
         ctx->save_for_backward({x, weight});
         ctx->saved_data["stride"] = stride;
         ctx->saved_data["padding"] = padding;
-        return at::conv2d(x, weight, {}, stride, padding);
+        const bool winograd = winogradConvEnabled() && winogradConvTakes(x, weight, stride, padding);
+        ctx->saved_data["winograd"] = winograd;
+        return winograd ? winogradConv3x3(x, weight) : at::conv2d(x, weight, {}, stride, padding);
     }
 
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
@@ -144,7 +128,9 @@ public:
         if (grad.stride(1) != 1 && grad.size(1) > 1)
             grad = grad.contiguous(at::MemoryFormat::ChannelsLast);
         torch::Tensor dx, dWeight;
-        if (ctx->needs_input_grad(0))
+        if (ctx->needs_input_grad(0) && ctx->saved_data["winograd"].toBool())
+            dx = winogradConv3x3(grad, weight, true);
+        else if (ctx->needs_input_grad(0))
             dx = std::get<0>(at::convolution_backward(grad, x, weight, c10::nullopt, {stride, stride},
                                                       {padding, padding}, {1, 1}, false, {0, 0}, 1,
                                                       {true, false, false}));
@@ -156,34 +142,13 @@ public:
 
 } // namespace
 
-ConvWeightGradSwitch convWeightGradSwitch(const char* value) {
-    if (value == nullptr)
-        return ConvWeightGradSwitch::Auto;
-    const std::string_view text(value);
-    if (text == "0" || text == "off" || text == "false" || text == "no")
-        return ConvWeightGradSwitch::Off;
-    if (text == "1" || text == "on" || text == "true" || text == "yes")
-        return ConvWeightGradSwitch::On;
-    return ConvWeightGradSwitch::Auto;
-}
-
 bool convWeightGradSupported() {
     static const bool supported = cpuHasAvx2AndFma();
     return supported;
 }
 
 bool convWeightGradEnabled() {
-    static const bool enabled = [] {
-        switch (convWeightGradSwitch(std::getenv("OSPREY_CONV_WEIGHT_GRAD"))) {
-        case ConvWeightGradSwitch::Off:
-            return false;
-        case ConvWeightGradSwitch::On:
-            return convWeightGradSupported();
-        case ConvWeightGradSwitch::Auto:
-            break;
-        }
-        return convWeightGradSupported() && !cpuHasAvx512();
-    }();
+    static const bool enabled = avx2KernelEnabled("OSPREY_CONV_WEIGHT_GRAD");
     return enabled;
 }
 

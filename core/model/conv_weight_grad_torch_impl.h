@@ -14,13 +14,8 @@
 
 namespace osprey::model {
 
-/// What the OSPREY_CONV_WEIGHT_GRAD variable asks for: 0, off, false or no: never; 1, on, true or yes:
-/// wherever the CPU has AVX2 and FMA; unset or anything else: on CPUs with AVX2 and FMA but no AVX-512
-/// (where oneDNN has faster kernels of its own).
-enum class ConvWeightGradSwitch { Off, On, Auto };
-ConvWeightGradSwitch convWeightGradSwitch(const char* value);
-
-/// Whether this process uses the kernel where it applies (the variable read once, the CPU's features).
+/// Whether this process uses the kernel where it applies: OSPREY_CONV_WEIGHT_GRAD read once, as
+/// avx2KernelEnabled (cpu_kernels.h) says.
 bool convWeightGradEnabled();
 
 /// The CPU can run the kernel (x86-64 with AVX2 and FMA), whatever the variable says.
@@ -33,8 +28,10 @@ bool convWeightGradSupported();
 bool convWeightGradApplies(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t groups,
                            const torch::Tensor& bias);
 
-/// torch::conv2d(x, weight, {}, stride, padding) as an autograd node whose backward computes the input
-/// gradient with LibTorch's convolution_backward and the weight gradient with convWeightGrad.
+/// torch::conv2d(x, weight, {}, stride, padding) as an autograd node whose backward computes the weight
+/// gradient with convWeightGrad. The forward and the input gradient are winograd_conv.cpp's where
+/// winogradConvEnabled() and winogradConvTakes (3x3, stride 1), LibTorch's conv2d and convolution_backward
+/// elsewhere.
 torch::Tensor conv2dWeightGrad(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t stride,
                                std::int64_t padding);
 

@@ -5,6 +5,7 @@
 #include "model/blocks_torch_impl.h"
 #include "model/compat_torch_impl.h"
 #include "model/conv_weight_grad_torch_impl.h"
+#include "model/cpu_kernels.h"
 
 #include "tensor_compare.h"
 
@@ -187,12 +188,12 @@ private slots:
     }
 
     void switchReadsTheVariable() {
-        QCOMPARE(convWeightGradSwitch(nullptr), ConvWeightGradSwitch::Auto);
-        QCOMPARE(convWeightGradSwitch("0"), ConvWeightGradSwitch::Off);
-        QCOMPARE(convWeightGradSwitch("off"), ConvWeightGradSwitch::Off);
-        QCOMPARE(convWeightGradSwitch("1"), ConvWeightGradSwitch::On);
-        QCOMPARE(convWeightGradSwitch("yes"), ConvWeightGradSwitch::On);
-        QCOMPARE(convWeightGradSwitch("auto"), ConvWeightGradSwitch::Auto);
+        QCOMPARE(kernelSwitch(nullptr), KernelSwitch::Auto);
+        QCOMPARE(kernelSwitch("0"), KernelSwitch::Off);
+        QCOMPARE(kernelSwitch("off"), KernelSwitch::Off);
+        QCOMPARE(kernelSwitch("1"), KernelSwitch::On);
+        QCOMPARE(kernelSwitch("yes"), KernelSwitch::On);
+        QCOMPARE(kernelSwitch("auto"), KernelSwitch::Auto);
     }
 };
 
