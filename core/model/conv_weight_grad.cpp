@@ -135,7 +135,9 @@ public:
                                                       {padding, padding}, {1, 1}, false, {0, 0}, 1,
                                                       {true, false, false}));
         if (ctx->needs_input_grad(1))
-            dWeight = convWeightGrad(x, grad, weight.size(2), stride, padding);
+            dWeight = ctx->saved_data["winograd"].toBool()
+                          ? winogradWeightGrad3x3(x, grad)
+                          : convWeightGrad(x, grad, weight.size(2), stride, padding);
         return {dx, dWeight, torch::Tensor(), torch::Tensor()};
     }
 };

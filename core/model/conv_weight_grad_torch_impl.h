@@ -28,10 +28,10 @@ bool convWeightGradSupported();
 bool convWeightGradApplies(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t groups,
                            const torch::Tensor& bias);
 
-/// torch::conv2d(x, weight, {}, stride, padding) as an autograd node whose backward computes the weight
-/// gradient with convWeightGrad. The forward and the input gradient are winograd_conv.cpp's where
-/// winogradConvEnabled() and winogradConvTakes (3x3, stride 1), LibTorch's conv2d and convolution_backward
-/// elsewhere.
+/// torch::conv2d(x, weight, {}, stride, padding) as an autograd node: where winogradConvEnabled() and
+/// winogradConvTakes (3x3, stride 1), its forward, input and weight gradients are winograd_conv.cpp's;
+/// elsewhere LibTorch's conv2d and convolution_backward compute the forward and the input gradient and
+/// convWeightGrad the weight gradient.
 torch::Tensor conv2dWeightGrad(const torch::Tensor& x, const torch::Tensor& weight, std::int64_t stride,
                                std::int64_t padding);
 

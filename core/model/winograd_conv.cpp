@@ -42,6 +42,8 @@ constexpr int kOutVectorBlock = 2; // vectors of 8 outputs in the register tile
 constexpr std::int64_t kOutBlock = 8 * kOutVectorBlock;
 constexpr std::int64_t kChunkFloats = 64 * 1024; // V and M of one chunk: 256 kB
 constexpr std::int64_t kMinChunkTiles = 4 * kTileBlock;
+constexpr std::int64_t kGroupTiles = 100; // the weight gradient's tiles a group aims at
+constexpr std::int64_t kMaxGroups = 16;
 
 /// U for the forward (in = the weight's dim 1) or the input gradient (the filters flipped, in = the weight's
 /// dim 0): per position xi, the outputs in blocks of kOutBlock, each block [in][its outputs] contiguous,
@@ -91,54 +93,75 @@ torch::Tensor transformFilters(const torch::Tensor& weight, bool inputGrad) {
     return u;
 }
 
-using GemmKernel = void (*)(const float*, std::int64_t, const float*, std::int64_t, std::int64_t, float*,
-                            std::int64_t);
+// The products' register tile: m[r * mStride + j] (+)= sum_i a[i * aStep + r * aStride] * b[i * bStep + j]
+// for r < Rows, j < 8 * Vectors, i < count: Rows values of a broadcast and 8 * Vectors of b loaded a step, 12
+// fused multiply-adds for 8 loads when the tile is full. The forward's M (a = V, i = input channel, r =
+// tile) stores its sums; the weight gradient's dU (a = dM, i = tile, r = output) adds them to a partial sum.
+struct Operands {
+    const float* a;
+    std::int64_t aStride, aStep;
+    const float* b;
+    std::int64_t bStep, count;
+    float* m;
+    std::int64_t mStride;
+};
+using ProductKernel = void (*)(const Operands&);
 
 #if OSPREY_WINOGRAD_X86
-// m[t * mStride + o] = sum_c v[t * vStride + c] * u[c * uStride + o] for t < Tiles, o < 8 * Vectors.
 // Named accumulators (not an array) keep GCC from storing them at every step (see conv_weight_grad.cpp).
-#define OSPREY_TILES(X) X(0) X(1) X(2) X(3) X(4) X(5)
-template <int Tiles, int Vectors>
-__attribute__((target("avx2,fma"))) void multiplyTile(const float* v, std::int64_t vStride, const float* u,
-                                                      std::int64_t uStride, std::int64_t channels, float* m,
-                                                      std::int64_t mStride) {
-    static_assert(Tiles >= 1 && Tiles <= kTileBlock && (Vectors == 1 || Vectors == 2));
-#define OSPREY_DECLARE(t) [[maybe_unused]] __m256 acc##t##a = _mm256_setzero_ps(), acc##t##b = acc##t##a;
-    OSPREY_TILES(OSPREY_DECLARE)
+#define OSPREY_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+template <int Rows, int Vectors, bool Accumulate>
+__attribute__((target("avx2,fma"))) void multiplyTile(const Operands& operands) {
+    static_assert(Rows >= 1 && Rows <= kTileBlock && (Vectors == 1 || Vectors == 2));
+#define OSPREY_DECLARE(r) [[maybe_unused]] __m256 acc##r##a = _mm256_setzero_ps(), acc##r##b = acc##r##a;
+    OSPREY_ROWS(OSPREY_DECLARE)
 #undef OSPREY_DECLARE
-    for (std::int64_t c = 0; c < channels; ++c, u += uStride, ++v) {
-        const __m256 ua = _mm256_loadu_ps(u);
-        [[maybe_unused]] const __m256 ub = Vectors == 2 ? _mm256_loadu_ps(u + 8) : ua;
-#define OSPREY_STEP(t)                                                                                       \
-    if constexpr (Tiles > (t)) {                                                                             \
-        const __m256 value = _mm256_broadcast_ss(v + (t)*vStride);                                           \
-        acc##t##a = _mm256_fmadd_ps(value, ua, acc##t##a);                                                   \
+    const float* a = operands.a;
+    const float* b = operands.b;
+    const std::int64_t aStride = operands.aStride, aStep = operands.aStep, bStep = operands.bStep;
+    for (std::int64_t i = operands.count; i > 0; --i, a += aStep, b += bStep) {
+        const __m256 ba = _mm256_loadu_ps(b);
+        [[maybe_unused]] const __m256 bb = Vectors == 2 ? _mm256_loadu_ps(b + 8) : ba;
+#define OSPREY_STEP(r)                                                                                       \
+    if constexpr (Rows > (r)) {                                                                              \
+        const __m256 value = _mm256_broadcast_ss(a + (r)*aStride);                                           \
+        acc##r##a = _mm256_fmadd_ps(value, ba, acc##r##a);                                                   \
         if constexpr (Vectors == 2)                                                                          \
-            acc##t##b = _mm256_fmadd_ps(value, ub, acc##t##b);                                               \
+            acc##r##b = _mm256_fmadd_ps(value, bb, acc##r##b);                                               \
     }
-        OSPREY_TILES(OSPREY_STEP)
+        OSPREY_ROWS(OSPREY_STEP)
 #undef OSPREY_STEP
     }
-#define OSPREY_STORE(t)                                                                                      \
-    if constexpr (Tiles > (t)) {                                                                             \
-        _mm256_storeu_ps(m + (t)*mStride, acc##t##a);                                                        \
+#define OSPREY_STORE(r)                                                                                      \
+    if constexpr (Rows > (r)) {                                                                              \
+        float* target = operands.m + (r)*operands.mStride;                                                   \
+        if constexpr (Accumulate) {                                                                          \
+            acc##r##a = _mm256_add_ps(_mm256_loadu_ps(target), acc##r##a);                                   \
+            if constexpr (Vectors == 2)                                                                      \
+                acc##r##b = _mm256_add_ps(_mm256_loadu_ps(target + 8), acc##r##b);                           \
+        }                                                                                                    \
+        _mm256_storeu_ps(target, acc##r##a);                                                                 \
         if constexpr (Vectors == 2)                                                                          \
-            _mm256_storeu_ps(m + (t)*mStride + 8, acc##t##b);                                                \
+            _mm256_storeu_ps(target + 8, acc##r##b);                                                         \
     }
-    OSPREY_TILES(OSPREY_STORE)
+    OSPREY_ROWS(OSPREY_STORE)
 #undef OSPREY_STORE
 }
-#undef OSPREY_TILES
+#undef OSPREY_ROWS
 
-template <int Vectors, std::size_t... Tiles>
-constexpr std::array<GemmKernel, sizeof...(Tiles)> kernelsFor(std::index_sequence<Tiles...>) {
-    return {&multiplyTile<static_cast<int>(Tiles) + 1, Vectors>...};
+template <int Vectors, bool Accumulate, std::size_t... Rows>
+constexpr std::array<ProductKernel, sizeof...(Rows)> kernelsFor(std::index_sequence<Rows...>) {
+    return {&multiplyTile<static_cast<int>(Rows) + 1, Vectors, Accumulate>...};
 }
 
-// [vectors - 1][tiles - 1]
-constexpr std::array<std::array<GemmKernel, kTileBlock>, kOutVectorBlock> kGemmKernels = {
-    kernelsFor<1>(std::make_index_sequence<kTileBlock>{}),
-    kernelsFor<2>(std::make_index_sequence<kTileBlock>{})};
+// [accumulate][vectors - 1][rows - 1]
+constexpr std::array<std::array<std::array<ProductKernel, kTileBlock>, kOutVectorBlock>, 2> kProductKernels =
+    {{
+        {kernelsFor<1, false>(std::make_index_sequence<kTileBlock>{}),
+         kernelsFor<2, false>(std::make_index_sequence<kTileBlock>{})},
+        {kernelsFor<1, true>(std::make_index_sequence<kTileBlock>{}),
+         kernelsFor<2, true>(std::make_index_sequence<kTileBlock>{})},
+    }};
 
 struct Geometry {
     std::int64_t height, width, tilesHigh, tilesWide;
@@ -220,6 +243,47 @@ __attribute__((target("avx2,fma"))) void transformOutput(const float* m, const G
         }
     }
 }
+
+// The chunk's output gradients in Winograd's space, dM[xi][i][o] = (A dY A^T)[xi], dY the tile's 2x2 outputs'
+// gradient (zero where an output falls outside the image): the gradient of the 16 products M, as Y = A^T M A.
+__attribute__((target("avx2,fma"))) void transformGradient(const float* grad, const Geometry& g,
+                                                           std::int64_t outs, std::int64_t first,
+                                                           std::int64_t count, float* dm) {
+    const std::int64_t positionStride = count * outs;
+    const __m256 zero = _mm256_setzero_ps();
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t tile = first + i;
+        const std::int64_t n = tile / (g.tilesHigh * g.tilesWide), rest = tile % (g.tilesHigh * g.tilesWide);
+        const std::int64_t oh = 2 * (rest / g.tilesWide), ow = 2 * (rest % g.tilesWide);
+        const float* pixel[2][2];
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 2; ++b)
+                pixel[a][b] = oh + a < g.height && ow + b < g.width
+                                  ? grad + n * g.yn + (oh + a) * g.yh + (ow + b) * g.yw
+                                  : nullptr;
+        float* out = dm + i * outs;
+        for (std::int64_t o = 0; o < outs; o += 8) {
+            __m256 d[2][2];
+            for (int a = 0; a < 2; ++a)
+                for (int b = 0; b < 2; ++b)
+                    d[a][b] = pixel[a][b] != nullptr ? _mm256_loadu_ps(pixel[a][b] + o) : zero;
+            __m256 r[4][2]; // A dY
+            for (int b = 0; b < 2; ++b) {
+                r[0][b] = d[0][b];
+                r[1][b] = _mm256_add_ps(d[0][b], d[1][b]);
+                r[2][b] = _mm256_sub_ps(d[0][b], d[1][b]);
+                r[3][b] = _mm256_sub_ps(zero, d[1][b]);
+            }
+            for (int k = 0; k < 4; ++k) { // (A dY) A^T
+                float* target = out + k * 4 * positionStride + o;
+                _mm256_storeu_ps(target, r[k][0]);
+                _mm256_storeu_ps(target + positionStride, _mm256_add_ps(r[k][0], r[k][1]));
+                _mm256_storeu_ps(target + 2 * positionStride, _mm256_sub_ps(r[k][0], r[k][1]));
+                _mm256_storeu_ps(target + 3 * positionStride, _mm256_sub_ps(zero, r[k][1]));
+            }
+        }
+    }
+}
 #endif
 
 } // namespace
@@ -284,8 +348,8 @@ torch::Tensor winogradConv3x3(const torch::Tensor& x, const torch::Tensor& weigh
                     const std::int64_t width = std::min<std::int64_t>(kOutBlock, outs - o);
                     for (std::int64_t t = 0; t < count; t += kTileBlock) {
                         const auto block = static_cast<int>(std::min<std::int64_t>(kTileBlock, count - t));
-                        kGemmKernels[width / 8 - 1][block - 1](vp + t * ins, ins, up + o * ins, width, ins,
-                                                               mp + t * outs + o, outs);
+                        kProductKernels[0][width / 8 - 1][block - 1](
+                            {vp + t * ins, ins, 1, up + o * ins, width, ins, mp + t * outs + o, outs});
                     }
                 }
             }
@@ -294,6 +358,102 @@ torch::Tensor winogradConv3x3(const torch::Tensor& x, const torch::Tensor& weigh
     });
 #endif
     return y;
+}
+
+torch::Tensor winogradWeightGrad3x3(const torch::Tensor& x, const torch::Tensor& grad) {
+    auto require = [](bool condition, const char* what) {
+        if (!condition)
+            throw std::invalid_argument(std::string("winogradWeightGrad3x3: ") + what);
+    };
+    require(cpuHasAvx2AndFma(), "this CPU has no AVX2 and FMA");
+    require(x.defined() && grad.defined() && x.dim() == 4 && grad.dim() == 4 && x.device().is_cpu() &&
+                grad.device().is_cpu() && x.scalar_type() == torch::kFloat &&
+                grad.scalar_type() == torch::kFloat,
+            "x and grad must be 4-D float32 CPU tensors");
+    require(x.stride(1) == 1 && grad.stride(1) == 1, "x and grad must have their channels contiguous");
+    require(x.size(1) % 8 == 0 && grad.size(1) % 8 == 0, "the channels must be multiples of 8");
+    require(grad.size(0) == x.size(0) && grad.size(2) == x.size(2) && grad.size(3) == x.size(3),
+            "grad's shape is not the convolution's output shape");
+    const std::int64_t batch = x.size(0), ins = x.size(1), outs = grad.size(1);
+    const std::int64_t height = x.size(2), width = x.size(3);
+    auto result = torch::empty({outs, 3, 3, ins}, x.options());
+    if (x.numel() == 0 || grad.numel() == 0)
+        return result.zero_().permute({0, 3, 1, 2});
+#if OSPREY_WINOGRAD_X86
+    const Geometry geometry{height,      width,       (height + 1) / 2, (width + 1) / 2, x.stride(0),
+                            x.stride(2), x.stride(3), grad.stride(0),   grad.stride(2),  grad.stride(3)};
+    const std::int64_t tiles = batch * geometry.tilesHigh * geometry.tilesWide;
+    const std::int64_t chunkTiles = std::clamp<std::int64_t>(
+        kChunkFloats / (kPositions * (ins + outs)) / kTileBlock * kTileBlock, kMinChunkTiles, tiles);
+    // The tiles in a fixed number of groups (by the shape alone), each group's sum dU its own, added up in
+    // group order at the end: the threads share the work whatever its shape, and every weight is the same
+    // sum on any number of threads.
+    const std::int64_t groups =
+        std::clamp<std::int64_t>((tiles + kGroupTiles - 1) / kGroupTiles, 1, kMaxGroups);
+    const std::int64_t plane = outs * ins; // dU[xi] is [out][in]
+    const std::unique_ptr<float[]> partial(new float[static_cast<std::size_t>(groups * kPositions * plane)]);
+    const float* xData = x.data_ptr<float>();
+    const float* gradData = grad.data_ptr<float>();
+
+    at::parallel_for(0, groups, 1, [&](std::int64_t firstGroup, std::int64_t lastGroup) {
+        const std::unique_ptr<float[]> v(new float[static_cast<std::size_t>(kPositions * chunkTiles * ins)]);
+        const std::unique_ptr<float[]> dm(
+            new float[static_cast<std::size_t>(kPositions * chunkTiles * outs)]);
+        for (std::int64_t group = firstGroup; group < lastGroup; ++group) {
+            float* sum = partial.get() + group * kPositions * plane;
+            std::fill_n(sum, kPositions * plane, 0.0f);
+            const std::int64_t begin = tiles * group / groups, end = tiles * (group + 1) / groups;
+            for (std::int64_t first = begin; first < end; first += chunkTiles) {
+                const std::int64_t count = std::min(chunkTiles, end - first);
+                transformInput(xData, geometry, ins, first, count, v.get());
+                transformGradient(gradData, geometry, outs, first, count, dm.get());
+                for (int xi = 0; xi < kPositions; ++xi)
+                    for (std::int64_t c = 0; c < ins; c += kOutBlock) {
+                        const std::int64_t vectors = std::min(kOutBlock, ins - c) / 8;
+                        for (std::int64_t o = 0; o < outs; o += kTileBlock) {
+                            const auto rows = static_cast<int>(std::min<std::int64_t>(kTileBlock, outs - o));
+                            kProductKernels[1][vectors - 1][rows - 1](
+                                {dm.get() + xi * count * outs + o, 1, outs, v.get() + xi * count * ins + c,
+                                 ins, count, sum + xi * plane + o * ins + c, ins});
+                        }
+                    }
+            }
+        }
+    });
+    // dW = G^T dU G, with dU the groups' sums added in order.
+    float* out = result.data_ptr<float>();
+    at::parallel_for(0, outs, 1, [&](std::int64_t firstOut, std::int64_t lastOut) {
+        std::vector<float> d(static_cast<std::size_t>(kPositions * ins));
+        for (std::int64_t o = firstOut; o < lastOut; ++o) {
+            for (int xi = 0; xi < kPositions; ++xi) {
+                float* row = d.data() + xi * ins;
+                std::copy_n(partial.get() + xi * plane + o * ins, ins, row);
+                for (std::int64_t group = 1; group < groups; ++group) {
+                    const float* add = partial.get() + (group * kPositions + xi) * plane + o * ins;
+                    for (std::int64_t c = 0; c < ins; ++c)
+                        row[c] += add[c];
+                }
+            }
+            for (std::int64_t c = 0; c < ins; ++c) {
+                float s[3][4]; // G^T D
+                for (int j = 0; j < 4; ++j) {
+                    const float d0 = d[j * ins + c], d1 = d[(4 + j) * ins + c], d2 = d[(8 + j) * ins + c],
+                                d3 = d[(12 + j) * ins + c];
+                    s[0][j] = d0 + 0.5f * (d1 + d2);
+                    s[1][j] = 0.5f * (d1 - d2);
+                    s[2][j] = 0.5f * (d1 + d2) + d3;
+                }
+                float* target = out + o * 9 * ins + c;
+                for (int i = 0; i < 3; ++i) { // (G^T D) G
+                    target[(i * 3 + 0) * ins] = s[i][0] + 0.5f * (s[i][1] + s[i][2]);
+                    target[(i * 3 + 1) * ins] = 0.5f * (s[i][1] - s[i][2]);
+                    target[(i * 3 + 2) * ins] = 0.5f * (s[i][1] + s[i][2]) + s[i][3];
+                }
+            }
+        }
+    });
+#endif
+    return result.permute({0, 3, 1, 2});
 }
 
 } // namespace osprey::model

@@ -32,4 +32,10 @@ bool winogradConvTakes(const torch::Tensor& x, const torch::Tensor& weight, std:
 /// does not take or a CPU without AVX2 and FMA.
 torch::Tensor winogradConv3x3(const torch::Tensor& x, const torch::Tensor& weight, bool inputGrad = false);
 
+/// The gradient of sum(conv2d(x, w, stride 1, padding 1) * grad) with respect to a [grad.size(1), x.size(1),
+/// 3, 3] w, by the same transforms: x and grad float32 CPU tensors of the same batch and size with their
+/// channels contiguous, multiples of 8 of them. Returned channels-last (memory [out][3][3][in]), as
+/// convWeightGrad's. Throws std::invalid_argument for inputs it does not take or a CPU without AVX2 and FMA.
+torch::Tensor winogradWeightGrad3x3(const torch::Tensor& x, const torch::Tensor& grad);
+
 } // namespace osprey::model

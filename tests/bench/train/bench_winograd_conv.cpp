@@ -1,5 +1,6 @@
-// yolov8n's 3x3 convolutions of stride 1 at their training shapes (batch 16 at 320), forward and input
-// gradient, LibTorch's (oneDNN) against Osprey's Winograd F(2x2, 3x3) kernels (core/model/winograd_conv.cpp),
+// yolov8n's 3x3 convolutions of stride 1 at their training shapes (batch 16 at 320), forward, input and
+// weight gradient, LibTorch's (oneDNN; for the weight gradient also Osprey's direct kernel,
+// conv_weight_grad.cpp) against Osprey's Winograd F(2x2, 3x3) kernels (core/model/winograd_conv.cpp),
 // channels-last float32, at the same thread count, medians of repeated runs; and the largest difference
 // from a float64 reference relative to the result's largest value, for both. The step's share is
 // bench_network_step's business (OSPREY_WINOGRAD=0 or 1).
@@ -8,6 +9,7 @@
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
+#include "model/conv_weight_grad_torch_impl.h"
 #include "model/winograd_conv_torch_impl.h"
 
 #include <algorithm>
@@ -89,5 +91,35 @@ int main(int argc, char** argv) {
     }
     std::printf("%-20s %9.2f %9.2f %5.2fx %17s | %9.2f %9.2f %5.2fx\n", "a step's layers", total[0], total[1],
                 total[0] / total[1], "", total[2], total[3], total[2] / total[3]);
+
+    // The weight gradient: oneDNN's, Osprey's direct kernel (conv_weight_grad.cpp) and Winograd's.
+    std::printf("\n%-20s %9s %9s %9s %6s %6s %8s %8s %8s\n", "in->out @size (n)", "dW oneDNN", "direct",
+                "Winograd", "/1DNN", "/direct", "err 1DNN", "err dir", "err ours");
+    double dwTotal[3] = {0, 0, 0};
+    for (const auto& s : shapes) {
+        auto x = torch::randn({16, s.in, s.size, s.size}).contiguous(at::MemoryFormat::ChannelsLast);
+        auto grad = torch::randn({16, s.out, s.size, s.size}).contiguous(at::MemoryFormat::ChannelsLast);
+        auto weight = torch::randn({s.out, s.in, 3, 3}).contiguous(at::MemoryFormat::ChannelsLast);
+        torch::Tensor dw, dwDirect, dwOurs;
+        const double oneDnn = medianMs(repeats, [&] {
+            dw = std::get<1>(at::convolution_backward(grad, x, weight, c10::nullopt, {1, 1}, {1, 1}, {1, 1},
+                                                      false, {0, 0}, 1, {false, true, false}));
+        });
+        const double direct =
+            medianMs(repeats, [&] { dwDirect = osprey::model::convWeightGrad(x, grad, 3, 1, 1); });
+        const double ours =
+            medianMs(repeats, [&] { dwOurs = osprey::model::winogradWeightGrad3x3(x, grad); });
+        const auto dwRef = std::get<1>(at::convolution_backward(
+            grad.to(torch::kDouble), x.to(torch::kDouble), weight.to(torch::kDouble), c10::nullopt, {1, 1},
+            {1, 1}, {1, 1}, false, {0, 0}, 1, {false, true, false}));
+        dwTotal[0] += oneDnn * s.count;
+        dwTotal[1] += direct * s.count;
+        dwTotal[2] += ours * s.count;
+        std::printf("%4d->%-4d @%-3d (%d) %9.2f %9.2f %9.2f %5.2fx %5.2fx %8.1e %8.1e %8.1e\n", s.in, s.out,
+                    s.size, s.count, oneDnn, direct, ours, oneDnn / ours, direct / ours,
+                    relativeError(dw, dwRef), relativeError(dwDirect, dwRef), relativeError(dwOurs, dwRef));
+    }
+    std::printf("%-20s %9.2f %9.2f %9.2f %5.2fx %5.2fx\n", "a step's layers", dwTotal[0], dwTotal[1],
+                dwTotal[2], dwTotal[0] / dwTotal[2], dwTotal[1] / dwTotal[2]);
     return 0;
 }

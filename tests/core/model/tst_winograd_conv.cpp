@@ -1,7 +1,7 @@
 // Osprey's Winograd F(2x2, 3x3) convolutions (core/model/winograd_conv.cpp) against LibTorch's in float64:
-// the forward and the input gradient, odd and even image sizes down to 1x1, channel counts that leave a half
-// output block, more tiles than one chunk holds, a channel slice as input; the same bits on 1 and 2 threads;
-// the training node (conv_weight_grad.cpp) that uses them; what they must refuse.
+// the forward, the input and the weight gradient, odd and even image sizes down to 1x1, channel counts that
+// leave a half output block, more tiles than one chunk holds, a channel slice as input; the same bits on 1
+// and 2 threads; the training node (conv_weight_grad.cpp) that uses them; what they must refuse.
 #include "model/blocks_torch_impl.h"
 #include "model/conv_weight_grad_torch_impl.h"
 #include "model/cpu_kernels.h"
@@ -31,6 +31,13 @@ torch::Tensor referenceInputGrad(const torch::Tensor& grad, const torch::Tensor&
     const auto x = torch::zeros({grad.size(0), w.size(1), grad.size(2), grad.size(3)}, torch::kDouble);
     return std::get<0>(at::convolution_backward(grad.to(torch::kDouble), x, w, c10::nullopt, {1, 1}, {1, 1},
                                                 {1, 1}, false, {0, 0}, 1, {true, false, false}));
+}
+
+torch::Tensor referenceWeightGrad(const torch::Tensor& x, const torch::Tensor& grad) {
+    const auto w = torch::zeros({grad.size(1), x.size(1), 3, 3}, torch::kDouble);
+    return std::get<1>(at::convolution_backward(grad.to(torch::kDouble), x.to(torch::kDouble), w,
+                                                c10::nullopt, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, 1,
+                                                {false, true, false}));
 }
 
 struct ThreadCount {
@@ -85,6 +92,12 @@ private slots:
         verifyClose(winogradConv3x3(x, weight), referenceForward(x, weight), "forward");
         const auto grad = channelsLast(torch::randn({batch, outs, height, width}));
         verifyClose(winogradConv3x3(grad, weight, true), referenceInputGrad(grad, weight), "input gradient");
+        const auto dw = winogradWeightGrad3x3(x, grad);
+        QCOMPARE(dw.sizes(), weight.sizes());
+        QVERIFY(dw.is_contiguous(at::MemoryFormat::ChannelsLast));
+        // A sum over every pixel of the batch: within 1e-5 of the largest value, as the direct kernel.
+        const double error = maxRelative(dw, referenceWeightGrad(x, grad));
+        QVERIFY2(error < 1e-5, qPrintable(QString("weight gradient: max relative error %1").arg(error)));
     }
 
     // A C2f block hands its bottleneck one half of a convolution's output channels: the pixels 2C apart.
@@ -95,22 +108,29 @@ private slots:
         QVERIFY(!x.is_contiguous(at::MemoryFormat::ChannelsLast));
         const auto weight = torch::randn({8, 16, 3, 3});
         verifyClose(winogradConv3x3(x, weight), referenceForward(x, weight), "forward of a slice");
+        const auto grad = channelsLast(torch::randn({2, 8, 7, 9}));
+        const double error = maxRelative(winogradWeightGrad3x3(x, grad), referenceWeightGrad(x, grad));
+        QVERIFY2(error < 1e-5, qPrintable(QString("weight gradient of a slice: %1").arg(error)));
     }
 
     // Each output is one thread's, summed in one order: a seeded run does not depend on the thread count.
     void sameBitsOnAnyThreadCount() {
         const auto x = channelsLast(torch::randn({3, 32, 21, 17}));
         const auto weight = torch::randn({40, 32, 3, 3});
-        torch::Tensor one, two;
+        const auto grad = channelsLast(torch::randn({3, 40, 21, 17}));
+        torch::Tensor one, two, dwOne, dwTwo;
         {
             ThreadCount threads(1);
             one = winogradConv3x3(x, weight);
+            dwOne = winogradWeightGrad3x3(x, grad);
         }
         {
             ThreadCount threads(2);
             two = winogradConv3x3(x, weight);
+            dwTwo = winogradWeightGrad3x3(x, grad);
         }
         QVERIFY(torch::equal(one, two));
+        QVERIFY(torch::equal(dwOne, dwTwo));
     }
 
     // The training node: forward and input gradient by these kernels where they apply, the weight gradient
@@ -133,6 +153,8 @@ private slots:
         verifyClose(y1, referenceForward(input, weight0), "the node's forward");
         verifyClose(x1.grad(), referenceInputGrad(grad, weight0), "the node's input gradient");
         QVERIFY2(maxRelative(w1.grad(), w2.grad()) < 1e-5, "weight gradient");
+        const double error = maxRelative(w1.grad(), referenceWeightGrad(input, grad));
+        QVERIFY2(error < 1e-5, qPrintable(QString("the node's weight gradient: %1").arg(error)));
     }
 
     void takesOnlyWhatItComputes() {
@@ -151,6 +173,12 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, winogradConv3x3(x, w, true)); // 16 is not w's 8 outs
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  winogradConv3x3(channelsLast(torch::randn({1, 24, 6, 6})), w));
+        const auto grad = channelsLast(torch::randn({1, 8, 6, 6}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, winogradWeightGrad3x3(x.contiguous(), grad));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 winogradWeightGrad3x3(x, channelsLast(torch::randn({1, 8, 5, 6}))));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 winogradWeightGrad3x3(x, channelsLast(torch::randn({1, 4, 6, 6}))));
     }
 
     void switchReadsTheVariable() {
