@@ -4,7 +4,8 @@
 // with its older `jit:avx2` kernels at about 70 % of the rate of its forward convolutions (yolov8n at 320,
 // batch 16: 358 of 871 ms of a step's convolutions on a Zen 2 EPYC), and 3x3 layers of 40x40 and more at
 // about half; this kernel is 1.15-1.27x oneDNN's over a step's 3x3 layers and makes the step about 5 %
-// faster there (docs/benchmarks.md). 1x1 convolutions, the forward and the input gradient stay oneDNN's.
+// faster there (docs/benchmarks.md). 1x1 convolutions stay oneDNN's, and so do the forward and input
+// gradient of the others, but for 3x3 ones of stride 1, which winograd_conv.cpp computes whole.
 // The gradient is the same sum, to float rounding: each weight's sum runs over the batch in a fixed order,
 // so a seeded result does not depend on the thread count.
 

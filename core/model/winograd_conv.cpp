@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -35,7 +34,9 @@ namespace {
 // stay in the core's L2 cache: the chunk's input transform, its 16 products (a register tile of 6 tiles by
 // 16 outputs, as conv_weight_grad.cpp's kernel: 12 fused multiply-adds for 2 loads and 6 broadcasts), then
 // its output transform straight into the result. A chunk is one thread's, so every output is summed in the
-// same order on any number of threads.
+// same order on any number of threads. The weight gradient runs the other way: the output gradient's
+// tiles transformed, dM = A dY A^T, the products dU[xi][o][c] = sum_tiles dM[xi][tile][o] * V[xi][tile][c]
+// (the same register tile, 6 outputs by 16 input channels, summed over the tiles), dW = G^T dU G.
 constexpr int kPositions = 16;
 constexpr int kTileBlock = 6;
 constexpr int kOutVectorBlock = 2; // vectors of 8 outputs in the register tile
@@ -44,6 +45,7 @@ constexpr std::int64_t kChunkFloats = 64 * 1024; // V and M of one chunk: 256 kB
 constexpr std::int64_t kMinChunkTiles = 4 * kTileBlock;
 constexpr std::int64_t kGroupTiles = 100; // the weight gradient's tiles a group aims at
 constexpr std::int64_t kMaxGroups = 16;
+constexpr std::int64_t kMaxPartialFloats = 16 << 20; // the groups' sums dU: at most 64 MB (wide layers)
 
 /// U for the forward (in = the weight's dim 1) or the input gradient (the filters flipped, in = the weight's
 /// dim 0): per position xi, the outputs in blocks of kOutBlock, each block [in][its outputs] contiguous,
@@ -169,6 +171,15 @@ struct Geometry {
     std::int64_t yn, yh, yw; // output strides
 };
 
+// A tile's image and the first of its 2x2 outputs.
+struct TileOrigin {
+    std::int64_t n, row, column;
+};
+TileOrigin tileOrigin(const Geometry& g, std::int64_t tile) {
+    const std::int64_t perImage = g.tilesHigh * g.tilesWide, rest = tile % perImage;
+    return {tile / perImage, 2 * (rest / g.tilesWide), 2 * (rest % g.tilesWide)};
+}
+
 // V[xi][i][c] = (B^T d B)[xi] for the chunk's tiles first..first+count and every channel.
 __attribute__((target("avx2,fma"))) void transformInput(const float* x, const Geometry& g,
                                                         std::int64_t channels, std::int64_t first,
@@ -176,9 +187,8 @@ __attribute__((target("avx2,fma"))) void transformInput(const float* x, const Ge
     const std::int64_t positionStride = count * channels;
     const __m256 zero = _mm256_setzero_ps();
     for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t tile = first + i;
-        const std::int64_t n = tile / (g.tilesHigh * g.tilesWide), rest = tile % (g.tilesHigh * g.tilesWide);
-        const std::int64_t row0 = 2 * (rest / g.tilesWide) - 1, col0 = 2 * (rest % g.tilesWide) - 1;
+        const auto [n, oh, ow] = tileOrigin(g, first + i);
+        const std::int64_t row0 = oh - 1, col0 = ow - 1;
         const float* pixel[4][4];
         for (int r = 0; r < 4; ++r)
             for (int s = 0; s < 4; ++s) {
@@ -216,9 +226,7 @@ __attribute__((target("avx2,fma"))) void transformOutput(const float* m, const G
                                                          std::int64_t first, std::int64_t count, float* y) {
     const std::int64_t positionStride = count * outs;
     for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t tile = first + i;
-        const std::int64_t n = tile / (g.tilesHigh * g.tilesWide), rest = tile % (g.tilesHigh * g.tilesWide);
-        const std::int64_t oh = 2 * (rest / g.tilesWide), ow = 2 * (rest % g.tilesWide);
+        const auto [n, oh, ow] = tileOrigin(g, first + i);
         const bool secondRow = oh + 1 < g.height, secondColumn = ow + 1 < g.width;
         float* target = y + n * g.yn + oh * g.yh + ow * g.yw;
         const float* source = m + i * outs;
@@ -252,9 +260,7 @@ __attribute__((target("avx2,fma"))) void transformGradient(const float* grad, co
     const std::int64_t positionStride = count * outs;
     const __m256 zero = _mm256_setzero_ps();
     for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t tile = first + i;
-        const std::int64_t n = tile / (g.tilesHigh * g.tilesWide), rest = tile % (g.tilesHigh * g.tilesWide);
-        const std::int64_t oh = 2 * (rest / g.tilesWide), ow = 2 * (rest % g.tilesWide);
+        const auto [n, oh, ow] = tileOrigin(g, first + i);
         const float* pixel[2][2];
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 2; ++b)
@@ -388,9 +394,10 @@ torch::Tensor winogradWeightGrad3x3(const torch::Tensor& x, const torch::Tensor&
     // The tiles in a fixed number of groups (by the shape alone), each group's sum dU its own, added up in
     // group order at the end: the threads share the work whatever its shape, and every weight is the same
     // sum on any number of threads.
-    const std::int64_t groups =
-        std::clamp<std::int64_t>((tiles + kGroupTiles - 1) / kGroupTiles, 1, kMaxGroups);
     const std::int64_t plane = outs * ins; // dU[xi] is [out][in]
+    const std::int64_t groups = std::clamp<std::int64_t>(
+        (tiles + kGroupTiles - 1) / kGroupTiles, 1,
+        std::max<std::int64_t>(1, std::min(kMaxGroups, kMaxPartialFloats / (kPositions * plane))));
     const std::unique_ptr<float[]> partial(new float[static_cast<std::size_t>(groups * kPositions * plane)]);
     const float* xData = x.data_ptr<float>();
     const float* gradData = grad.data_ptr<float>();

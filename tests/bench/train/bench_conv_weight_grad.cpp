@@ -7,6 +7,7 @@
 // Usage: bench_conv_weight_grad [threads=2] [repeats=7]
 #include <torch/torch.h>
 
+#include "median_time.h"
 #include "model/conv_weight_grad_torch_impl.h"
 
 #include <algorithm>
@@ -17,22 +18,11 @@
 
 namespace {
 
+using osprey::bench::medianMs;
+
 struct Shape {
     int in, out, size, kernel, stride, count;
 };
-
-template <typename F> double medianMs(int repeats, F&& f) {
-    f();
-    std::vector<double> times;
-    for (int i = 0; i < repeats; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        times.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
 
 } // namespace
 

@@ -148,6 +148,10 @@ def step_ceiling(args):
         return None, "not under --isa avx2 (bench_train also times bf16, which AVX2 runs emulated, for many minutes)"
     if not os.path.exists(bench):
         return None, f"{bench} not found (ninja -C build bench_train)"
+    # Benchmarks are not in `all`: a bench_train older than the osprey-cli beside it times older code.
+    cli = os.path.abspath(args.cli)
+    if os.path.exists(cli) and os.path.getmtime(bench) < os.path.getmtime(cli):
+        return None, f"{bench} is older than {cli} (ninja -C build bench_train)"
     # libgomp's default waits, as osprey-cli trains on an idle machine (docs/threads.md).
     out, _ = run([bench, "64", str(args.imgsz), str(args.batch), "8", "modes"])
     rates, threads = {}, None

@@ -9,6 +9,7 @@
 #include <torch/torch.h>
 
 #include "malloc_policy.h"
+#include "median_time.h"
 #include "model/conv_weight_grad_torch_impl.h"
 #include "model/winograd_conv_torch_impl.h"
 
@@ -20,22 +21,11 @@
 
 namespace {
 
+using osprey::bench::medianMs;
+
 struct Shape {
     int in, out, size, count;
 };
-
-template <typename F> double medianMs(int repeats, F&& f) {
-    f();
-    std::vector<double> times;
-    for (int i = 0; i < repeats; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        times.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
 
 double relativeError(const torch::Tensor& value, const torch::Tensor& reference) {
     return ((value.to(torch::kDouble) - reference).abs().max() / reference.abs().max()).item<double>();

@@ -14,7 +14,9 @@
 #include <stdexcept>
 
 using namespace osprey::model;
+using osprey::test::channelsLast;
 using osprey::test::maxRelative;
+using osprey::test::ThreadCount;
 
 namespace {
 
@@ -26,16 +28,6 @@ torch::Tensor referenceWeightGrad(const torch::Tensor& x, const torch::Tensor& g
                                                 {padding, padding}, {1, 1}, false, {0, 0}, 1,
                                                 {false, true, false}));
 }
-
-torch::Tensor channelsLast(const torch::Tensor& t) {
-    return t.contiguous(at::MemoryFormat::ChannelsLast);
-}
-
-struct ThreadCount {
-    explicit ThreadCount(int count) : saved(at::get_num_threads()) { at::set_num_threads(count); }
-    ~ThreadCount() { at::set_num_threads(saved); }
-    int saved;
-};
 
 } // namespace
 

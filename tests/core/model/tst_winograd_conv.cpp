@@ -14,13 +14,11 @@
 #include <stdexcept>
 
 using namespace osprey::model;
+using osprey::test::channelsLast;
 using osprey::test::maxRelative;
+using osprey::test::ThreadCount;
 
 namespace {
-
-torch::Tensor channelsLast(const torch::Tensor& t) {
-    return t.contiguous(at::MemoryFormat::ChannelsLast);
-}
 
 torch::Tensor referenceForward(const torch::Tensor& x, const torch::Tensor& weight) {
     return at::conv2d(x.to(torch::kDouble), weight.to(torch::kDouble), {}, 1, 1);
@@ -39,12 +37,6 @@ torch::Tensor referenceWeightGrad(const torch::Tensor& x, const torch::Tensor& g
                                                 c10::nullopt, {1, 1}, {1, 1}, {1, 1}, false, {0, 0}, 1,
                                                 {false, true, false}));
 }
-
-struct ThreadCount {
-    explicit ThreadCount(int count) : saved(at::get_num_threads()) { at::set_num_threads(count); }
-    ~ThreadCount() { at::set_num_threads(saved); }
-    int saved;
-};
 
 void verifyClose(const torch::Tensor& ours, const torch::Tensor& expected, const char* what) {
     QCOMPARE(ours.sizes(), expected.sizes());
