@@ -87,6 +87,10 @@ enum class HsvKernel { Fastest, Portable };
 /// The same with a given hue shift (in [-180, 180]) and factors (in [0, 2]).
 void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor,
               HsvKernel kernel = HsvKernel::Fastest);
+/// Whether the AVX2 kernel computes this jitter's lookup tables in closed form (nearly every jitter) or
+/// reads them with gathers (the few whose tables no closed form gives exactly); for the test that covers
+/// both.
+bool hsvTablesInClosedForm(double hueShift, double satFactor, double valFactor);
 
 /// Mirrors left-right, boxes included.
 void flipHorizontal(LabeledImage& image);

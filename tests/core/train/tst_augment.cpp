@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <thread>
 
@@ -257,7 +258,9 @@ private slots:
     void hsvKernelsGiveTheSameBytes() {
         // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys,
         // widths that leave 0 to 7 pixels for the loop after the kernel's steps of eight, regions of a wider
-        // image (rows not contiguous), and jitters from the default gains to the largest.
+        // image (rows not contiguous), and jitters from the default gains to the largest: nearly all with
+        // the jitter's tables in closed form, a few (a factor of exactly 0.7, a shift just short of 180)
+        // whose tables no closed form gives, which the kernel reads with gathers.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         if (!__builtin_cpu_supports("avx2"))
             QSKIP("this CPU has no AVX2: only the portable loop runs here");
@@ -265,8 +268,8 @@ private slots:
         QSKIP("not an x86-64 build: only the portable loop exists here");
 #endif
         cv::RNG rng(11);
-        int compared = 0;
-        for (int trial = 0; trial < 60; ++trial) {
+        int compared = 0, closedForms = 0, gathered = 0;
+        for (int trial = 0; trial < 120; ++trial) {
             const int width = 1 + (trial * 37) % 203, height = 1 + trial % 9;
             cv::Mat wide(height, width + 5, CV_8UC3);
             rng.fill(wide, cv::RNG::UNIFORM, 0, 256);
@@ -281,10 +284,15 @@ private slots:
                 cv::merge(std::vector<cv::Mat>{level, level, level}, wide);
             }
             const cv::Mat source = wide(cv::Rect(trial % 5, 0, width, height));
-            const double hue = trial < 4 ? (trial % 2 ? 180.0 : -180.0)
-                                         : rng.uniform(-1.0, 1.0) * 180 * (trial % 2 ? 1 : 0.015);
+            double hue = trial < 4 ? (trial % 2 ? 180.0 : -180.0)
+                                   : rng.uniform(-1.0, 1.0) * 180 * (trial % 2 ? 1 : 0.015);
             const double sat = trial < 4 ? (trial < 2 ? 0.0 : 2.0) : 1 + rng.uniform(-1.0, 1.0) * 0.7;
-            const double val = trial < 4 ? (trial == 1 ? 2.0 : 0.0) : 1 + rng.uniform(-1.0, 1.0) * 0.4;
+            double val = trial < 4 ? (trial == 1 ? 2.0 : 0.0) : 1 + rng.uniform(-1.0, 1.0) * 0.4;
+            if (trial % 20 == 5) // 10 x 0.7 is 7 in double and 6.9999999 in float
+                val = 0.7;
+            if (trial % 20 == 6) // 1 + 179.99999999999997 rounds to 181, 0 + it truncates to 179
+                hue = std::nextafter(180.0, 0.0);
+            (hsvTablesInClosedForm(hue, sat, val) ? closedForms : gathered) += 1;
             cv::Mat fastest = source.clone(), portable = source.clone();
             cv::Mat region = wide.clone(), regionRef = wide.clone();
             hsvApply(fastest, hue, sat, val, HsvKernel::Fastest);
@@ -307,6 +315,8 @@ private slots:
             compared += width * height;
         }
         QVERIFY(compared > 20000);
+        QCOMPARE(gathered, 12);
+        QVERIFY(closedForms > 100);
     }
     void clipDropsDegenerateBoxes() {
         std::vector<PixelBox> boxes{{0, -5, -5, 10, 10}, {1, 62, 0, 70, 10}, {2, 5, 5, 6, 30}};
