@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -173,6 +174,30 @@ std::vector<PixelBox> warpBoxes(const std::vector<PixelBox>& boxes, const cv::Ma
     return out;
 }
 
+// Sets the pixels of `image` (CV_8UC3) that no rectangle of `covered` holds to the padding grey, row by
+// row: the tiles of a mosaic leave about 4 % of it, and the rest need not be written twice.
+void fillOutside(cv::Mat& image, const std::vector<cv::Rect>& covered) {
+    std::vector<std::pair<int, int>> spans;
+    for (int y = 0; y < image.rows; ++y) {
+        spans.clear();
+        for (const auto& rect : covered)
+            if (y >= rect.y && y < rect.y + rect.height)
+                spans.emplace_back(rect.x, rect.x + rect.width);
+        std::sort(spans.begin(), spans.end());
+        std::uint8_t* row = image.ptr<std::uint8_t>(y);
+        int x = 0;
+        const auto fill = [&](int end) {
+            if (end > x)
+                std::memset(row + 3 * x, kPadValue, 3 * static_cast<std::size_t>(end - x));
+        };
+        for (const auto& [begin, end] : spans) {
+            fill(begin);
+            x = std::max(x, end);
+        }
+        fill(image.cols);
+    }
+}
+
 } // namespace
 
 LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY) {
@@ -188,12 +213,14 @@ LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int cen
 }
 
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
-                          const AffineParams& params) {
+                          const AffineParams& params, cv::Mat into) {
     const int side = 2 * imgsz;
     const cv::Matx23d m = affineMatrix(params, side, side, imgsz, imgsz);
     const double s = params.scale, offsetX = m(0, 2), offsetY = m(1, 2);
     LabeledImage out;
-    out.rgb = cv::Mat(imgsz, imgsz, CV_8UC3, cv::Scalar(kPadValue, kPadValue, kPadValue));
+    CV_Assert(into.empty() || (into.rows == imgsz && into.cols == imgsz && into.type() == CV_8UC3));
+    out.rgb = into.empty() ? cv::Mat(imgsz, imgsz, CV_8UC3) : into;
+    std::vector<cv::Rect> covered;
     const auto tiles = mosaicTiles(images, imgsz, centreX, centreY);
     for (size_t i = 0; i < tiles.size(); ++i) {
         const cv::Rect& canvas = tiles[i].canvas;
@@ -211,10 +238,12 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
         if (x2 <= x1 || y2 <= y1)
             continue;
         const cv::Vec2d tile(s * canvas.x + offsetX - x1, s * canvas.y + offsetY - y1);
-        cv::Mat target = out.rgb(cv::Rect(x1, y1, x2 - x1, y2 - y1));
+        covered.emplace_back(x1, y1, x2 - x1, y2 - y1);
+        cv::Mat target = out.rgb(covered.back());
         // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
         warpScaleTranslate(images[i].rgb(tiles[i].source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
     }
+    fillOutside(out.rgb, covered);
     out.boxes = warpBoxes(mosaicBoxes(images, tiles, imgsz), m, s, imgsz, imgsz);
     return out;
 }

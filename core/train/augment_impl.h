@@ -67,9 +67,10 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
 /// each tile is warped straight into the imgsz x imgsz output, over the pixels that sample it. The boxes
 /// are exactly the two-step path's; the pixels are too, except on the one-pixel seams between tiles (and
 /// between a tile and the canvas's grey), where a pixel interpolates with its own tile's edge instead of
-/// the neighbour.
+/// the neighbour. `into`, when given, is the imgsz x imgsz CV_8UC3 image written (every pixel, e.g. a
+/// batch's slot); otherwise a new one is.
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
-                          const AffineParams& params);
+                          const AffineParams& params, cv::Mat into = {});
 
 /// cv::warpAffine(src, dst, [scale 0 offsetX; 0 scale offsetY], dst.size(), INTER_LINEAR, borderType,
 /// borderValue) for CV_8UC3 images, the same pixels exactly, computed separably (scale_warp.cpp): one

@@ -262,7 +262,8 @@ struct DataLoader::Impl {
             previousOrder[static_cast<size_t>(position + static_cast<long long>(samples.size()))]);
     }
 
-    LabeledImage buildTrainImage(size_t position, Rng& rng) {
+    // `into`: where a mosaic is written (the batch's slot); other images are new ones.
+    LabeledImage buildTrainImage(size_t position, Rng& rng, const cv::Mat& into) {
         const int imgsz = options.imgsz;
         std::uniform_real_distribution<double> unit(0.0, 1.0);
         LabeledImage image;
@@ -284,7 +285,8 @@ struct DataLoader::Impl {
                 parts.push_back(*part); // shares the pixels; mosaicAffine only reads them
             std::uniform_int_distribution<int> centre(imgsz / 2, imgsz + imgsz / 2 - 1);
             const int cx = centre(rng), cy = centre(rng);
-            image = mosaicAffine(parts, imgsz, cx, cy, drawAffine(rng, options.scale, options.translate));
+            image =
+                mosaicAffine(parts, imgsz, cx, cy, drawAffine(rng, options.scale, options.translate), into);
         } else {
             image = letterboxPad(*loadRecent(static_cast<size_t>(order[position])), imgsz, imgsz);
             image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
@@ -319,6 +321,8 @@ struct DataLoader::Impl {
         const size_t imageBytes = static_cast<size_t>(batch.width) * static_cast<size_t>(batch.height) * 3;
         batch.pixels.resize(imageBytes * static_cast<size_t>(batch.count));
         for (size_t position = first; position < last; ++position) {
+            const int slot = static_cast<int>(position - first);
+            std::uint8_t* slotPixels = batch.pixels.data() + imageBytes * static_cast<size_t>(slot);
             LabeledImage image;
             if (options.mode == LoaderMode::Val) {
                 image = letterboxPad(valImages[position - first], batch.width, batch.height);
@@ -329,15 +333,15 @@ struct DataLoader::Impl {
                                   static_cast<unsigned>(options.seed >> 32),
                                   static_cast<unsigned>(plan.epoch), static_cast<unsigned>(position)};
                 Rng rng(seq);
-                image = buildTrainImage(position, rng);
+                image = buildTrainImage(position, rng, cv::Mat(imgsz, imgsz, CV_8UC3, slotPixels));
             } else {
                 image = letterboxPad(load(static_cast<size_t>(order[position]), false), imgsz, imgsz);
             }
-            if (!image.rgb.isContinuous())
-                image.rgb = image.rgb.clone();
-            const int slot = static_cast<int>(position - first);
-            std::memcpy(batch.pixels.data() + imageBytes * static_cast<size_t>(slot), image.rgb.data,
-                        imageBytes);
+            if (image.rgb.data != slotPixels) { // not built in its slot
+                if (!image.rgb.isContinuous())
+                    image.rgb = image.rgb.clone();
+                std::memcpy(slotPixels, image.rgb.data, imageBytes);
+            }
             for (const auto& box : image.boxes)
                 batch.boxes.push_back({slot, box.classId, box.x1, box.y1, box.x2, box.y2});
         }

@@ -123,37 +123,39 @@ void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSPREY_WARP_AVX2 1
-// blendColumns two pixels a step, for the columns whose second tap is the pixel after the first (all but
-// the border's): one 16-byte load holds both taps' three values, a byte shuffle pairs them, and one
-// pmaddwd per pixel pair does the blend; `weights` holds each column's (32 - fx, fx) pair four times.
-// The same integer arithmetic as blendColumns, so the same bytes. Returns the first column not done.
+// blendColumns four pixels a step, over columns whose second tap is the pixel after the first (all but the
+// border's; the caller finds them once per warp): one 16-byte load holds both taps' three values, a byte
+// shuffle pairs them, one pmaddwd blends two pixels, and the four pixels' twelve bytes are gathered into one
+// 16-byte store (its last four bytes overwritten by the next step or by blendColumns). `weights` holds each
+// column's (32 - fx, fx) pair four times. The same integer arithmetic as blendColumns, so the same bytes.
+// Leaves at least two columns of the row to the caller; returns the first column not done.
 __attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t* __restrict blended,
                                                              const int* __restrict tap0,
-                                                             const int* __restrict tap1,
                                                              const std::uint32_t* __restrict weights,
-                                                             int width, std::uint8_t* __restrict out) {
+                                                             int count, std::uint8_t* __restrict out) {
     constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
     // Words (a0 a1 a2 b0 b1 b2 . .) to (a0 b0 a1 b1 a2 b2 . .).
     const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, //
                                           0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1);
+    // After the packs: bytes p0 . p2 . | p1 . p3 . (three values and a zero each), to p0 p1 p2 p3.
+    const __m128i compact = _mm_setr_epi8(0, 1, 2, 8, 9, 10, 4, 5, 6, 12, 13, 14, -1, -1, -1, -1);
     const __m256i round = _mm256_set1_epi32(kRound);
+    const auto load = [&](int x) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x]));
+    };
     int x = 0;
-    // x + 2 < width: each pixel stores four bytes, the fourth overwritten by the next pixel; the row's last
-    // pixel is left to blendColumns.
-    for (; x + 2 < width; x += 2) {
-        if (tap1[x] != tap0[x] + 3 || tap1[x + 1] != tap0[x + 1] + 3)
-            break;
-        const __m256i values =
-            _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x])),
-                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x + 1])));
-        const __m256i sums =
-            _mm256_madd_epi16(_mm256_shuffle_epi8(values, pair),
+    for (; x + 6 <= count; x += 4) {
+        const __m256i first =
+            _mm256_madd_epi16(_mm256_shuffle_epi8(_mm256_setr_m128i(load(x), load(x + 1)), pair),
                               _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x)));
-        const __m256i words = _mm256_srli_epi32(_mm256_add_epi32(sums, round), kShift);
-        const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(words, words), words);
-        const int first = _mm256_cvtsi256_si32(bytes), second = _mm256_extract_epi32(bytes, 4);
-        std::memcpy(out + 3 * x, &first, 4);
-        std::memcpy(out + 3 * x + 3, &second, 4);
+        const __m256i second =
+            _mm256_madd_epi16(_mm256_shuffle_epi8(_mm256_setr_m128i(load(x + 2), load(x + 3)), pair),
+                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x + 8)));
+        const __m256i words = _mm256_packs_epi32(_mm256_srli_epi32(_mm256_add_epi32(first, round), kShift),
+                                                 _mm256_srli_epi32(_mm256_add_epi32(second, round), kShift));
+        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x),
+                         _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), compact));
     }
     return x;
 }
@@ -220,6 +222,14 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
     std::vector<std::uint8_t> constantRow(3 * static_cast<size_t>(src.cols),
                                           static_cast<std::uint8_t>(std::clamp(borderValue, 0, 255)));
     const auto sourceRow = [&](int tap) { return tap < 0 ? constantRow.data() : src.ptr<std::uint8_t>(tap); };
+    // The columns whose taps are adjacent pixels: one run (positions grow with x; the border's columns,
+    // clamped or constant, lie before and after it).
+    int adjacentBegin = 0, adjacentEnd = 0;
+    while (adjacentBegin < width && tap1[adjacentBegin] != tap0[adjacentBegin] + 3)
+        ++adjacentBegin;
+    adjacentEnd = adjacentBegin;
+    while (adjacentEnd < width && tap1[adjacentEnd] == tap0[adjacentEnd] + 3)
+        ++adjacentEnd;
     for (int y = 0; y < height; ++y) {
         if (lastColumn >= firstColumn) {
             const int offset = 3 * firstColumn;
@@ -229,14 +239,16 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double o
         std::uint8_t* out = dst.ptr<std::uint8_t>(y);
         int x = 0;
 #ifdef OSPREY_WARP_AVX2
-        // The border's columns (non-adjacent taps) come first or last: the left ones by blendColumns, the
-        // rest two at a time until the right border, then blendColumns again.
-        if (hasAvx2) {
-            while (x < width && tap1[x] != tap0[x] + 3)
-                ++x;
-            blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), 0, x, out);
-            x += blendAdjacentColumnsAvx2(blended.data(), tap0.data() + x, tap1.data() + x,
-                                          weights.data() + 4 * x, width - x, out + 3 * x);
+        // The left border's columns by blendColumns, the adjacent run four at a time (its last columns and
+        // the right border's by blendColumns again). The run's stores spill into the columns after it, which
+        // blendColumns writes afterwards.
+        if (hasAvx2 && adjacentEnd - adjacentBegin >= 6) {
+            blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), 0, adjacentBegin,
+                         out);
+            x = adjacentBegin + blendAdjacentColumnsAvx2(blended.data(), tap0.data() + adjacentBegin,
+                                                         weights.data() + 4 * adjacentBegin,
+                                                         adjacentEnd - adjacentBegin,
+                                                         out + 3 * adjacentBegin);
         }
 #endif
         blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), x, width, out);

@@ -172,6 +172,29 @@ private slots:
         }
         qInfo("pixels differing by more than 2 levels: %.3f%%", 100 * differingPixels / pixels);
     }
+    void mosaicWritesEveryPixelOfItsTarget() {
+        // Written into an image of random bytes (as a batch's unwritten slot), a mosaic is the same as a new
+        // one: the tiles and the grey around them cover every pixel. Scales from 0.25 (much grey) to 1.5.
+        Rng rng(4);
+        cv::RNG noise(5);
+        const int imgsz = 128;
+        int greyPixels = 0;
+        for (int trial = 0; trial < 100; ++trial) {
+            auto draw = randomDraw(rng, imgsz);
+            if (trial % 4 == 0)
+                draw.params.scale = 0.25;
+            const auto fresh = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
+            cv::Mat target(imgsz, imgsz, CV_8UC3);
+            noise.fill(target, cv::RNG::UNIFORM, 0, 256);
+            const auto into = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params, target);
+            QCOMPARE(static_cast<const void*>(into.rgb.data), static_cast<const void*>(target.data));
+            QCOMPARE(cv::norm(into.rgb, fresh.rgb, cv::NORM_INF), 0.0);
+            cv::Mat grey;
+            cv::inRange(fresh.rgb, cv::Scalar::all(kPadValue), cv::Scalar::all(kPadValue), grey);
+            greyPixels += cv::countNonZero(grey);
+        }
+        QVERIFY(greyPixels > 100 * imgsz * imgsz / 10); // the padding was exercised
+    }
 
     void boxesLandOnTheirObjects() {
         // Every output box's inner pixels (1.5 px in from each edge) have its object's colour, in the
