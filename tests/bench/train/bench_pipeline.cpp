@@ -5,11 +5,13 @@
 //            second epoch, after one epoch filled the cache;
 //   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
 //            flip), on the calling thread.
+// malloc keeps freed memory, as in osprey-cli's training (app/malloc_policy.h).
 //
 // Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile]
 // [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
 // labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
 #include "imaging/image.h"
+#include "malloc_policy.h"
 #include "train/augment_impl.h"
 #include "train/data_loader.h"
 
@@ -229,6 +231,7 @@ int main(int argc, char** argv) {
                              "[rate|rate-ram|profile] [warmup=2]\n");
         return 2;
     }
+    app::keepFreedMemory(); // as osprey-cli trains: a batch's and a decode's buffers reuse freed memory
     const fs::path root = argv[1];
     const int imgsz = argc > 2 ? std::atoi(argv[2]) : 640;
     const int batch = argc > 3 ? std::atoi(argv[3]) : 16;
