@@ -1,22 +1,23 @@
 // The HSV jitter in one pass over the interleaved RGB pixels: what Ultralytics 8.4's RandomHSV computes with
 // OpenCV (cv::cvtColor(RGB2HSV), a three-channel lookup table, cv::cvtColor(HSV2RGB)), without the two
-// intermediate images. Two forms of the same arithmetic, the same bytes (tst_augment compares them): eight
-// pixels at a time in AVX2 intrinsics where the CPU has AVX2 (chosen at run time), and the portable loop,
-// which also does the rows' last pixels. Its table, as since Ultralytics 8.3.79: the hue shifted by r_h * 180
-// and wrapped at 180, saturation and value multiplied by 1 + r_s and 1 + r_v and clipped at 255, all three
-// truncated to integers (numpy's astype(uint8)).
+// intermediate images. Two forms of the same arithmetic, the same bytes (tst_augment compares them): groups
+// of eight pixels in AVX2 intrinsics, four groups at a time, where the CPU has AVX2 (chosen at run time),
+// and the portable loop, which also does the rows' last pixels. Its table, as since Ultralytics 8.3.79: the
+// hue shifted by r_h * 180 and wrapped at 180, saturation and value multiplied by 1 + r_s and 1 + r_v and
+// clipped at 255, all three truncated to integers (numpy's astype(uint8)).
 // Built with -fno-trapping-math and -ffp-contract=off (core/train/CMakeLists.txt): no fused multiply-adds, so
 // that both forms round alike.
 //
-// A 640x640 image on one core of a Zen 2 EPYC: 0.95 ms with the AVX2 kernel (1.34 ms when it read the
-// jitter's tables with gathers, which it still does for the rare jitter whose tables have no closed form),
-// 1.94 ms with the portable loop vectorised by GCC 12 (its AVX2 clone, which did the table lookups as
-// scalar loads and the interleaved channels with inserts and extracts). Earlier, on another machine, OpenCV's way (Debian's
-// OpenCV 4.6: two colour conversions and a lookup table) took 3.6 ms against the vectorised loop's 1.7.
-// The hue and saturation are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two
-// tables of reciprocals, computed here in float, equal them for every 1..255); the jitter is Ultralytics'
-// table exactly; the way back to RGB is OpenCV's float one: all but about 0.1 % of the channel values equal
-// OpenCV's, those within one level, with no bias (tst_augment).
+// A 640x640 image on one core of a Zen 2 EPYC: 0.72 ms with the AVX2 kernel (0.95 ms a group of eight pixels
+// at a time, 1.34 ms when it also read the jitter's tables with gathers, which it still does for the rare
+// jitter whose tables have no closed form), 1.94 ms with the portable loop vectorised by GCC 12 (its AVX2
+// clone, which did the table lookups as scalar loads and the interleaved channels with inserts and
+// extracts). Earlier, on another machine, OpenCV's way (Debian's OpenCV 4.6: two colour conversions and a
+// lookup table) took 3.6 ms against the vectorised loop's 1.7. The hue and saturation are OpenCV's 8-bit
+// ones exactly (its fixed point with 12 fraction bits; its two tables of reciprocals, computed here in
+// float, equal them for every 1..255); the jitter is Ultralytics' table exactly; the way back to RGB is
+// OpenCV's float one: all but about 0.1 % of the channel values equal OpenCV's, those within one level,
+// with no bias (tst_augment).
 #include "train/augment_impl.h"
 
 #include <algorithm>
@@ -153,98 +154,144 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables)
 }
 
 #ifdef OSPREY_HSV_AVX2
-// hsvRow's arithmetic on eight pixels a step, in 32-bit lanes: the same operations in the same order, so
-// the same floats. Two changes of form only: the table lookups are the closed form's arithmetic (or, where
-// a jitter has none, gathers: on a Zen 2 three gathers of eight floats were 43 % of the kernel's time, the
-// arithmetic that replaces them 15 %), and the way back to RGB
-// computes the sector's largest (V), smallest (p) and middle channel (q in odd sectors, t in even ones)
-// and then places them by sector with a byte shuffle, instead of selecting each of R, G and B.
-template <bool closed>
-__attribute__((target("avx2"))) void hsvRowAvx2(std::uint8_t* __restrict pixels, int count,
-                                                const HsvTables& tables, const HsvClosedForm& form) {
-    // A step's 24 bytes are read as two 16-byte halves, bytes 0..15 and 8..23: pixels 0-3 at the low
+// The AVX2 kernel's constants, built once per row.
+struct HsvAvx2Constants {
+    __m256i toR, toG, toB, sectorOrder, pixelOffset, interleave, join, one, half, hueRange, hueStep, lastHue;
+    __m256 satNumerator, hueNumerator, roundUp, unit, scale, satFactor, valFactor, perLevel, perHue;
+};
+
+__attribute__((target("avx2"))) HsvAvx2Constants hsvAvx2Constants(const HsvClosedForm& form) {
+    HsvAvx2Constants c;
+    // A group's 24 bytes are read as two 16-byte halves, bytes 0..15 and 8..23: pixels 0-3 at the low
     // half's bytes 0..11, pixels 4-7 at the high half's bytes 4..15. Each channel to one 32-bit lane.
-    const __m256i toR = _mm256_setr_epi8(0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1, 9, -1, -1, -1, //
-                                         4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1, 13, -1, -1, -1);
-    const __m256i toG = _mm256_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1, //
-                                         5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1);
-    const __m256i toB = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, //
-                                         6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
+    c.toR = _mm256_setr_epi8(0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1, 9, -1, -1, -1, //
+                             4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1, 13, -1, -1, -1);
+    c.toG = _mm256_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1, //
+                             5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1);
+    c.toB = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, //
+                             6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
     // Per sector, which of a pixel's ranked bytes (0 largest, 1 middle, 2 smallest) R, G and B take, the
     // fourth byte zeroed; plus each lane's pixel offset within its half.
-    const __m256i sectorOrder = _mm256_setr_epi32(
-        static_cast<int>(0x80020100u), static_cast<int>(0x80020001u), static_cast<int>(0x80010002u),
-        static_cast<int>(0x80000102u), static_cast<int>(0x80000201u), static_cast<int>(0x80010200u), 0, 0);
-    const __m256i pixelOffset =
-        _mm256_setr_epi32(0, 0x040404, 0x080808, 0x0c0c0c, 0, 0x040404, 0x080808, 0x0c0c0c);
+    c.sectorOrder = _mm256_setr_epi32(static_cast<int>(0x80020100u), static_cast<int>(0x80020001u),
+                                      static_cast<int>(0x80010002u), static_cast<int>(0x80000102u),
+                                      static_cast<int>(0x80000201u), static_cast<int>(0x80010200u), 0, 0);
+    c.pixelOffset = _mm256_setr_epi32(0, 0x040404, 0x080808, 0x0c0c0c, 0, 0x040404, 0x080808, 0x0c0c0c);
     // Back to 24 interleaved bytes: each half's four pixels to its bytes 0..11, then the halves joined.
-    const __m256i interleave = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
-                                                0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    const __m256i one = _mm256_set1_epi32(1), half = _mm256_set1_epi32(2048),
-                  hueRange = _mm256_set1_epi32(180);
-    const __m256 satNumerator = _mm256_set1_ps(1044480.0f), hueNumerator = _mm256_set1_ps(122880.0f);
-    const __m256 roundUp = _mm256_set1_ps(0.5f), unit = _mm256_set1_ps(1.0f), scale = _mm256_set1_ps(255.0f);
-    const __m256 satFactor = _mm256_set1_ps(form.satFactor), valFactor = _mm256_set1_ps(form.valFactor),
-                 level = _mm256_set1_ps(255.0f), perLevel = _mm256_set1_ps(1.0f / 255.0f),
-                 perHue = _mm256_set1_ps(6.0f / 180.0f);
-    const __m256i hueStep = _mm256_set1_epi32(form.hueStep), lastHue = _mm256_set1_epi32(179);
-    int i = 0;
-    for (; i + 8 <= count; i += 8) {
-        std::uint8_t* at = pixels + 3 * i;
-        const __m256i bytes = _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)),
-                                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 8)));
-        const __m256i r = _mm256_shuffle_epi8(bytes, toR), g = _mm256_shuffle_epi8(bytes, toG),
-                      b = _mm256_shuffle_epi8(bytes, toB);
-        const __m256i v = _mm256_max_epi32(r, _mm256_max_epi32(g, b));
-        const __m256i diff = _mm256_sub_epi32(v, _mm256_min_epi32(r, _mm256_min_epi32(g, b)));
+    c.interleave = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
+                                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    c.join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+    c.one = _mm256_set1_epi32(1);
+    c.half = _mm256_set1_epi32(2048);
+    c.hueRange = _mm256_set1_epi32(180);
+    c.hueStep = _mm256_set1_epi32(form.hueStep);
+    c.lastHue = _mm256_set1_epi32(179);
+    c.satNumerator = _mm256_set1_ps(1044480.0f);
+    c.hueNumerator = _mm256_set1_ps(122880.0f);
+    c.roundUp = _mm256_set1_ps(0.5f);
+    c.unit = _mm256_set1_ps(1.0f);
+    c.scale = _mm256_set1_ps(255.0f);
+    c.satFactor = _mm256_set1_ps(form.satFactor);
+    c.valFactor = _mm256_set1_ps(form.valFactor);
+    c.perLevel = _mm256_set1_ps(1.0f / 255.0f);
+    c.perHue = _mm256_set1_ps(6.0f / 180.0f);
+    return c;
+}
+
+// hsvRow's arithmetic on `groups` groups of eight pixels (8 x groups pixels from `at`), in 32-bit lanes:
+// the same operations in the same order, so the same floats. Two changes of form only: the table lookups
+// are the closed form's arithmetic (or, where a jitter has none, gathers: on a Zen 2 three gathers of
+// eight floats were 43 % of the kernel's time, the arithmetic that replaces them 15 %), and the way back
+// to RGB computes the sector's largest (V), smallest (p) and middle channel (q in odd sectors, t in even
+// ones) and then places them by sector with a byte shuffle, instead of selecting each of R, G and B.
+// Each step is written for all groups before the next step: the groups' independent chains then
+// overlap in the CPU's scheduler, which one group's long chain alone fills (on the Zen 2 a 640x640 image
+// took 0.95 ms one group at a time, 0.77 two, 0.74 three, 0.72 four, 0.71 five, 0.73 six and eight).
+template <bool closed, int groups>
+__attribute__((target("avx2"))) inline void
+hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvTables& tables) {
+    __m256i r[groups], g[groups], b[groups], v[groups], diff[groups], s[groups], h[groups], sector[groups];
+    __m256 S[groups], V[groups], sector6[groups], p[groups], middle[groups];
+    for (int k = 0; k < groups; ++k) {
+        const __m256i bytes =
+            _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 24 * k)),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 24 * k + 8)));
+        r[k] = _mm256_shuffle_epi8(bytes, c.toR);
+        g[k] = _mm256_shuffle_epi8(bytes, c.toG);
+        b[k] = _mm256_shuffle_epi8(bytes, c.toB);
+    }
+    for (int k = 0; k < groups; ++k) {
+        v[k] = _mm256_max_epi32(r[k], _mm256_max_epi32(g[k], b[k]));
+        diff[k] = _mm256_sub_epi32(v[k], _mm256_min_epi32(r[k], _mm256_min_epi32(g[k], b[k])));
+    }
+    for (int k = 0; k < groups; ++k) {
         const __m256i satReciprocal = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_div_ps(satNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(v, one))), roundUp));
+            _mm256_div_ps(c.satNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(v[k], c.one))), c.roundUp));
+        s[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff[k], satReciprocal), c.half), 12);
+    }
+    for (int k = 0; k < groups; ++k) {
         const __m256i hueReciprocal = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_div_ps(hueNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(diff, one))), roundUp));
-        const __m256i s =
-            _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff, satReciprocal), half), 12);
-        const __m256i diff2 = _mm256_add_epi32(diff, diff), diff4 = _mm256_add_epi32(diff2, diff2);
-        __m256i numerator =
-            _mm256_blendv_epi8(_mm256_add_epi32(_mm256_sub_epi32(r, g), diff4),
-                               _mm256_add_epi32(_mm256_sub_epi32(b, r), diff2), _mm256_cmpeq_epi32(v, g));
-        numerator = _mm256_blendv_epi8(numerator, _mm256_sub_epi32(g, b), _mm256_cmpeq_epi32(v, r));
-        __m256i h =
-            _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(numerator, hueReciprocal), half), 12);
-        h = _mm256_add_epi32(h, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), h), hueRange));
-        __m256 S, V, sector6;
+            _mm256_div_ps(c.hueNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(diff[k], c.one))), c.roundUp));
+        const __m256i diff2 = _mm256_add_epi32(diff[k], diff[k]), diff4 = _mm256_add_epi32(diff2, diff2);
+        __m256i numerator = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_sub_epi32(r[k], g[k]), diff4),
+                                               _mm256_add_epi32(_mm256_sub_epi32(b[k], r[k]), diff2),
+                                               _mm256_cmpeq_epi32(v[k], g[k]));
+        numerator =
+            _mm256_blendv_epi8(numerator, _mm256_sub_epi32(g[k], b[k]), _mm256_cmpeq_epi32(v[k], r[k]));
+        h[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(numerator, hueReciprocal), c.half), 12);
+        h[k] = _mm256_add_epi32(
+            h[k], _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), h[k]), c.hueRange));
+    }
+    for (int k = 0; k < groups; ++k) {
         if constexpr (closed) {
-            S = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvttps_epi32(
-                                  _mm256_min_ps(level, _mm256_mul_ps(_mm256_cvtepi32_ps(s), satFactor)))),
-                              perLevel);
-            V = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvttps_epi32(
-                                  _mm256_min_ps(level, _mm256_mul_ps(_mm256_cvtepi32_ps(v), valFactor)))),
-                              perLevel);
-            __m256i hue = _mm256_add_epi32(_mm256_min_epi32(h, lastHue), hueStep);
-            hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, lastHue), hueRange));
-            sector6 = _mm256_mul_ps(_mm256_cvtepi32_ps(hue), perHue);
+            S[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_min_ps(
+                                     c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(s[k]), c.satFactor)))),
+                                 c.perLevel);
+            V[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvttps_epi32(_mm256_min_ps(
+                                     c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(v[k]), c.valFactor)))),
+                                 c.perLevel);
+            __m256i hue = _mm256_add_epi32(_mm256_min_epi32(h[k], c.lastHue), c.hueStep);
+            hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, c.lastHue), c.hueRange));
+            sector6[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(hue), c.perHue);
         } else {
-            S = _mm256_i32gather_ps(tables.sat, s, 4);
-            V = _mm256_i32gather_ps(tables.val, v, 4);
-            sector6 = _mm256_i32gather_ps(tables.sector6, h, 4);
+            S[k] = _mm256_i32gather_ps(tables.sat, s[k], 4);
+            V[k] = _mm256_i32gather_ps(tables.val, v[k], 4);
+            sector6[k] = _mm256_i32gather_ps(tables.sector6, h[k], 4);
         }
-        const __m256i sector = _mm256_cvttps_epi32(sector6);
-        const __m256 f = _mm256_sub_ps(sector6, _mm256_cvtepi32_ps(sector));
-        const __m256 oddSector = _mm256_castsi256_ps(_mm256_slli_epi32(sector, 31));
-        const __m256 fraction = _mm256_blendv_ps(_mm256_sub_ps(unit, f), f, oddSector);
-        const __m256 p = _mm256_mul_ps(V, _mm256_sub_ps(unit, S));
-        const __m256 middle = _mm256_mul_ps(V, _mm256_sub_ps(unit, _mm256_mul_ps(S, fraction)));
-        const __m256i largest = _mm256_cvttps_epi32(_mm256_mul_ps(V, scale));
-        const __m256i between = _mm256_cvttps_epi32(_mm256_mul_ps(middle, scale));
-        const __m256i smallest = _mm256_cvttps_epi32(_mm256_mul_ps(p, scale));
+    }
+    for (int k = 0; k < groups; ++k) {
+        sector[k] = _mm256_cvttps_epi32(sector6[k]);
+        const __m256 f = _mm256_sub_ps(sector6[k], _mm256_cvtepi32_ps(sector[k]));
+        const __m256 oddSector = _mm256_castsi256_ps(_mm256_slli_epi32(sector[k], 31));
+        const __m256 fraction = _mm256_blendv_ps(_mm256_sub_ps(c.unit, f), f, oddSector);
+        p[k] = _mm256_mul_ps(V[k], _mm256_sub_ps(c.unit, S[k]));
+        middle[k] = _mm256_mul_ps(V[k], _mm256_sub_ps(c.unit, _mm256_mul_ps(S[k], fraction)));
+    }
+    for (int k = 0; k < groups; ++k) {
+        const __m256i largest = _mm256_cvttps_epi32(_mm256_mul_ps(V[k], c.scale));
+        const __m256i between = _mm256_cvttps_epi32(_mm256_mul_ps(middle[k], c.scale));
+        const __m256i smallest = _mm256_cvttps_epi32(_mm256_mul_ps(p[k], c.scale));
         const __m256i ranked = _mm256_or_si256(
             largest, _mm256_or_si256(_mm256_slli_epi32(between, 8), _mm256_slli_epi32(smallest, 16)));
         const __m256i placed = _mm256_shuffle_epi8(
-            ranked, _mm256_add_epi32(_mm256_permutevar8x32_epi32(sectorOrder, sector), pixelOffset));
-        const __m256i out = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(placed, interleave), join);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm256_castsi256_si128(out));
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(at + 16), _mm256_extracti128_si256(out, 1));
+            ranked, _mm256_add_epi32(_mm256_permutevar8x32_epi32(c.sectorOrder, sector[k]), c.pixelOffset));
+        const __m256i out = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(placed, c.interleave), c.join);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 24 * k), _mm256_castsi256_si128(out));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(at + 24 * k + 16), _mm256_extracti128_si256(out, 1));
     }
+}
+
+// A row: four groups of eight pixels at a time, then single groups, then the portable loop for the last
+// pixels.
+template <bool closed>
+__attribute__((target("avx2"))) void hsvRowAvx2(std::uint8_t* __restrict pixels, int count,
+                                                const HsvTables& tables, const HsvClosedForm& form) {
+    constexpr int kGroups = 4;
+    const HsvAvx2Constants c = hsvAvx2Constants(form);
+    int i = 0;
+    for (; i + 8 * kGroups <= count; i += 8 * kGroups)
+        hsvGroupsAvx2<closed, kGroups>(pixels + 3 * i, c, tables);
+    for (; i + 8 <= count; i += 8)
+        hsvGroupsAvx2<closed, 1>(pixels + 3 * i, c, tables);
     hsvRow(pixels + 3 * i, count - i, tables);
 }
 #endif
