@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,13 @@ Expected<Image> decodeImage(const std::filesystem::path& path);
 /// "missing", "corrupt", "too_large"); a JPEG libjpeg cannot turn into RGB (CMYK) is "corrupt" here and
 /// left to OpenCV by decodeImage.
 Expected<Image> decodeJpeg(const std::filesystem::path& path, int minLongSide = 0);
+/// Where decodeJpeg writes into memory the caller owns: called once with the (oriented) output size, it
+/// returns width * height * 3 bytes, rows contiguous, every one of which the decode writes (or nullptr:
+/// "out of memory", code "too_large").
+using JpegDestination = std::function<std::uint8_t*(int width, int height)>;
+/// decodeJpeg into `destination`'s memory: the same pixels without the Image's zeroed buffer (for the
+/// trainer's loader, which decodes into the image it keeps).
+Status decodeJpeg(const std::filesystem::path& path, int minLongSide, const JpegDestination& destination);
 /// Decodes an encoded buffer (JPEG, PNG, ...) to RGB.
 Expected<Image> decodeImageBytes(const std::vector<std::uint8_t>& bytes, const std::string& nameForErrors);
 

@@ -10,6 +10,8 @@
 
 #include <csetjmp>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <string_view>
 
 // jpeglib.h needs size_t and FILE declared first.
@@ -37,10 +39,9 @@ struct ErrorManager {
 // cv::imread leaves them; readImageSize reports truncated files.
 void silent(j_common_ptr) {}
 
-struct Decoded {
-    Image image;
-    int orientation = 1;
-};
+// Where decompress writes the decoded pixels: called once with the output's size and the file's EXIF
+// orientation, it returns width * height * 3 bytes (rows contiguous), or nullptr when it cannot have them.
+using Allocate = std::function<std::uint8_t*(int width, int height, int orientation)>;
 
 // The DCT reduction 1/denominator: the largest of 8, 4, 2 that keeps the long side at least minLongSide.
 int scaleDenominator(int longSide, int minLongSide) {
@@ -53,8 +54,9 @@ int scaleDenominator(int longSide, int minLongSide) {
 }
 
 // libjpeg reports errors by longjmp back here: everything with a destructor lives outside this function
-// (in `out` and `error`), so the jump skips none. The error's message is libjpeg's, without the file name.
-bool decompress(std::string_view bytes, int minLongSide, Decoded& out, Error& error) {
+// (in `allocate`'s memory and `error`), so the jump skips none. The error's message is libjpeg's, without
+// the file name.
+bool decompress(std::string_view bytes, int minLongSide, const Allocate& allocate, Error& error) {
     jpeg_decompress_struct info{};
     ErrorManager errors{};
     info.err = jpeg_std_error(&errors.base);
@@ -78,29 +80,32 @@ bool decompress(std::string_view bytes, int minLongSide, Decoded& out, Error& er
                  "too_large"};
         return false;
     }
+    int orientation = 1;
     for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next)
-        if (marker->marker == JPEG_APP0 + 1 && out.orientation == 1)
-            out.orientation =
+        if (marker->marker == JPEG_APP0 + 1 && orientation == 1)
+            orientation =
                 exifOrientation(std::vector<std::uint8_t>(marker->data, marker->data + marker->data_length));
     info.out_color_space = JCS_EXT_RGB;
     info.scale_num = 1;
     info.scale_denom = static_cast<unsigned>(
         scaleDenominator(static_cast<int>(std::max(info.image_width, info.image_height)), minLongSide));
     jpeg_calc_output_dimensions(&info);
-    Image& image = out.image;
-    image.width = static_cast<int>(info.output_width);
-    image.height = static_cast<int>(info.output_height);
-    image.channels = 3;
+    const auto width = static_cast<int>(info.output_width), height = static_cast<int>(info.output_height);
+    std::uint8_t* pixels = nullptr;
     try {
-        image.pixels.resize(static_cast<size_t>(image.width) * image.height * 3);
+        pixels = allocate(width, height, orientation);
     } catch (const std::bad_alloc&) {
+        pixels = nullptr;
+    }
+    if (!pixels) {
         jpeg_destroy_decompress(&info);
         error = {"cannot decode JPEG: out of memory", "too_large"};
         return false;
     }
     jpeg_start_decompress(&info);
+    const size_t stride = static_cast<size_t>(width) * 3;
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = image.row(static_cast<int>(info.output_scanline));
+        JSAMPROW row = pixels + stride * info.output_scanline;
         jpeg_read_scanlines(&info, &row, 1);
     }
     jpeg_finish_decompress(&info);
@@ -144,18 +149,55 @@ Image oriented(Image image, int orientation) {
 
 } // namespace
 
-Expected<Image> decodeJpeg(const fs::path& path, int minLongSide) {
+Status decodeJpeg(const fs::path& path, int minLongSide, const JpegDestination& destination) {
     const auto bytes = readFile(path);
     if (!bytes)
         return fail(path.string() + ": image file not found or unreadable", "missing");
     if (bytes->size() < 3 || static_cast<std::uint8_t>((*bytes)[0]) != 0xFF ||
         static_cast<std::uint8_t>((*bytes)[1]) != 0xD8)
         return fail(path.string() + ": not a JPEG file (no start-of-image marker)", "corrupt");
-    Decoded decoded;
+    Image turned; // an image its EXIF orientation turns is decoded here, then turned into `destination`'s
+    int turn = 1;
+    const auto allocate = [&](int width, int height, int orientation) {
+        turn = orientation;
+        if (orientation <= 1 || orientation > 8)
+            return destination(width, height);
+        turned.width = width;
+        turned.height = height;
+        turned.channels = 3;
+        turned.pixels.resize(static_cast<size_t>(width) * height * 3);
+        return turned.pixels.data();
+    };
     Error error;
-    if (!decompress(*bytes, minLongSide, decoded, error))
+    if (!decompress(*bytes, minLongSide, allocate, error))
         return fail(path.string() + ": " + error.message, error.code);
-    return oriented(std::move(decoded.image), decoded.orientation);
+    if (turned.empty())
+        return {};
+    const Image image = oriented(std::move(turned), turn);
+    std::uint8_t* pixels = nullptr;
+    try {
+        pixels = destination(image.width, image.height);
+    } catch (const std::bad_alloc&) {
+        pixels = nullptr;
+    }
+    if (!pixels)
+        return fail(path.string() + ": cannot decode JPEG: out of memory", "too_large");
+    std::memcpy(pixels, image.pixels.data(), image.pixels.size());
+    return {};
+}
+
+Expected<Image> decodeJpeg(const fs::path& path, int minLongSide) {
+    Image image;
+    const auto decoded = decodeJpeg(path, minLongSide, [&](int width, int height) {
+        image.width = width;
+        image.height = height;
+        image.channels = 3;
+        image.pixels.resize(static_cast<size_t>(width) * height * 3);
+        return image.pixels.data();
+    });
+    if (!decoded)
+        return fail(decoded.error());
+    return image;
 }
 
 } // namespace osprey::imaging

@@ -184,6 +184,25 @@ private slots:
             QCOMPARE(readImageSize(path)->width, decoded->width);
             QCOMPARE(readImageSize(path)->exifRotated, transposed);
             QCOMPARE(differingValues(*decoded, openCvRgb(path)), 0LL);
+            // Into the caller's memory (filled with a marker first): asked once, at the turned size, and
+            // every byte written with the same pixels.
+            Image into;
+            int asked = 0;
+            const auto status = decodeJpeg(path, 0, [&](int width, int height) {
+                ++asked;
+                into.width = width;
+                into.height = height;
+                into.pixels.assign(static_cast<size_t>(width) * height * 3 + 1, 0xA5);
+                return into.pixels.data();
+            });
+            QVERIFY(status.hasValue());
+            QCOMPARE(asked, 1);
+            QCOMPARE(into.pixels.back(), std::uint8_t(0xA5)); // the byte after the image is left alone
+            into.pixels.pop_back();
+            QVERIFY(into.pixels == decoded->pixels);
+            const auto refused = decodeJpeg(path, 0, [](int, int) -> std::uint8_t* { return nullptr; });
+            QCOMPARE(QString::fromStdString(refused.error().code), QString("too_large"));
+            QVERIFY(refused.message().find(path.filename().string()) != std::string::npos);
         }
     }
     void decodeJpegRefusesWhatIsNotAJpegWithTheFileName() {
