@@ -52,24 +52,58 @@ __attribute__((target("ssse3"))) void mirrorRgbRows(cv::Mat& rgb) {
 
 } // namespace
 
-LabeledImage resizeLongSide(const LabeledImage& image, int imgsz, bool augment) {
-    const int width = image.rgb.cols, height = image.rgb.rows;
-    const double ratio = static_cast<double>(imgsz) / std::max(width, height);
-    if (ratio == 1.0)
-        return image;
-    LabeledImage out;
-    const int newWidth = std::min(static_cast<int>(std::ceil(width * ratio)), imgsz);
-    const int newHeight = std::min(static_cast<int>(std::ceil(height * ratio)), imgsz);
-    const int interpolation = (augment || ratio > 1) ? cv::INTER_LINEAR : cv::INTER_AREA;
-    cv::resize(image.rgb, out.rgb, cv::Size(newWidth, newHeight), 0, 0, interpolation);
-    const float sx = static_cast<float>(newWidth) / width, sy = static_cast<float>(newHeight) / height;
-    out.boxes = image.boxes;
-    for (auto& box : out.boxes) {
+namespace {
+
+// resizeLongSide's size: the long side imgsz, the short one rounded up, as Ultralytics' load_image.
+cv::Size longSideSize(cv::Size size, int imgsz) {
+    const double ratio = static_cast<double>(imgsz) / std::max(size.width, size.height);
+    return {std::min(static_cast<int>(std::ceil(size.width * ratio)), imgsz),
+            std::min(static_cast<int>(std::ceil(size.height * ratio)), imgsz)};
+}
+
+std::vector<PixelBox> scaledBoxes(std::vector<PixelBox> boxes, cv::Size from, cv::Size to) {
+    const float sx = static_cast<float>(to.width) / static_cast<float>(from.width),
+                sy = static_cast<float>(to.height) / static_cast<float>(from.height);
+    for (auto& box : boxes) {
         box.x1 *= sx;
         box.x2 *= sx;
         box.y1 *= sy;
         box.y2 *= sy;
     }
+    return boxes;
+}
+
+} // namespace
+
+LabeledImage resizeLongSide(const LabeledImage& image, int imgsz, bool augment) {
+    const cv::Size from = placedSize(image);
+    if (std::max(from.width, from.height) == imgsz)
+        return resolved(image);
+    const cv::Size to = longSideSize(from, imgsz);
+    const bool enlarge = imgsz > std::max(from.width, from.height);
+    LabeledImage out;
+    cv::resize(resolved(image).rgb, out.rgb, to, 0, 0,
+               (augment || enlarge) ? cv::INTER_LINEAR : cv::INTER_AREA);
+    out.boxes = scaledBoxes(image.boxes, from, to);
+    return out;
+}
+
+LabeledImage deferResizeLongSide(LabeledImage image, int imgsz) {
+    const cv::Size from = placedSize(image);
+    if (std::max(from.width, from.height) == imgsz)
+        return image;
+    const cv::Size to = longSideSize(from, imgsz);
+    image.boxes = scaledBoxes(std::move(image.boxes), from, to);
+    image.resizedTo = to;
+    return image;
+}
+
+LabeledImage resolved(const LabeledImage& image) {
+    if (image.resizedTo.empty() || image.resizedTo == image.rgb.size())
+        return image;
+    LabeledImage out;
+    cv::resize(image.rgb, out.rgb, image.resizedTo, 0, 0, cv::INTER_LINEAR);
+    out.boxes = image.boxes;
     return out;
 }
 
@@ -96,7 +130,8 @@ std::vector<MosaicTile> mosaicTiles(const std::vector<LabeledImage>& images, int
     const int side = 2 * imgsz;
     std::vector<MosaicTile> tiles;
     for (size_t i = 0; i < images.size() && i < 4; ++i) {
-        const int w = images[i].rgb.cols, h = images[i].rgb.rows;
+        const cv::Size size = placedSize(images[i]);
+        const int w = size.width, h = size.height;
         int xa1 = 0, ya1 = 0, xa2 = 0, ya2 = 0, xb1 = 0, yb1 = 0, xb2 = 0, yb2 = 0;
         if (i == 0) { // top left
             xa1 = std::max(centreX - w, 0), ya1 = std::max(centreY - h, 0), xa2 = centreX, ya2 = centreY;
@@ -207,7 +242,7 @@ LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int cen
     const auto tiles = mosaicTiles(images, imgsz, centreX, centreY);
     for (size_t i = 0; i < tiles.size(); ++i)
         if (!tiles[i].canvas.empty())
-            images[i].rgb(tiles[i].source).copyTo(out.rgb(tiles[i].canvas));
+            resolved(images[i]).rgb(tiles[i].source).copyTo(out.rgb(tiles[i].canvas));
     out.boxes = mosaicBoxes(images, tiles, imgsz);
     return out;
 }
@@ -241,7 +276,27 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
         covered.emplace_back(x1, y1, x2 - x1, y2 - y1);
         cv::Mat target = out.rgb(covered.back());
         // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
-        warpScaleTranslate(images[i].rgb(tiles[i].source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
+        const cv::Rect& source = tiles[i].source;
+        const LabeledImage& image = images[i];
+        if (image.resizedTo.empty() || image.resizedTo == image.rgb.size()) {
+            warpScaleTranslate(image.rgb(source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
+            continue;
+        }
+        // A deferred resize: the source's placed pixel u is the decode's (u + 0.5) / k - 0.5 (k = placed /
+        // decoded size, per axis, as cv::resize maps), so the warp scales by s * k from the decode's pixels
+        // that hold the source rectangle (cropped there, for the seams' replicated edge).
+        const double kx = static_cast<double>(image.resizedTo.width) / image.rgb.cols,
+                     ky = static_cast<double>(image.resizedTo.height) / image.rgb.rows;
+        const int cropX1 = static_cast<int>(std::floor(source.x / kx)),
+                  cropX2 =
+                      std::min(image.rgb.cols, static_cast<int>(std::ceil((source.x + source.width) / kx)));
+        const int cropY1 = static_cast<int>(std::floor(source.y / ky)),
+                  cropY2 =
+                      std::min(image.rgb.rows, static_cast<int>(std::ceil((source.y + source.height) / ky)));
+        const cv::Rect crop(cropX1, cropY1, cropX2 - cropX1, cropY2 - cropY1);
+        warpScaleTranslate(image.rgb(crop), target, s * kx, s * ky,
+                           tile[0] - s * (source.x + 0.5) + s * kx * (cropX1 + 0.5),
+                           tile[1] - s * (source.y + 0.5) + s * ky * (cropY1 + 0.5), cv::BORDER_REPLICATE);
     }
     fillOutside(out.rgb, covered);
     out.boxes = warpBoxes(mosaicBoxes(images, tiles, imgsz), m, s, imgsz, imgsz);

@@ -22,7 +22,15 @@ struct PixelBox {
 struct LabeledImage {
     cv::Mat rgb;
     std::vector<PixelBox> boxes;
+    /// Set by deferResizeLongSide: the size the image stands for (its boxes are in its pixels, a mosaic
+    /// places it at it), where `rgb` is still the larger decode. Empty: rgb's own size.
+    cv::Size resizedTo;
 };
+
+/// The size `image` stands for: resizedTo where set, rgb's size otherwise.
+inline cv::Size placedSize(const LabeledImage& image) {
+    return image.resizedTo.empty() ? image.rgb.size() : image.resizedTo;
+}
 
 inline constexpr int kPadValue = 114;
 
@@ -31,13 +39,20 @@ using Rng = std::mt19937;
 /// Resizes so that the long side is `imgsz` (aspect kept; area interpolation when shrinking without
 /// augmentation, bilinear otherwise) and scales the boxes alike.
 LabeledImage resizeLongSide(const LabeledImage& image, int imgsz, bool augment);
+/// resizeLongSide(image, imgsz, true) without touching the pixels: the boxes scaled, `resizedTo` set (where
+/// the size changes). mosaicAffine samples such an image straight from its decode (one bilinear
+/// interpolation instead of the resize's and the warp's); anything else takes `resolved(image)`.
+LabeledImage deferResizeLongSide(LabeledImage image, int imgsz);
+/// The image at the size it stands for: a deferred resize done (exactly resizeLongSide's pixels and boxes),
+/// any other image as it is.
+LabeledImage resolved(const LabeledImage& image);
 
 /// Pads (centred, 114) to `width` x `height` without scaling; shifts the boxes. The image must fit.
 LabeledImage letterboxPad(const LabeledImage& image, int width, int height);
 
-/// Four images (each already resized with resizeLongSide) on a 2*imgsz canvas around the centre
-/// (centreX, centreY), Ultralytics' placement: top-left, top-right, bottom-left, bottom-right. Boxes are
-/// shifted and clipped to the canvas.
+/// Four images (each resized with resizeLongSide, or deferred: resolved here) on a 2*imgsz canvas around the
+/// centre (centreX, centreY), Ultralytics' placement: top-left, top-right, bottom-left, bottom-right. Boxes
+/// are shifted and clipped to the canvas.
 LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY);
 
 /// Where each of mosaic4's tiles lands: `canvas` on the 2*imgsz canvas, `source` the part of the image
@@ -67,18 +82,24 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
 /// each tile is warped straight into the imgsz x imgsz output, over the pixels that sample it. The boxes
 /// are exactly the two-step path's; the pixels are too, except on the one-pixel seams between tiles (and
 /// between a tile and the canvas's grey), where a pixel interpolates with its own tile's edge instead of
-/// the neighbour. `into`, when given, is the imgsz x imgsz CV_8UC3 image written (every pixel, e.g. a
-/// batch's slot); otherwise a new one is.
+/// the neighbour. An image whose resize is deferred (deferResizeLongSide) is sampled from its decode, as
+/// if resized (the same boxes; pixels from one interpolation instead of two). `into`, when given, is the
+/// imgsz x imgsz CV_8UC3 image written (every pixel, e.g. a batch's slot); otherwise a new one is.
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
                           const AffineParams& params, cv::Mat into = {});
 
-/// cv::warpAffine(src, dst, [scale 0 offsetX; 0 scale offsetY], dst.size(), INTER_LINEAR, borderType,
+/// cv::warpAffine(src, dst, [scaleX 0 offsetX; 0 scaleY offsetY], dst.size(), INTER_LINEAR, borderType,
 /// borderValue) for CV_8UC3 images, the same pixels exactly, computed separably (scale_warp.cpp): one
 /// 640x640 output in 0.40-0.42 against 3.26-3.46 ms on one core of a Zen 2 EPYC (bench_pipeline profile).
 /// `dst` is written in place (it may be a region of a larger image); `borderType` is BORDER_REPLICATE or
-/// BORDER_CONSTANT; scale > 0.
-void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
-                        int borderType, int borderValue = kPadValue);
+/// BORDER_CONSTANT; scales > 0.
+void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double scaleY, double offsetX,
+                        double offsetY, int borderType, int borderValue = kPadValue);
+/// The same with one scale for both axes.
+inline void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
+                               int borderType, int borderValue = kPadValue) {
+    warpScaleTranslate(src, dst, scale, scale, offsetX, offsetY, borderType, borderValue);
+}
 
 /// HSV jitter as Ultralytics 8.4 draws it: r = uniform(-1, 1) * gain per channel; hue shifted by r_h * 180
 /// (OpenCV's 8-bit hue, 0..179, wraps at 180), saturation and value multiplied by 1 + r_s and 1 + r_v.

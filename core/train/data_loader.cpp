@@ -137,8 +137,9 @@ struct DataLoader::Impl {
     }
 
     // Decodes straight to an RGB Mat for training: a JPEG through imaging::decodeJpeg (libjpeg-turbo
-    // directly, RGB out) at the smallest DCT scale (1/2, 1/4, 1/8) that keeps its long side at least
-    // imgsz (the resize to imgsz then still shrinks, so no detail at imgsz is lost), other formats
+    // directly, RGB out, into the Mat it keeps) at the smallest DCT scale (1/2, 1/4, 1/8) that keeps its
+    // long side at least imgsz (the resize to imgsz then still shrinks, so no detail at imgsz is lost),
+    // its resize left to the mosaic's warp up to kDeferredResizeRatio (data_loader.h), other formats
     // through cv::imread, resized before the BGR to RGB swap (the same pixels, fewer to swap). nullopt
     // sends the file to imaging::decodeImage (its checks and messages).
     std::optional<LabeledImage> decodeForTraining(const Sample& sample) {
@@ -149,14 +150,14 @@ struct DataLoader::Impl {
         std::transform(extension.begin(), extension.end(), extension.begin(),
                        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         const bool jpeg = extension == ".jpg" || extension == ".jpeg";
-        imaging::Image decoded;
         LabeledImage image;
         if (jpeg) {
-            auto read = imaging::decodeJpeg(sample.path, options.imgsz);
+            const auto read = imaging::decodeJpeg(sample.path, options.imgsz, [&](int width, int height) {
+                image.rgb.create(height, width, CV_8UC3);
+                return image.rgb.data;
+            });
             if (!read)
                 return std::nullopt;
-            decoded = std::move(*read);
-            image.rgb = cv::Mat(decoded.height, decoded.width, CV_8UC3, decoded.pixels.data());
         } else {
             try {
                 image.rgb = cv::imread(sample.path.string(), cv::IMREAD_COLOR);
@@ -170,12 +171,16 @@ struct DataLoader::Impl {
                     sy = static_cast<float>(image.rgb.rows) / static_cast<float>(size->height);
         for (const auto& box : sample.boxes)
             image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sy, box.x2 * sx, box.y2 * sy});
-        image = resizeLongSide(image, options.imgsz, true);
         if (jpeg) {
-            if (image.rgb.data == decoded.pixels.data()) // not resized: still the decoder's buffer
-                image.rgb = image.rgb.clone();
-            return image;
+            // The resize is left to the mosaic's warp where the decode is at most kDeferredResizeRatio
+            // times imgsz on its long side (the DCT scale keeps it below 2x): it then holds at most
+            // 2.25 times the resized image's bytes while it is recent.
+            const bool defer = !options.cacheAll && std::max(image.rgb.cols, image.rgb.rows) <=
+                                                        kDeferredResizeRatio * options.imgsz;
+            return defer ? deferResizeLongSide(std::move(image), options.imgsz)
+                         : resizeLongSide(image, options.imgsz, true);
         }
+        image = resizeLongSide(image, options.imgsz, true);
         cv::Mat rgb;
         cv::cvtColor(image.rgb, rgb, cv::COLOR_BGR2RGB);
         image.rgb = rgb;
@@ -288,7 +293,7 @@ struct DataLoader::Impl {
             image =
                 mosaicAffine(parts, imgsz, cx, cy, drawAffine(rng, options.scale, options.translate), into);
         } else {
-            image = letterboxPad(*loadRecent(static_cast<size_t>(order[position])), imgsz, imgsz);
+            image = letterboxPad(resolved(*loadRecent(static_cast<size_t>(order[position]))), imgsz, imgsz);
             image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
         }
         hsvJitter(image.rgb, options.hsvH, options.hsvS, options.hsvV, rng);

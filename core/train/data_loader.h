@@ -40,7 +40,8 @@ struct LoaderOptions {
     /// images of an epoch draw from the end of the previous epoch's order). -1: min(images, 8 * batch *
     /// worldSize, 1000), Ultralytics' length; 0: uniformly from the whole dataset. Either way every tile is
     /// a function of (seed, epoch, position) alone; the recent images are decoded once and kept (about
-    /// imgsz^2 * 3 bytes each) while they can still be drawn.
+    /// imgsz^2 * 3 bytes each; a JPEG up to 1.5 times imgsz on its long side at its decoded size, up to
+    /// 2.25 times that, its resize left to the mosaic's warp) while they can still be drawn.
     int recentImages = -1;
     /// Keep every decoded, resized training image in RAM (Ultralytics' cache=ram): after the first epoch
     /// nothing is decoded. Memory: about imgsz^2 * 3 bytes per image at most (imgsz^2 * 2.25 for 4:3
@@ -72,6 +73,12 @@ BatchShape valBatchShape(const std::vector<std::pair<int, int>>& sizes, int imgs
 /// GPU the cores minus one, at most 8 (the GPU outruns decoding); on the CPU one per four cores, at least
 /// one, since the same cores also train (the pipeline needs a small share of them there).
 int autoLoaderWorkers(const std::string& device, int cpus);
+
+/// A training JPEG decoded (at its DCT scale) with its long side up to this many times imgsz is kept at that
+/// size, its resize left to the mosaic's warp (deferResizeLongSide): a 960x720 image at imgsz 640 saves
+/// the resize's 0.7 ms on a Zen 2 core. Larger decodes, and every image under cacheAll, are resized at
+/// once, so that a recent image holds at most 1.5^2 = 2.25 times the resized image's bytes.
+inline constexpr double kDeferredResizeRatio = 1.5;
 
 /// The bytes cacheAll would hold for `samples` at `imgsz`, from their headers (no decoding).
 std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz);

@@ -163,13 +163,13 @@ __attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t
 
 } // namespace
 
-void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
-                        int borderType, int borderValue) {
-    CV_Assert(src.type() == CV_8UC3 && dst.type() == CV_8UC3 && !src.empty() && scale > 0);
+void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double scaleY, double offsetX,
+                        double offsetY, int borderType, int borderValue) {
+    CV_Assert(src.type() == CV_8UC3 && dst.type() == CV_8UC3 && !src.empty() && scaleX > 0 && scaleY > 0);
     CV_Assert(borderType == cv::BORDER_REPLICATE || borderType == cv::BORDER_CONSTANT);
-    // The inverse of [scale 0 offsetX; 0 scale offsetY] as cv::warpAffine computes it (same operations,
+    // The inverse of [scaleX 0 offsetX; 0 scaleY offsetY] as cv::warpAffine computes it (same operations,
     // so the same doubles).
-    double m[6] = {scale, 0, offsetX, 0, scale, offsetY};
+    double m[6] = {scaleX, 0, offsetX, 0, scaleY, offsetY};
     {
         double d = m[0] * m[4] - m[1] * m[3];
         d = d != 0 ? 1. / d : 0;

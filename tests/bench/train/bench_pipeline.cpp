@@ -113,7 +113,8 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
 // until issue 37 (four full decodes by cv::imread, the 2x canvas, one warp of it); "after": as it builds
 // it now (one decode per image on average, since the other three tiles come from the recent images already
 // decoded; libjpeg-turbo called directly, RGB out, a JPEG at least twice imgsz at a reduced DCT scale;
-// each tile warped straight into the output by the separable warp).
+// each tile warped straight into the output by the separable warp, from the decode itself where the
+// loader leaves the resize to the warp).
 int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
     std::map<std::string, double> ms;
     std::vector<std::string> stages;
@@ -134,13 +135,17 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
             const int longSide = std::max(size->width, size->height);
             auto start = Clock::now();
             train::LabeledImage image;
-            imaging::Image decoded;
             if (before) {
                 image.rgb = cv::imread(sample.path.string(), cv::IMREAD_COLOR);
                 add("decode (cv::imread, BGR)", msSince(start));
             } else {
-                decoded = imaging::decodeJpeg(sample.path, imgsz).value();
-                image.rgb = cv::Mat(decoded.height, decoded.width, CV_8UC3, decoded.pixels.data());
+                if (!imaging::decodeJpeg(sample.path, imgsz, [&](int width, int height) {
+                        image.rgb.create(height, width, CV_8UC3);
+                        return image.rgb.data;
+                    })) {
+                    std::fprintf(stderr, "cannot decode %s\n", sample.path.string().c_str());
+                    return 1;
+                }
                 add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)" : "decode (libjpeg, RGB)",
                     msSince(start));
             }
@@ -148,9 +153,11 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
             for (const auto& box : sample.boxes)
                 image.boxes.push_back({box.classId, box.x1 * sx, box.y1 * sx, box.x2 * sx, box.y2 * sx});
             start = Clock::now();
-            image = train::resizeLongSide(image, imgsz, true);
-            if (image.rgb.data == decoded.pixels.data())
-                image.rgb = image.rgb.clone();
+            // As the loader: a decode up to kDeferredResizeRatio x imgsz is resized by the mosaic's warp.
+            const bool defer =
+                !before && std::max(image.rgb.cols, image.rgb.rows) <= train::kDeferredResizeRatio * imgsz;
+            image = defer ? train::deferResizeLongSide(std::move(image), imgsz)
+                          : train::resizeLongSide(image, imgsz, true);
             add("resize to imgsz", msSince(start));
             if (before) {
                 start = Clock::now();

@@ -141,8 +141,9 @@ private slots:
         QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 50)[0]), 50);
     }
     void separableWarpIsOpenCvsExactly() {
-        // Random images, scales, offsets and output sizes, both border types, the source and the output
-        // regions of larger images, tiny sources: every pixel equal to cv::warpAffine's.
+        // Random images, scales (one for both axes or one each), offsets and output sizes, both border
+        // types, the source and the output regions of larger images, tiny sources: every pixel equal to
+        // cv::warpAffine's.
         cv::RNG rng(7);
         int cases = 0;
         for (int trial = 0; trial < 300; ++trial) {
@@ -152,31 +153,38 @@ private slots:
             rng.fill(whole, cv::RNG::UNIFORM, 0, 256);
             const cv::Mat source = whole(cv::Rect(4, 3, sourceWidth, sourceHeight));
             const double scale = trial % 5 == 0 ? 1.0 : std::exp(rng.uniform(std::log(0.2), std::log(3.0)));
+            // Every third trial scales y apart from x (a deferred resize's warp).
+            const double scaleY = trial % 3 == 0 ? scale * rng.uniform(0.7, 1.4) : scale;
             const double offsetX = rng.uniform(-80.0, 80.0), offsetY = rng.uniform(-80.0, 80.0);
             const cv::Size size(rng.uniform(1, 150), rng.uniform(1, 110));
             const int border = trial % 2 ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
-            const cv::Matx23d m(scale, 0, offsetX, 0, scale, offsetY);
+            const cv::Matx23d m(scale, 0, offsetX, 0, scaleY, offsetY);
             cv::Mat expected;
             cv::warpAffine(source, expected, m, size, cv::INTER_LINEAR, border,
                            cv::Scalar(kPadValue, kPadValue, kPadValue));
             cv::Mat canvas(size.height + 4, size.width + 4, CV_8UC3, cv::Scalar(1, 2, 3));
             cv::Mat ours = canvas(cv::Rect(2, 2, size.width, size.height));
-            warpScaleTranslate(source, ours, scale, offsetX, offsetY, border);
+            if (scaleY == scale)
+                warpScaleTranslate(source, ours, scale, offsetX, offsetY, border);
+            else
+                warpScaleTranslate(source, ours, scale, scaleY, offsetX, offsetY, border);
             cv::Mat difference;
             cv::absdiff(ours, expected, difference);
             const int differing = cv::countNonZero(difference.reshape(1));
-            QVERIFY2(differing == 0, qPrintable(QString("trial %1: %2 values differ (source %3x%4, scale %5, "
-                                                        "offset %6 %7, output %8x%9, border %10)")
-                                                    .arg(trial)
-                                                    .arg(differing)
-                                                    .arg(sourceWidth)
-                                                    .arg(sourceHeight)
-                                                    .arg(scale)
-                                                    .arg(offsetX)
-                                                    .arg(offsetY)
-                                                    .arg(size.width)
-                                                    .arg(size.height)
-                                                    .arg(border)));
+            QVERIFY2(differing == 0,
+                     qPrintable(QString("trial %1: %2 values differ (source %3x%4, scale %5, "
+                                        "offset %6 %7, output %8x%9, border %10, y scale %11)")
+                                    .arg(trial)
+                                    .arg(differing)
+                                    .arg(sourceWidth)
+                                    .arg(sourceHeight)
+                                    .arg(scale)
+                                    .arg(offsetX)
+                                    .arg(offsetY)
+                                    .arg(size.width)
+                                    .arg(size.height)
+                                    .arg(border)
+                                    .arg(scaleY)));
             // The frame around the output region is left alone.
             cv::Mat frame = canvas.clone();
             frame(cv::Rect(2, 2, size.width, size.height)).setTo(cv::Scalar(1, 2, 3));

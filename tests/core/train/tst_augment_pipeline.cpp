@@ -65,17 +65,19 @@ Draw randomDraw(Rng& rng, int imgsz) {
     return draw;
 }
 
-// Writes `count` PNGs of 160 x 120 with 1 to 3 boxes each of varied size; returns their samples.
-std::vector<Sample> writeDataset(const QTemporaryDir& dir, int count) {
+// Writes `count` images (PNG, 160 x 120 unless told) with 1 to 3 boxes each of varied size; returns their
+// samples.
+std::vector<Sample> writeDataset(const QTemporaryDir& dir, int count, const char* extension = "png",
+                                 int width = 160, int height = 120) {
     std::vector<Sample> samples;
     Rng rng(7);
     for (int i = 0; i < count; ++i) {
-        auto image = tileWithObjects(160, 120, i % 4, rng);
+        auto image = tileWithObjects(width, height, i % 4, rng);
         osprey::imaging::Image out;
-        out.width = 160;
-        out.height = 120;
-        out.pixels.assign(image.rgb.data, image.rgb.data + 160 * 120 * 3);
-        const std::filesystem::path path = dir.filePath(QString("%1.png").arg(i)).toStdString();
+        out.width = width;
+        out.height = height;
+        out.pixels.assign(image.rgb.data, image.rgb.data + static_cast<size_t>(width) * height * 3);
+        const std::filesystem::path path = dir.filePath(QString("%1.%2").arg(i).arg(extension)).toStdString();
         if (!osprey::imaging::encodeImage(out, path))
             return {};
         Sample sample{i, path, {}};
@@ -196,6 +198,103 @@ private slots:
         QVERIFY(greyPixels > 100 * imgsz * imgsz / 10); // the padding was exercised
     }
 
+    void deferredResizeSamplesTheDecodeAsIfResized() {
+        // Decodes 1.05-1.5 times imgsz on their long side, as the loader keeps them (deferResizeLongSide):
+        // resolved, exactly resizeLongSide's pixels and boxes; through mosaicAffine, the same boxes as the
+        // resized images give, objects under their boxes, and every pixel sampled where the geometry says:
+        // on decodes whose red is their x and green their y, an output pixel's red and green are the decode
+        // position it maps to (output -> canvas -> tile -> resized pixel u -> decode (u + 0.5) / k - 0.5),
+        // to rounding and OpenCV's 1/32-pixel step.
+        Rng rng(6);
+        const int imgsz = 128;
+        double signedX = 0, signedY = 0, worst = 0, compared = 0;
+        int checkedBoxes = 0;
+        for (int trial = 0; trial < 120; ++trial) {
+            Draw deferred = randomDraw(rng, imgsz), resized = deferred;
+            const bool ramp = trial % 2 == 0;
+            std::vector<cv::Size2d> decodeScale; // resized / decoded size per tile
+            for (int t = 0; t < 4; ++t) {
+                const double ratio = std::uniform_real_distribution<double>(1.05, 1.5)(rng);
+                const cv::Size placed = deferred.parts[t].rgb.size();
+                const int w = static_cast<int>(placed.width * ratio),
+                          h = static_cast<int>(placed.height * ratio);
+                LabeledImage decode = tileWithObjects(w, h, t, rng);
+                if (ramp)
+                    for (int y = 0; y < h; ++y)
+                        for (int x = 0; x < w; ++x)
+                            decode.rgb.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(x), uchar(y), 0);
+                deferred.parts[t] = deferResizeLongSide(decode, imgsz);
+                resized.parts[t] = resizeLongSide(decode, imgsz, true);
+                const cv::Size size = placedSize(deferred.parts[t]);
+                QCOMPARE(size, resized.parts[t].rgb.size());
+                decodeScale.emplace_back(double(size.width) / w, double(size.height) / h);
+                const auto back = resolved(deferred.parts[t]);
+                QCOMPARE(cv::norm(back.rgb, resized.parts[t].rgb, cv::NORM_INF), 0.0);
+                QCOMPARE(back.boxes.size(), resized.parts[t].boxes.size());
+                for (size_t i = 0; i < back.boxes.size(); ++i)
+                    QVERIFY(back.boxes[i].x1 == resized.parts[t].boxes[i].x1 &&
+                            back.boxes[i].y1 == resized.parts[t].boxes[i].y1 &&
+                            back.boxes[i].x2 == resized.parts[t].boxes[i].x2 &&
+                            back.boxes[i].y2 == resized.parts[t].boxes[i].y2);
+            }
+            const auto a = mosaicAffine(deferred.parts, imgsz, deferred.cx, deferred.cy, deferred.params);
+            const auto b = mosaicAffine(resized.parts, imgsz, resized.cx, resized.cy, resized.params);
+            QCOMPARE(a.boxes.size(), b.boxes.size());
+            for (size_t i = 0; i < a.boxes.size(); ++i)
+                QVERIFY(a.boxes[i].classId == b.boxes[i].classId && a.boxes[i].x1 == b.boxes[i].x1 &&
+                        a.boxes[i].y1 == b.boxes[i].y1 && a.boxes[i].x2 == b.boxes[i].x2 &&
+                        a.boxes[i].y2 == b.boxes[i].y2);
+            if (ramp) {
+                const double s = deferred.params.scale;
+                const double offsetX = deferred.params.translateX * imgsz - s * imgsz,
+                             offsetY = deferred.params.translateY * imgsz - s * imgsz;
+                const auto tiles = mosaicTiles(deferred.parts, imgsz, deferred.cx, deferred.cy);
+                for (int y = 0; y < imgsz; ++y)
+                    for (int x = 0; x < imgsz; ++x) {
+                        const double cx = (x - offsetX) / s, cy = (y - offsetY) / s; // canvas position
+                        for (size_t t = 0; t < tiles.size(); ++t) {
+                            const cv::Rect &canvas = tiles[t].canvas, &source = tiles[t].source;
+                            const double u = cx - canvas.x + source.x, v = cy - canvas.y + source.y;
+                            // Two resized pixels inside the tile's source: all four taps are its own.
+                            if (canvas.empty() || u < source.x + 2 || u > source.x + source.width - 2 ||
+                                v < source.y + 2 || v > source.y + source.height - 2)
+                                continue;
+                            const double expectedX = (u + 0.5) / decodeScale[t].width - 0.5,
+                                         expectedY = (v + 0.5) / decodeScale[t].height - 0.5;
+                            const auto p = a.rgb.at<cv::Vec3b>(y, x);
+                            const double errorX = p[0] - expectedX, errorY = p[1] - expectedY;
+                            worst = std::max({worst, std::abs(errorX), std::abs(errorY)});
+                            signedX += errorX;
+                            signedY += errorY;
+                            ++compared;
+                        }
+                    }
+                continue;
+            }
+            for (const auto& box : a.boxes) {
+                const int x1 = static_cast<int>(std::ceil(box.x1 + 1.5f)),
+                          x2 = static_cast<int>(std::floor(box.x2 - 1.5f));
+                const int y1 = static_cast<int>(std::ceil(box.y1 + 1.5f)),
+                          y2 = static_cast<int>(std::floor(box.y2 - 1.5f));
+                for (int y = y1; y < y2; ++y)
+                    for (int x = x1; x < x2; ++x) {
+                        const auto p = a.rgb.at<cv::Vec3b>(y, x);
+                        const auto c = colourOf(box.classId);
+                        QVERIFY(std::abs(p[0] - c[0]) + std::abs(p[1] - c[1]) + std::abs(p[2] - c[2]) <= 6);
+                    }
+                checkedBoxes += x2 > x1 && y2 > y1;
+            }
+        }
+        qInfo(
+            "ramp pixels %.0f: worst error %.3f decode pixels, mean signed x %.4f, y %.4f; boxes checked %d",
+            compared, worst, signedX / compared, signedY / compared, checkedBoxes);
+        QVERIFY(compared > 100000);
+        QVERIFY(checkedBoxes > 150);
+        // Rounding to a level (0.5) and the warp's 1/32-pixel step; a grid off by a tenth of a pixel fails.
+        QVERIFY(worst < 0.56);
+        QVERIFY(std::abs(signedX / compared) < 0.05 && std::abs(signedY / compared) < 0.05);
+    }
+
     void boxesLandOnTheirObjects() {
         // Every output box's inner pixels (1.5 px in from each edge) have its object's colour, in the
         // single-warp path: the geometry of pixels and boxes agrees.
@@ -273,6 +372,44 @@ private slots:
             ++batches;
         }
         QCOMPARE(batches, 5);
+    }
+
+    void loaderDefersTheResizeOfSlightlyLargerJpegs() {
+        // JPEGs 1.25 times imgsz: the loader keeps their decodes and the mosaic samples them at once. Against
+        // a loader that resizes them first (cache=ram does), the same boxes and, with mosaic, pixels within a
+        // level or two (one interpolation instead of two); without mosaic (resolved first), the same bytes.
+        QTemporaryDir dir;
+        const auto samples = writeDataset(dir, 12, "jpg", 80, 60);
+        QCOMPARE(samples.size(), size_t(12));
+        LoaderOptions options;
+        options.imgsz = 64;
+        options.batch = 4;
+        options.workers = 0;
+        options.recentImages = 0;
+        DataLoader deferred(samples, options);
+        options.cacheAll = true;
+        DataLoader resized(samples, options);
+        for (const bool mosaic : {true, false}) {
+            deferred.startEpoch({0, mosaic, true});
+            resized.startEpoch({0, mosaic, true});
+            double absolute = 0, values = 0;
+            while (auto a = deferred.next()) {
+                const auto b = resized.next();
+                QVERIFY(b.has_value());
+                QCOMPARE(a->boxes.size(), b->boxes.size());
+                for (size_t i = 0; i < a->boxes.size(); ++i)
+                    QVERIFY(a->boxes[i].x1 == b->boxes[i].x1 && a->boxes[i].y2 == b->boxes[i].y2);
+                QCOMPARE(a->pixels.size(), b->pixels.size());
+                for (size_t i = 0; i < a->pixels.size(); ++i)
+                    absolute += std::abs(int(a->pixels[i]) - int(b->pixels[i]));
+                values += static_cast<double>(a->pixels.size());
+            }
+            qInfo("mosaic %d: mean absolute difference %.3f levels", mosaic, absolute / values);
+            if (mosaic)
+                QVERIFY(absolute > 0 && absolute / values < 2.0);
+            else
+                QCOMPARE(absolute, 0.0);
+        }
     }
 
     void ramCacheDecodesOnlyInTheFirstEpoch() {
