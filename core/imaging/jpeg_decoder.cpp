@@ -104,9 +104,14 @@ bool decompress(std::string_view bytes, int minLongSide, const Allocate& allocat
     }
     jpeg_start_decompress(&info);
     const size_t stride = static_cast<size_t>(width) * 3;
+    // Up to 16 rows a call (an iMCU row of 4:2:0 images), not one: the loader's rate on 640x480 JPEGs
+    // 316-325 -> 329-333 images/s on one Zen 2 core (64 rows a call gained nothing more). The same pixels.
+    JSAMPROW rows[16];
     while (info.output_scanline < info.output_height) {
-        JSAMPROW row = pixels + stride * info.output_scanline;
-        jpeg_read_scanlines(&info, &row, 1);
+        const unsigned count = std::min(16u, info.output_height - info.output_scanline);
+        for (unsigned k = 0; k < count; ++k)
+            rows[k] = pixels + stride * (info.output_scanline + k);
+        jpeg_read_scanlines(&info, rows, count);
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
