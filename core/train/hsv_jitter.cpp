@@ -249,12 +249,12 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
     for (int k = 0; k < groups; ++k) {
         if constexpr (closed) {
             // Truncated in float (roundps toward zero: the conversion to int and back, one operation).
-            S[k] = _mm256_mul_ps(truncated(_mm256_min_ps(
-                                     c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(s[k]), c.satFactor))),
-                                 c.perLevel);
-            V[k] = _mm256_mul_ps(truncated(_mm256_min_ps(
-                                     c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(v[k]), c.valFactor))),
-                                 c.perLevel);
+            S[k] = _mm256_mul_ps(
+                truncated(_mm256_min_ps(c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(s[k]), c.satFactor))),
+                c.perLevel);
+            V[k] = _mm256_mul_ps(
+                truncated(_mm256_min_ps(c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(v[k]), c.valFactor))),
+                c.perLevel);
             __m256i hue = _mm256_add_epi32(_mm256_min_epi32(h[k], c.lastHue), c.hueStep);
             hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, c.lastHue), c.hueRange));
             sector6[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(hue), c.perHue);
