@@ -101,15 +101,20 @@ inline void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, d
     warpScaleTranslate(src, dst, scale, scale, offsetX, offsetY, borderType, borderValue);
 }
 
-/// HSV jitter as Ultralytics 8.4 draws it: r = uniform(-1, 1) * gain per channel; hue shifted by r_h * 180
-/// (OpenCV's 8-bit hue, 0..179, wraps at 180), saturation and value multiplied by 1 + r_s and 1 + r_v.
-void hsvJitter(cv::Mat& rgb, double hueGain, double satGain, double valGain, Rng& rng);
+/// HSV jitter as Ultralytics 8.4 draws it (r = uniform(-1, 1) * gain per channel, none drawn when every gain
+/// is 0; hue shifted by r_h * 180 in OpenCV's 8-bit hue, 0..179, wrapping at 180; saturation and value
+/// multiplied by 1 + r_s and 1 + r_v), then the left-right flip with probability `fliplr` (one more
+/// uniform draw), in one pass over the rows: each row is mirrored right after its jitter, while it is in
+/// cache. The pixels and boxes of hsvApply followed by flipHorizontal.
+void jitterAndFlip(LabeledImage& image, double hueGain, double satGain, double valGain, double fliplr,
+                   Rng& rng);
 /// Which form of the HSV pass runs: the fastest the CPU has (AVX2 where it has it), or the portable loop
 /// (the same bytes; for the test that compares them).
 enum class HsvKernel { Fastest, Portable };
-/// The same with a given hue shift (in [-180, 180]) and factors (in [0, 2]).
+/// The HSV jitter with a given hue shift (in [-180, 180]) and factors (in [0, 2]); `mirror`: each row also
+/// mirrored left-right after its jitter (flipHorizontal's pixels; boxes are the caller's).
 void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor,
-              HsvKernel kernel = HsvKernel::Fastest);
+              HsvKernel kernel = HsvKernel::Fastest, bool mirror = false);
 /// Whether the AVX2 kernel computes this jitter's lookup tables in closed form (nearly every jitter) or
 /// reads them with gathers (the few whose tables no closed form gives exactly); for the test that covers
 /// both.
@@ -117,6 +122,8 @@ bool hsvTablesInClosedForm(double hueShift, double satFactor, double valFactor);
 
 /// Mirrors left-right, boxes included.
 void flipHorizontal(LabeledImage& image);
+/// Mirrors one row of `width` RGB pixels in place, through `copy` (3 * width + 1 bytes of scratch).
+void mirrorRgbRow(std::uint8_t* row, int width, std::uint8_t* copy);
 
 /// Keeps boxes at least 2 px wide and high after clipping to width x height.
 void clipBoxes(std::vector<PixelBox>& boxes, int width, int height);

@@ -296,9 +296,7 @@ struct DataLoader::Impl {
             image = letterboxPad(resolved(*loadRecent(static_cast<size_t>(order[position]))), imgsz, imgsz);
             image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
         }
-        hsvJitter(image.rgb, options.hsvH, options.hsvS, options.hsvV, rng);
-        if (unit(rng) < options.fliplr)
-            flipHorizontal(image);
+        jitterAndFlip(image, options.hsvH, options.hsvS, options.hsvV, options.fliplr, rng);
         return image;
     }
 

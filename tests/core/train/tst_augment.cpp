@@ -218,6 +218,45 @@ private slots:
             QVERIFY2(cv::norm(wide, expected, cv::NORM_INF) == 0, qPrintable(QString("width %1").arg(width)));
         }
     }
+    void jitterAndFlipIsTheJitterThenTheFlip() {
+        // One pass (each row mirrored after its jitter) against the two: the same draws from the generator,
+        // the same bytes and boxes, flipped or not, with and without a jitter, both kernels, odd widths.
+        cv::RNG noise(9);
+        int flipped = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            const int width = 1 + trial * 7 % 83, height = 1 + trial % 5;
+            LabeledImage image;
+            image.rgb = cv::Mat(height, width, CV_8UC3);
+            noise.fill(image.rgb, cv::RNG::UNIFORM, 0, 256);
+            image.boxes = {{1, 0.5f, 0, float(width) / 2, 1}};
+            const double gain = trial % 6 == 0 ? 0 : 1; // no jitter at all every sixth trial
+            Rng ours(trial), theirs(trial);
+            LabeledImage fused = image, expected = image;
+            expected.rgb = image.rgb.clone();
+            jitterAndFlip(fused, 0.015 * gain, 0.7 * gain, 0.4 * gain, 0.5, ours);
+            if (gain != 0) {
+                std::uniform_real_distribution<double> signed1(-1, 1);
+                const double h = signed1(theirs) * 0.015, s = signed1(theirs) * 0.7,
+                             v = signed1(theirs) * 0.4;
+                hsvApply(expected.rgb, h * 180, s + 1, v + 1);
+            }
+            const bool flip = std::uniform_real_distribution<double>(0, 1)(theirs) < 0.5;
+            if (flip)
+                flipHorizontal(expected);
+            flipped += flip;
+            QCOMPARE(ours(), theirs()); // the generator advanced alike
+            QVERIFY2(cv::norm(fused.rgb, expected.rgb, cv::NORM_INF) == 0,
+                     qPrintable(QString("trial %1").arg(trial)));
+            QVERIFY(fused.boxes[0].x1 == expected.boxes[0].x1 && fused.boxes[0].x2 == expected.boxes[0].x2);
+            // The portable loop mirrors alike.
+            cv::Mat portable = image.rgb.clone(), portableExpected = image.rgb.clone();
+            hsvApply(portable, 7, 1.2, 0.9, HsvKernel::Portable, true);
+            hsvApply(portableExpected, 7, 1.2, 0.9, HsvKernel::Portable);
+            cv::flip(portableExpected, portableExpected, 1);
+            QCOMPARE(cv::norm(portable, portableExpected, cv::NORM_INF), 0.0);
+        }
+        QVERIFY(flipped > 15 && flipped < 45);
+    }
     void hsvScalesValue() {
         auto image = solid(4, 4, {100, 100, 100}, {});
         hsvApply(image.rgb, 54, 1.5, 0.5);
