@@ -46,8 +46,8 @@ Expected<Image> decodeImage(const std::filesystem::path& path);
 /// left to OpenCV by decodeImage.
 Expected<Image> decodeJpeg(const std::filesystem::path& path, int minLongSide = 0);
 /// Where decodeJpeg writes into memory the caller owns: called once with the (oriented) output size, it
-/// returns width * height * 3 bytes, rows contiguous, every one of which the decode writes (or nullptr:
-/// "out of memory", code "too_large").
+/// returns width * height * 3 bytes, rows contiguous, every one of which the decode writes (nullptr, or an
+/// exception it throws: "out of memory", code "too_large").
 using JpegDestination = std::function<std::uint8_t*(int width, int height)>;
 /// decodeJpeg into `destination`'s memory: the same pixels without the Image's zeroed buffer (for the
 /// trainer's loader, which decodes into the image it keeps).

@@ -11,6 +11,7 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string_view>
 
@@ -94,7 +95,7 @@ bool decompress(std::string_view bytes, int minLongSide, const Allocate& allocat
     std::uint8_t* pixels = nullptr;
     try {
         pixels = allocate(width, height, orientation);
-    } catch (const std::bad_alloc&) {
+    } catch (const std::exception&) { // std::bad_alloc, or cv::Exception from a Mat's allocation
         pixels = nullptr;
     }
     if (!pixels) {
@@ -182,7 +183,7 @@ Status decodeJpeg(const fs::path& path, int minLongSide, const JpegDestination& 
     std::uint8_t* pixels = nullptr;
     try {
         pixels = destination(image.width, image.height);
-    } catch (const std::bad_alloc&) {
+    } catch (const std::exception&) { // std::bad_alloc, or cv::Exception from a Mat's allocation
         pixels = nullptr;
     }
     if (!pixels)

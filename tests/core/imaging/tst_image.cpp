@@ -203,6 +203,9 @@ private slots:
             const auto refused = decodeJpeg(path, 0, [](int, int) -> std::uint8_t* { return nullptr; });
             QCOMPARE(QString::fromStdString(refused.error().code), QString("too_large"));
             QVERIFY(refused.message().find(path.filename().string()) != std::string::npos);
+            const auto thrown =
+                decodeJpeg(path, 0, [](int, int) -> std::uint8_t* { throw std::bad_alloc(); });
+            QCOMPARE(QString::fromStdString(thrown.error().code), QString("too_large"));
         }
     }
     void decodeJpegRefusesWhatIsNotAJpegWithTheFileName() {

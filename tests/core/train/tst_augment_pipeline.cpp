@@ -199,7 +199,7 @@ private slots:
     }
 
     void deferredResizeSamplesTheDecodeAsIfResized() {
-        // Decodes 1.05-1.5 times imgsz on their long side, as the loader keeps them (deferResizeLongSide):
+        // Decodes 0.5-1.5 times imgsz on their long side, as the loader keeps them (deferResizeLongSide):
         // resolved, exactly resizeLongSide's pixels and boxes; through mosaicAffine, the same boxes as the
         // resized images give, objects under their boxes, and every pixel sampled where the geometry says:
         // on decodes whose red is their x and green their y, an output pixel's red and green are the decode
@@ -214,7 +214,7 @@ private slots:
             const bool ramp = trial % 2 == 0;
             std::vector<cv::Size2d> decodeScale; // resized / decoded size per tile
             for (int t = 0; t < 4; ++t) {
-                const double ratio = std::uniform_real_distribution<double>(1.05, 1.5)(rng);
+                const double ratio = std::uniform_real_distribution<double>(0.5, 1.5)(rng);
                 const cv::Size placed = deferred.parts[t].rgb.size();
                 const int w = static_cast<int>(placed.width * ratio),
                           h = static_cast<int>(placed.height * ratio);
