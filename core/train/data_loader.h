@@ -45,7 +45,9 @@ struct LoaderOptions {
     int recentImages = -1;
     /// Keep every decoded, resized training image in RAM (Ultralytics' cache=ram): after the first epoch
     /// nothing is decoded. Memory: about imgsz^2 * 3 bytes per image at most (imgsz^2 * 2.25 for 4:3
-    /// images), e.g. 0.9 GB per 1,000 images at 640; ramCacheBytes() says it for a dataset.
+    /// images), e.g. 0.9 GB per 1,000 images at 640; ramCacheBytes() says it for a dataset. Its images are
+    /// resized when cached, also those whose resize is otherwise left to the warp (kDeferredResizeRatio):
+    /// for those the mosaics differ from an uncached run's by an interpolation; every other byte is the same.
     bool cacheAll = false;
     /// Data parallel (the distributed sampler): batch k of the epoch holds images [k*B, (k+1)*B) of the
     /// seeded epoch order, B = batch * worldSize, and this loader delivers rank's share of them, so the
