@@ -101,7 +101,7 @@ LabeledImage deferResizeLongSide(LabeledImage image, int imgsz) {
 }
 
 LabeledImage resolved(const LabeledImage& image) {
-    if (image.resizedTo.empty() || image.resizedTo == image.rgb.size())
+    if (!resizeDeferred(image))
         return image;
     LabeledImage out;
     cv::resize(image.rgb, out.rgb, image.resizedTo, 0, 0, cv::INTER_LINEAR);
@@ -280,7 +280,7 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
         // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
         const cv::Rect& source = tiles[i].source;
         const LabeledImage& image = images[i];
-        if (image.resizedTo.empty() || image.resizedTo == image.rgb.size()) {
+        if (!resizeDeferred(image)) {
             warpScaleTranslate(image.rgb(source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
             continue;
         }

@@ -27,6 +27,10 @@ struct LabeledImage {
     cv::Size resizedTo;
 };
 
+/// Whether `image` still has its resize to do (deferResizeLongSide).
+inline bool resizeDeferred(const LabeledImage& image) {
+    return !image.resizedTo.empty() && image.resizedTo != image.rgb.size();
+}
 /// The size `image` stands for: resizedTo where set, rgb's size otherwise.
 inline cv::Size placedSize(const LabeledImage& image) {
     return image.resizedTo.empty() ? image.rgb.size() : image.resizedTo;
