@@ -175,8 +175,8 @@ struct DataLoader::Impl {
             // The resize is left to the mosaic's warp where the decode is at most kDeferredResizeRatio
             // times imgsz on its long side (the DCT scale keeps it below 2x): it then holds at most
             // 2.25 times the resized image's bytes while it is recent.
-            const bool defer = !options.cacheAll && std::max(image.rgb.cols, image.rgb.rows) <=
-                                                        kDeferredResizeRatio * options.imgsz;
+            const bool defer = !options.cacheAll &&
+                               resizeLeftToWarp(std::max(image.rgb.cols, image.rgb.rows), options.imgsz);
             return defer ? deferResizeLongSide(std::move(image), options.imgsz)
                          : resizeLongSide(image, options.imgsz, true);
         }

@@ -81,6 +81,10 @@ int autoLoaderWorkers(const std::string& device, int cpus);
 /// the resize's 0.7 ms on a Zen 2 core. Larger decodes, and every image under cacheAll, are resized at
 /// once, so that a recent image holds at most 1.5^2 = 2.25 times the resized image's bytes.
 inline constexpr double kDeferredResizeRatio = 1.5;
+/// Whether a training JPEG decoded with this long side keeps its decode (kDeferredResizeRatio).
+inline bool resizeLeftToWarp(int decodedLongSide, int imgsz) {
+    return decodedLongSide <= kDeferredResizeRatio * imgsz;
+}
 
 /// The bytes cacheAll would hold for `samples` at `imgsz`, from their headers (no decoding).
 std::uint64_t ramCacheBytes(const std::vector<Sample>& samples, int imgsz);

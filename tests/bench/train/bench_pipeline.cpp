@@ -155,7 +155,7 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
             start = Clock::now();
             // As the loader: a decode up to kDeferredResizeRatio x imgsz is resized by the mosaic's warp.
             const bool defer =
-                !before && std::max(image.rgb.cols, image.rgb.rows) <= train::kDeferredResizeRatio * imgsz;
+                !before && train::resizeLeftToWarp(std::max(image.rgb.cols, image.rgb.rows), imgsz);
             image = defer ? train::deferResizeLongSide(std::move(image), imgsz)
                           : train::resizeLongSide(image, imgsz, true);
             add("resize to imgsz", msSince(start));
