@@ -303,11 +303,12 @@ private slots:
         }
     }
     void hsvKernelsGiveTheSameBytes() {
-        // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys,
-        // widths that leave 0 to 7 pixels for the loop after the kernel's steps of eight, regions of a wider
-        // image (rows not contiguous), and jitters from the default gains to the largest: nearly all with
-        // the jitter's tables in closed form, a few (a factor of exactly 0.7, a shift just short of 180)
-        // whose tables no closed form gives, which the kernel reads with gathers.
+        // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys
+        // (and runs of one grey, which the kernel writes 32 pixels at a time), widths that leave 0 to 7
+        // pixels for the loop after the kernel's steps of eight, regions of a wider image (rows not
+        // contiguous), and jitters from the default gains to the largest: nearly all with the jitter's
+        // tables in closed form, a few (a factor of exactly 0.7, a shift just short of 180) whose tables no
+        // closed form gives, which the kernel reads with gathers.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         if (!__builtin_cpu_supports("avx2"))
             QSKIP("this CPU has no AVX2: only the portable loop runs here");
@@ -315,7 +316,7 @@ private slots:
         QSKIP("not an x86-64 build: only the portable loop exists here");
 #endif
         cv::RNG rng(11);
-        int compared = 0, closedForms = 0, gathered = 0;
+        int compared = 0, closedForms = 0, gathered = 0, greyRuns = 0;
         for (int trial = 0; trial < 120; ++trial) {
             const int width = 1 + (trial * 37) % 203, height = 1 + trial % 9;
             cv::Mat wide(height, width + 5, CV_8UC3);
@@ -330,6 +331,14 @@ private slots:
                 cv::extractChannel(wide, level, 0);
                 cv::merge(std::vector<cv::Mat>{level, level, level}, wide);
             }
+            if (trial % 4 == 0) // runs of one grey (the kernel's blocks of 32), a level per row, anywhere
+                for (int y = 0; y < height; ++y) {
+                    const int level = rng.uniform(0, 256), from = rng.uniform(0, width + 5);
+                    wide.row(y)
+                        .colRange(from, std::min(width + 5, from + rng.uniform(1, 120)))
+                        .setTo(cv::Scalar(level, level, level));
+                    ++greyRuns;
+                }
             const cv::Mat source = wide(cv::Rect(trial % 5, 0, width, height));
             double hue = trial < 4 ? (trial % 2 ? 180.0 : -180.0)
                                    : rng.uniform(-1.0, 1.0) * 180 * (trial % 2 ? 1 : 0.015);
@@ -362,6 +371,7 @@ private slots:
             compared += width * height;
         }
         QVERIFY(compared > 20000);
+        QVERIFY(greyRuns > 100);
         QCOMPARE(gathered, 12);
         QVERIFY(closedForms > 100);
     }
