@@ -8,18 +8,18 @@
 // Built with -fno-trapping-math and -ffp-contract=off (core/train/CMakeLists.txt): no fused multiply-adds, so
 // that both forms round alike.
 //
-// A 640x640 image on one core of a Zen 2 EPYC: 0.71 ms with the AVX2 kernel (0.95 ms a group of eight pixels
-// at a time, 1.34 ms when it also read the jitter's tables with gathers, which it still does for the rare
-// jitter whose tables have no closed form), 1.94 ms with the portable loop vectorised by GCC 12 (its AVX2
-// clone, which did the table lookups as scalar loads and the interleaved channels with inserts and
-// extracts). Earlier, on another machine, OpenCV's way (Debian's OpenCV 4.6: two colour conversions and a
-// lookup table) took 3.6 ms against the vectorised loop's 1.7. The hue and saturation are OpenCV's 8-bit
-// ones exactly (its fixed point with 12 fraction bits; its two tables of reciprocals, computed here in
-// float, equal them for every 1..255); the jitter is Ultralytics' table exactly; the way back to RGB is
-// OpenCV's float one: all but about 0.1 % of the channel values equal OpenCV's, those within one level,
-// with no bias (tst_augment). A block of 32 pixels of one grey (the padding a mosaic leaves: 10-12 % of a
-// 640x640 mosaic of 640x480 images) is written with that grey's jitter, looked up once: the loader 344 ->
-// 354 images/s a core on 640x480 JPEGs.
+// A 640x640 image on one core of a Zen 2 EPYC: 0.58 ms with the AVX2 kernel (0.71 before the shortcuts and
+// the stores below, 0.95 ms a group of eight pixels at a time, 1.34 ms when it also read the jitter's tables
+// with gathers, which it still does for the rare jitter whose tables have no closed form), 1.94 ms with the
+// portable loop vectorised by GCC 12 (its AVX2 clone, which did the table lookups as scalar loads and the
+// interleaved channels with inserts and extracts). Earlier, on another machine, OpenCV's way (Debian's
+// OpenCV 4.6: two colour conversions and a lookup table) took 3.6 ms against the vectorised loop's 1.7. The
+// hue and saturation are OpenCV's 8-bit ones exactly (its fixed point with 12 fraction bits; its two tables
+// of reciprocals, computed here in float, equal them for every 1..255); the jitter is Ultralytics' table
+// exactly; the way back to RGB is OpenCV's float one: all but about 0.1 % of the channel values equal
+// OpenCV's, those within one level, with no bias (tst_augment). A block of 32 pixels of one grey (the padding
+// a mosaic leaves: 10-12 % of a 640x640 mosaic of 640x480 images) is written with that grey's jitter, looked
+// up once: the loader 344 -> 354 images/s a core on 640x480 JPEGs.
 #include "train/augment_impl.h"
 
 #include <algorithm>
@@ -161,7 +161,7 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables)
 #ifdef OSPREY_HSV_AVX2
 // The AVX2 kernel's constants, built once per row.
 struct HsvAvx2Constants {
-    __m256i toR, toG, toB, sectorOrder, pixelOffset, interleave, join, one, half, hueRange, hueStep, lastHue;
+    __m256i toR, toG, toB, sectorOrder, pixelOffset, interleave, join, half, hueRange, hueStep, lastHue;
     __m256 satNumerator, hueNumerator, roundUp, unit, scale, satFactor, valFactor, perLevel, perHue;
 };
 
@@ -175,17 +175,17 @@ __attribute__((target("avx2"))) HsvAvx2Constants hsvAvx2Constants(const HsvClose
                              5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1);
     c.toB = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, //
                              6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
-    // Per sector, which of a pixel's ranked bytes (0 largest, 1 middle, 2 smallest) R, G and B take, the
-    // fourth byte zeroed; plus each lane's pixel offset within its half.
-    c.sectorOrder = _mm256_setr_epi32(static_cast<int>(0x80020100u), static_cast<int>(0x80020001u),
-                                      static_cast<int>(0x80010002u), static_cast<int>(0x80000102u),
-                                      static_cast<int>(0x80000201u), static_cast<int>(0x80010200u), 0, 0);
-    c.pixelOffset = _mm256_setr_epi32(0, 0x040404, 0x080808, 0x0c0c0c, 0, 0x040404, 0x080808, 0x0c0c0c);
+    // A half's ranked bytes are its four pixels' largest, then their middle, then their smallest channels
+    // (byte 4 x rank + pixel). Per sector, which rank R, G and B take (times 4), the fourth byte zeroed;
+    // plus each lane's pixel within its half.
+    c.sectorOrder = _mm256_setr_epi32(static_cast<int>(0x80080400u), static_cast<int>(0x80080004u),
+                                      static_cast<int>(0x80040008u), static_cast<int>(0x80000408u),
+                                      static_cast<int>(0x80000804u), static_cast<int>(0x80040800u), 0, 0);
+    c.pixelOffset = _mm256_setr_epi32(0, 0x010101, 0x020202, 0x030303, 0, 0x010101, 0x020202, 0x030303);
     // Back to 24 interleaved bytes: each half's four pixels to its bytes 0..11, then the halves joined.
     c.interleave = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     c.join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    c.one = _mm256_set1_epi32(1);
     c.half = _mm256_set1_epi32(2048);
     c.hueRange = _mm256_set1_epi32(180);
     c.hueStep = _mm256_set1_epi32(form.hueStep);
@@ -213,6 +213,10 @@ __attribute__((target("avx2"))) inline __m256 truncated(__m256 x) {
 // eight floats were 43 % of the kernel's time, the arithmetic that replaces them 15 %), and the way back
 // to RGB computes the sector's largest (V), smallest (p) and middle channel (q in odd sectors, t in even
 // ones) and then places them by sector with a byte shuffle, instead of selecting each of R, G and B.
+// And three shortcuts that give the same integers: the reciprocals of v and diff are taken of 0 too
+// (infinite, converted to INT_MIN, multiplied by a diff and a numerator that are then 0); the largest
+// channel is the value's level itself (trunc(level / 255 * 255) is the level for every 0..255, in
+// float); the hue's wraps are unsigned minimums (of h and h + 180, of the hue and the hue - 180).
 // Each step is written for all groups before the next step: the groups' independent chains then
 // overlap in the CPU's scheduler, which one group's long chain alone fills (on the Zen 2 a 640x640 image
 // took 0.95 ms one group at a time, 0.77 two, 0.74 three, 0.72 four, 0.71 five, 0.73 six and eight).
@@ -220,7 +224,8 @@ template <bool closed, int groups>
 __attribute__((target("avx2"))) inline void
 hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvTables& tables) {
     __m256i r[groups], g[groups], b[groups], v[groups], diff[groups], s[groups], h[groups], sector[groups];
-    __m256 S[groups], V[groups], sector6[groups], p[groups], middle[groups];
+    __m256i largest[groups];
+    __m256 vf[groups], S[groups], V[groups], sector6[groups], p[groups], middle[groups];
     for (int k = 0; k < groups; ++k) {
         const __m256i bytes =
             _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at + 24 * k)),
@@ -232,15 +237,16 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
     for (int k = 0; k < groups; ++k) {
         v[k] = _mm256_max_epi32(r[k], _mm256_max_epi32(g[k], b[k]));
         diff[k] = _mm256_sub_epi32(v[k], _mm256_min_epi32(r[k], _mm256_min_epi32(g[k], b[k])));
+        vf[k] = _mm256_cvtepi32_ps(v[k]);
     }
     for (int k = 0; k < groups; ++k) {
-        const __m256i satReciprocal = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_div_ps(c.satNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(v[k], c.one))), c.roundUp));
+        const __m256i satReciprocal =
+            _mm256_cvttps_epi32(_mm256_add_ps(_mm256_div_ps(c.satNumerator, vf[k]), c.roundUp));
         s[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff[k], satReciprocal), c.half), 12);
     }
     for (int k = 0; k < groups; ++k) {
-        const __m256i hueReciprocal = _mm256_cvttps_epi32(_mm256_add_ps(
-            _mm256_div_ps(c.hueNumerator, _mm256_cvtepi32_ps(_mm256_max_epi32(diff[k], c.one))), c.roundUp));
+        const __m256i hueReciprocal = _mm256_cvttps_epi32(
+            _mm256_add_ps(_mm256_div_ps(c.hueNumerator, _mm256_cvtepi32_ps(diff[k])), c.roundUp));
         const __m256i diff2 = _mm256_add_epi32(diff[k], diff[k]), diff4 = _mm256_add_epi32(diff2, diff2);
         __m256i numerator = _mm256_blendv_epi8(_mm256_add_epi32(_mm256_sub_epi32(r[k], g[k]), diff4),
                                                _mm256_add_epi32(_mm256_sub_epi32(b[k], r[k]), diff2),
@@ -248,8 +254,7 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
         numerator =
             _mm256_blendv_epi8(numerator, _mm256_sub_epi32(g[k], b[k]), _mm256_cmpeq_epi32(v[k], r[k]));
         h[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(numerator, hueReciprocal), c.half), 12);
-        h[k] = _mm256_add_epi32(
-            h[k], _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), h[k]), c.hueRange));
+        h[k] = _mm256_min_epu32(h[k], _mm256_add_epi32(h[k], c.hueRange));
     }
     for (int k = 0; k < groups; ++k) {
         if constexpr (closed) {
@@ -257,15 +262,16 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
             S[k] = _mm256_mul_ps(
                 truncated(_mm256_min_ps(c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(s[k]), c.satFactor))),
                 c.perLevel);
-            V[k] = _mm256_mul_ps(
-                truncated(_mm256_min_ps(c.scale, _mm256_mul_ps(_mm256_cvtepi32_ps(v[k]), c.valFactor))),
-                c.perLevel);
+            const __m256 level = truncated(_mm256_min_ps(c.scale, _mm256_mul_ps(vf[k], c.valFactor)));
+            V[k] = _mm256_mul_ps(level, c.perLevel);
+            largest[k] = _mm256_cvttps_epi32(level);
             __m256i hue = _mm256_add_epi32(_mm256_min_epi32(h[k], c.lastHue), c.hueStep);
-            hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, c.lastHue), c.hueRange));
+            hue = _mm256_min_epu32(hue, _mm256_sub_epi32(hue, c.hueRange));
             sector6[k] = _mm256_mul_ps(_mm256_cvtepi32_ps(hue), c.perHue);
         } else {
             S[k] = _mm256_i32gather_ps(tables.sat, s[k], 4);
             V[k] = _mm256_i32gather_ps(tables.val, v[k], 4);
+            largest[k] = _mm256_cvttps_epi32(_mm256_mul_ps(V[k], c.scale));
             sector6[k] = _mm256_i32gather_ps(tables.sector6, h[k], 4);
         }
     }
@@ -278,16 +284,25 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
         middle[k] = _mm256_mul_ps(V[k], _mm256_sub_ps(c.unit, _mm256_mul_ps(S[k], fraction)));
     }
     for (int k = 0; k < groups; ++k) {
-        const __m256i largest = _mm256_cvttps_epi32(_mm256_mul_ps(V[k], c.scale));
         const __m256i between = _mm256_cvttps_epi32(_mm256_mul_ps(middle[k], c.scale));
         const __m256i smallest = _mm256_cvttps_epi32(_mm256_mul_ps(p[k], c.scale));
-        const __m256i ranked = _mm256_or_si256(
-            largest, _mm256_or_si256(_mm256_slli_epi32(between, 8), _mm256_slli_epi32(smallest, 16)));
+        const __m256i ranked = _mm256_packus_epi16(_mm256_packus_epi32(largest[k], between),
+                                                   _mm256_packus_epi32(smallest, smallest));
         const __m256i placed = _mm256_shuffle_epi8(
             ranked, _mm256_add_epi32(_mm256_permutevar8x32_epi32(c.sectorOrder, sector[k]), c.pixelOffset));
-        const __m256i out = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(placed, c.interleave), c.join);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 24 * k), _mm256_castsi256_si128(out));
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(at + 24 * k + 16), _mm256_extracti128_si256(out, 1));
+        const __m256i packed = _mm256_shuffle_epi8(placed, c.interleave);
+        if (k + 1 < groups) {
+            // Each half's 12 bytes stored as 16: the four after them are the next group's (already loaded,
+            // stored after): 0.615 -> 0.583 ms a 640x640 against the permute that joins the halves, which the
+            // last group keeps.
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 24 * k), _mm256_castsi256_si128(packed));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 24 * k + 12),
+                             _mm256_extracti128_si256(packed, 1));
+        } else {
+            const __m256i out = _mm256_permutevar8x32_epi32(packed, c.join);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(at + 24 * k), _mm256_castsi256_si128(out));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(at + 24 * k + 16), _mm256_extracti128_si256(out, 1));
+        }
     }
 }
 
