@@ -159,7 +159,7 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables)
 }
 
 #ifdef OSPREY_HSV_AVX2
-// The AVX2 kernel's constants, built once per row.
+// The AVX2 kernel's constants, built once per image.
 struct HsvAvx2Constants {
     __m256i toR, toG, toB, sectorOrder, pixelOffset, interleave, join, half, hueRange, hueStep, lastHue;
     __m256 satNumerator, hueNumerator, roundUp, unit, scale, satFactor, valFactor, perLevel, perHue;

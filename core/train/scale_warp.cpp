@@ -153,59 +153,59 @@ void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSPREY_WARP_AVX2 1
-// blendColumns eight pixels a step (then four), over columns whose second tap is the pixel after the first
-// (all but the border's; the caller finds them once per warp): one 16-byte load holds both taps' three
-// values, a byte shuffle pairs them, one pmaddwd blends two pixels, and the pixels' bytes are gathered into
-// 16-byte stores (the last four bytes of each overwritten by the next store or by blendColumns). Eight a
-// step: one tile warped over a whole 640x640 output 0.39 -> 0.37 ms on a Zen 2 core. `weights` holds each
-// column's (32 - fx, fx) pair four times. The same integer arithmetic as blendColumns, so the same bytes.
-// Leaves at least two columns of the row to the caller; returns the first column not done.
-__attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t* __restrict blended,
-                                                             const int* __restrict tap0,
-                                                             const std::uint32_t* __restrict weights,
-                                                             int count, std::uint8_t* __restrict out) {
+// Output columns x and x + 1 of blendAdjacentColumnsAvx2, each its three values and a zero as 32 bits: one
+// 16-byte load holds both taps' three values, a byte shuffle pairs them, one pmaddwd blends them with the
+// column's (32 - fx, fx), rounded and shifted as blendColumns does.
+__attribute__((target("avx2"))) inline __m256i blendAdjacentPairAvx2(const std::uint16_t* __restrict blended,
+                                                                     const int* __restrict tap0,
+                                                                     const std::uint32_t* __restrict weights,
+                                                                     int x) {
     constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
     // Words (a0 a1 a2 b0 b1 b2 . .) to (a0 b0 a1 b1 a2 b2 . .).
     const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, //
                                           0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1);
-    // After the packs: bytes p0 . p2 . | p1 . p3 . (three values and a zero each), to p0 p1 p2 p3.
-    const __m128i compact = _mm_setr_epi8(0, 1, 2, 8, 9, 10, 4, 5, 6, 12, 13, 14, -1, -1, -1, -1);
-    const __m256i round = _mm256_set1_epi32(kRound);
-    const auto load = [&](int x) {
-        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x]));
-    };
+    const __m256i taps =
+        _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x])),
+                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x + 1])));
+    const __m256i sums =
+        _mm256_madd_epi16(_mm256_shuffle_epi8(taps, pair),
+                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x)));
+    return _mm256_srli_epi32(_mm256_add_epi32(sums, _mm256_set1_epi32(kRound)), kShift);
+}
+
+// blendColumns eight pixels a step (then four), over columns whose second tap is the pixel after the first
+// (all but the border's; the caller finds them once per warp), two at a time by blendAdjacentPairAvx2, the
+// pixels' bytes gathered into 16-byte stores (the last four bytes of each overwritten by the next store or
+// by blendColumns). Eight a step: one tile warped over a whole 640x640 output 0.39 -> 0.37 ms on a Zen 2
+// core. `weights` holds each column's (32 - fx, fx) pair four times. The same integer arithmetic as
+// blendColumns, so the same bytes. Leaves at least two columns of the row to the caller; returns the first
+// column not done.
+__attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t* __restrict blended,
+                                                             const int* __restrict tap0,
+                                                             const std::uint32_t* __restrict weights,
+                                                             int count, std::uint8_t* __restrict out) {
     // Eight pixels a step: the packs leave pixels x, x+2, x+4, x+6 in the low half and the odd ones in the
     // high half (four bytes each); a dword permute puts them in order, a byte shuffle drops each fourth
     // byte, and each half's 12 bytes are stored as 16 (the next four overwritten after).
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
     const __m256i compact8 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
                                               0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    // Four: after the packs, bytes p0 . p2 . | p1 . p3 . (three values and a zero each), to p0 p1 p2 p3.
+    const __m128i compact = _mm_setr_epi8(0, 1, 2, 8, 9, 10, 4, 5, 6, 12, 13, 14, -1, -1, -1, -1);
     int x = 0;
     for (; x + 10 <= count; x += 8) {
-        __m256i blends[4];
-        for (int k = 0; k < 4; ++k) // pixels x + 2k and x + 2k + 1: each its three values and a zero
-            blends[k] = _mm256_srli_epi32(
-                _mm256_add_epi32(
-                    _mm256_madd_epi16(
-                        _mm256_shuffle_epi8(_mm256_setr_m128i(load(x + 2 * k), load(x + 2 * k + 1)), pair),
-                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x + 8 * k))),
-                    round),
-                kShift);
-        const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(blends[0], blends[1]),
-                                                  _mm256_packs_epi32(blends[2], blends[3]));
+        const __m256i bytes =
+            _mm256_packus_epi16(_mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x),
+                                                   blendAdjacentPairAvx2(blended, tap0, weights, x + 2)),
+                                _mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x + 4),
+                                                   blendAdjacentPairAvx2(blended, tap0, weights, x + 6)));
         const __m256i packed = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(bytes, order), compact8);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x), _mm256_castsi256_si128(packed));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x + 12), _mm256_extracti128_si256(packed, 1));
     }
     for (; x + 6 <= count; x += 4) {
-        const __m256i first =
-            _mm256_madd_epi16(_mm256_shuffle_epi8(_mm256_setr_m128i(load(x), load(x + 1)), pair),
-                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x)));
-        const __m256i second =
-            _mm256_madd_epi16(_mm256_shuffle_epi8(_mm256_setr_m128i(load(x + 2), load(x + 3)), pair),
-                              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x + 8)));
-        const __m256i words = _mm256_packs_epi32(_mm256_srli_epi32(_mm256_add_epi32(first, round), kShift),
-                                                 _mm256_srli_epi32(_mm256_add_epi32(second, round), kShift));
+        const __m256i words = _mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x),
+                                                 blendAdjacentPairAvx2(blended, tap0, weights, x + 2));
         const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x),
                          _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), compact));
