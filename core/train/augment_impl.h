@@ -94,7 +94,7 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
 
 /// cv::warpAffine(src, dst, [scaleX 0 offsetX; 0 scaleY offsetY], dst.size(), INTER_LINEAR, borderType,
 /// borderValue) for CV_8UC3 images, the same pixels exactly, computed separably (scale_warp.cpp): one
-/// 640x640 output in 0.40-0.42 against 3.26-3.46 ms on one core of a Zen 2 EPYC (bench_pipeline profile).
+/// 640x640 output in 0.21-0.22 against 3.05-3.06 ms on one core of a Zen 2 EPYC (bench_pipeline profile).
 /// `dst` is written in place (it may be a region of a larger image); `borderType` is BORDER_REPLICATE or
 /// BORDER_CONSTANT; scales > 0.
 void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double scaleY, double offsetX,

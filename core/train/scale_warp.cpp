@@ -6,9 +6,17 @@
 // neighbours with weights wx * wy * 32, where wx and wy are k / 32 and (32 - k) / 32: products that are
 // exact in its 15-bit weights, so its blend is (sum + 2^14) >> 15 of integers that factor. Without
 // rotation or shear the position's x depends on the output column only and its y on the output row only.
-// So each output row first blends two source rows (vertical weights, the whole row at once, vectorised),
-// then each output pixel blends two entries of that row (horizontal weights): the same integer sums in
-// another order, ((32 - fx) * v0 + fx * v1 + 512) >> 10 of the vertical blends v0, v1.
+// So each source row an output row reads is first blended across (each output column's two taps with its
+// horizontal weights: h = (32 - fx) * a + fx * b, at most 32 * 255), once, and kept while the next output
+// rows read it; then each output row blends its two source rows' h values with its vertical weights: the
+// same integer sums in another order, ((32 - fy) * h0 + fy * h1 + 512) >> 10.
+//
+// On one core of a Zen 2 EPYC, one tile warped over a whole 640x640 output 0.37 -> 0.22 ms against the
+// order before (each output row blended two source rows vertically over the source's width, then each
+// output pixel read its two taps from that row, one 16-byte load a pixel: 14 cycles per 8 pixels, the CPU's
+// four instructions a cycle full); the mosaic's tiles 0.46 -> 0.39 ms an image, the loader 372 -> 378
+// images/s on 640x480 JPEGs (bench_pipeline). Across, a 16-byte load holds two output pixels' taps (scales
+// above 1/3), one pshufb pairs them and one pmaddubsw blends them; down, 32 values take 16 instructions.
 //
 // Border taps: BORDER_REPLICATE clamps each tap's row and column into the image, as OpenCV's remap does;
 // BORDER_CONSTANT reads the border value for each tap outside it (a pixel with all four outside gets the
@@ -18,14 +26,12 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #endif
@@ -51,20 +57,20 @@ constexpr int kRoundDelta = (1 << kMatrixBits) / kFractions / 2;
 // fetching the output's rows, or the decoder's, gained nothing).
 constexpr int kPrefetchRows = 2;
 
-// cv::saturate_cast<int>(double): round to nearest, ties to even.
+// cv::saturate_cast<int>(double): round to nearest, ties to even (cvRound: one conversion instruction).
 int roundToInt(double value) {
-    return static_cast<int>(std::lrint(value));
+    return cvRound(value);
 }
 
 // One axis of the inverse map: for each output index, the two taps (already resolved against the border:
-// an index into the source, or `constantTap` for a tap outside it) and the weight of the second, 0..31.
+// an index into the source, or -1 for a constant-border tap outside it) and the weight of the second, 0..31.
 struct AxisMap {
     std::vector<int> tap0, tap1;
     std::vector<std::uint8_t> fraction;
 };
 
 // positions[i] is OpenCV's fixed-point source position (in 1/32 pixels) of output index i.
-AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int borderType, int constantTap) {
+AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int borderType) {
     AxisMap map;
     const size_t count = positions.size();
     map.tap0.resize(count);
@@ -73,7 +79,7 @@ AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int bor
     const auto resolve = [&](int index) {
         if (borderType == cv::BORDER_REPLICATE)
             return std::clamp(index, 0, sourceLength - 1);
-        return index < 0 || index >= sourceLength ? constantTap : index;
+        return index < 0 || index >= sourceLength ? -1 : index;
     };
     for (size_t i = 0; i < count; ++i) {
         // cv::saturate_cast<short> of the integer part, as OpenCV stores it.
@@ -85,132 +91,150 @@ AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int bor
     return map;
 }
 
-// blended[c] = (32 - fy) * row0[c] + fy * row1[c] over `count` channel values.
+// The horizontal blends of one source row, output columns [begin, end):
+// h[3x + c] = (32 - fx) * A(tap0[x] + c) + fx * A(tap1[x] + c), where A reads the row at a byte offset, or
+// the border value for a tap of -1.
+void blendColumns(const std::uint8_t* __restrict row, const int* __restrict tap0, const int* __restrict tap1,
+                  const std::uint8_t* __restrict fraction, std::uint8_t constant, int begin, int end,
+                  std::uint16_t* __restrict h) {
+    for (int x = begin; x < end; ++x) {
+        const int w1 = fraction[x], w0 = kFractions - w1;
+        for (int c = 0; c < 3; ++c) {
+            const int a = tap0[x] < 0 ? constant : row[tap0[x] + c];
+            const int b = tap1[x] < 0 ? constant : row[tap1[x] + c];
+            h[3 * x + c] = static_cast<std::uint16_t>(w0 * a + w1 * b);
+        }
+    }
+}
+
+// out[i] = ((32 - fy) * h0[i] + fy * h1[i] + 512) >> 10 over values [begin, count).
 OSPREY_WARP_CLONES
-void blendRows(const std::uint8_t* __restrict row0, const std::uint8_t* __restrict row1, int fy, int count,
-               std::uint16_t* __restrict blended) {
-    const int w0 = kFractions - fy;
-    for (int c = 0; c < count; ++c)
-        blended[c] = static_cast<std::uint16_t>(w0 * row0[c] + fy * row1[c]);
-}
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// blendRows 32 values a step: the two rows' bytes interleaved in pairs and each pair times (32 - fy, fy)
-// by one pmaddubsw (at most 32 * 255, no saturation); the qword permutes put the unpacks' halves in
-// order. The same integers as blendRows, in 10 operations a step against the 18 of GCC's vectorised loop
-// (pmovzxbw and pmullw): the tiles' warps 0.57 -> 0.545 ms a 640x640 mosaic on a Zen 2 core. Returns the
-// first value not done.
-__attribute__((target("avx2"))) int blendRowsAvx2(const std::uint8_t* __restrict row0,
-                                                  const std::uint8_t* __restrict row1, int fy, int count,
-                                                  std::uint16_t* __restrict blended) {
-    const __m256i weights = _mm256_set1_epi16(static_cast<short>((kFractions - fy) | (fy << 8)));
-    int c = 0;
-    for (; c + 32 <= count; c += 32) {
-        const __m256i a =
-            _mm256_permute4x64_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row0 + c)), 0xd8);
-        const __m256i b =
-            _mm256_permute4x64_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(row1 + c)), 0xd8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(blended + c),
-                            _mm256_maddubs_epi16(_mm256_unpacklo_epi8(a, b), weights));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(blended + c + 16),
-                            _mm256_maddubs_epi16(_mm256_unpackhi_epi8(a, b), weights));
-    }
-    return c;
-}
-#endif
-
-// out[3x + c] = ((32 - fx) * blended[tap0 + c] + fx * blended[tap1 + c] + 512) >> 10, three channels, from
-// x = begin on. `blended` has one readable value after the last tap + 2.
-void blendColumns(const std::uint16_t* __restrict blended, const int* __restrict tap0,
-                  const int* __restrict tap1, const std::uint8_t* __restrict fraction, int begin, int width,
-                  std::uint8_t* __restrict out) {
+void blendRows(const std::uint16_t* __restrict h0, const std::uint16_t* __restrict h1, int fy, int begin,
+               int count, std::uint8_t* __restrict out) {
     constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
-    int x = begin;
-#if defined(__SSE2__)
-    // One pixel a step: its three values and the next one from each tap, interleaved, times the pair of
-    // weights (pmaddwd: the values are at most 32 * 255, the weights at most 32, the sums fit 32 bits),
-    // rounded, shifted, packed to bytes; four bytes are stored, the fourth overwritten by the next pixel.
-    const __m128i round = _mm_set1_epi32(kRound);
-    for (; x + 1 < width; ++x) {
-        const __m128i a = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(blended + tap0[x]));
-        const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(blended + tap1[x]));
-        const int w1 = fraction[x], w0 = kFractions - w1;
-        const __m128i sums = _mm_madd_epi16(_mm_unpacklo_epi16(a, b), _mm_set1_epi32(w0 | (w1 << 16)));
-        const __m128i words = _mm_srli_epi32(_mm_add_epi32(sums, round), kShift);
-        const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), words);
-        const int packed = _mm_cvtsi128_si32(bytes);
-        std::memcpy(out + 3 * x, &packed, 4);
+    const int w0 = kFractions - fy;
+    for (int i = begin; i < count; ++i)
+        out[i] = static_cast<std::uint8_t>((w0 * h0[i] + fy * h1[i] + kRound) >> kShift);
+}
+
+constexpr int kLaneBytes = 16;
+
+// The columns blendColumnsAvx2 does: [begin, end), `perLane` (1 or 2) output pixels to each 16-byte lane,
+// two lanes a step. Per lane, the byte offset of its first tap in a source row (all its taps' values lie in
+// the 16 bytes from there; the last lanes' 16 bytes run past the row), the byte shuffle that pairs its taps'
+// values (a0 b0 a1 b1 a2 b2 per pixel) and the matching weights (32 - fx, fx).
+struct LanePlan {
+    int perLane = 0, begin = 0, end = 0;
+    std::vector<std::ptrdiff_t> offset;
+    std::vector<std::uint8_t> shuffle, weights;
+};
+
+// The longest run of columns, from the first that can start one, that lanes of `perLane` pixels cover in
+// steps of two lanes.
+LanePlan planLanes(const std::vector<int>& tap0, const std::vector<int>& tap1,
+                   const std::vector<std::uint8_t>& fraction, int perLane) {
+    const int width = static_cast<int>(tap0.size());
+    const auto laneFits = [&](int x) {
+        if (x + perLane > width || tap0[x] < 0)
+            return false;
+        for (int j = 0; j < perLane; ++j)
+            if (tap0[x + j] < 0 || tap1[x + j] < 0 || tap1[x + j] + 3 > tap0[x] + kLaneBytes)
+                return false;
+        return true;
+    };
+    const auto stepFits = [&](int x) { return laneFits(x) && laneFits(x + perLane); };
+    LanePlan plan;
+    plan.perLane = perLane;
+    int x = 0;
+    while (x < width && !stepFits(x))
+        ++x;
+    plan.begin = plan.end = x;
+    while (plan.end < width && stepFits(plan.end))
+        plan.end += 2 * perLane;
+    const int lanes = (plan.end - plan.begin) / perLane;
+    plan.offset.resize(static_cast<size_t>(lanes));
+    // pshufb writes 0 for a byte with its top bit set.
+    plan.shuffle.assign(16 * static_cast<size_t>(lanes), 0x80);
+    plan.weights.assign(16 * static_cast<size_t>(lanes), 0);
+    // A pixel's six shuffle bytes (t0, t1, t0 + 1, t1 + 1, t0 + 2, t1 + 2) and weights ((32 - fx, fx) three
+    // times) are written as eight, the last two overwritten by the lane's next pixel or left in the values
+    // after the lane's (which the next store overwrites).
+    constexpr std::uint64_t kChannels = 0x0000020201010000, kFirst = 0x0000000100010001;
+    constexpr std::uint64_t kSecond = kFirst << 8;
+    for (int lane = 0; lane < lanes; ++lane) {
+        const int first = plan.begin + perLane * lane, base = tap0[first];
+        plan.offset[lane] = base;
+        for (int j = 0; j < perLane; ++j) {
+            const int x = first + j;
+            const std::uint64_t shuffle = kChannels + static_cast<std::uint64_t>(tap0[x] - base) * kFirst +
+                                          static_cast<std::uint64_t>(tap1[x] - base) * kSecond;
+            const std::uint64_t weights =
+                static_cast<std::uint64_t>((kFractions - fraction[x]) | (fraction[x] << 8)) * kFirst;
+            std::memcpy(plan.shuffle.data() + 16 * lane + 6 * j, &shuffle, 8);
+            std::memcpy(plan.weights.data() + 16 * lane + 6 * j, &weights, 8);
+        }
     }
-#endif
-    for (; x < width; ++x) {
-        const std::uint16_t* a = blended + tap0[x];
-        const std::uint16_t* b = blended + tap1[x];
-        const int w1 = fraction[x], w0 = kFractions - w1;
-        for (int c = 0; c < 3; ++c)
-            out[3 * x + c] = static_cast<std::uint8_t>((w0 * a[c] + w1 * b[c] + kRound) >> kShift);
-    }
+    return plan;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OSPREY_WARP_AVX2 1
-// Output columns x and x + 1 of blendAdjacentColumnsAvx2, each its three values and a zero as 32 bits: one
-// 16-byte load holds both taps' three values, a byte shuffle pairs them, one pmaddwd blends them with the
-// column's (32 - fx, fx), rounded and shifted as blendColumns does.
-__attribute__((target("avx2"))) inline __m256i blendAdjacentPairAvx2(const std::uint16_t* __restrict blended,
-                                                                     const int* __restrict tap0,
-                                                                     const std::uint32_t* __restrict weights,
-                                                                     int x) {
-    constexpr int kShift = 2 * kFractionBits, kRound = 1 << (kShift - 1);
-    // Words (a0 a1 a2 b0 b1 b2 . .) to (a0 b0 a1 b1 a2 b2 . .).
-    const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, //
-                                          0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1);
-    const __m256i taps =
-        _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x])),
-                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(blended + tap0[x + 1])));
-    const __m256i sums =
-        _mm256_madd_epi16(_mm256_shuffle_epi8(taps, pair),
-                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(weights + 4 * x)));
-    return _mm256_srli_epi32(_mm256_add_epi32(sums, _mm256_set1_epi32(kRound)), kShift);
+// blendColumns over the plan's columns, two lanes a step: each lane's 16 source bytes loaded once, its taps'
+// values paired by one pshufb and blended by one pmaddubsw with (32 - fx, fx) (at most 32 * 255: no
+// saturation). A lane's 16-byte store spills into the next lane's values, written after it (and past the
+// run: into the columns blendColumns writes afterwards, or the row's slack). The same integers as
+// blendColumns.
+__attribute__((target("avx2"))) void blendColumnsAvx2(const std::uint8_t* __restrict row,
+                                                      const LanePlan& plan, std::uint16_t* __restrict h) {
+    const int lanes = static_cast<int>(plan.offset.size()), values = 3 * plan.perLane;
+    std::uint16_t* at = h + 3 * plan.begin;
+    for (int lane = 0; lane < lanes; lane += 2) {
+        const __m256i bytes =
+            _mm256_setr_m128i(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + plan.offset[lane])),
+                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + plan.offset[lane + 1])));
+        const __m256i paired = _mm256_shuffle_epi8(
+            bytes, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(plan.shuffle.data() + 16 * lane)));
+        const __m256i sums = _mm256_maddubs_epi16(
+            paired, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(plan.weights.data() + 16 * lane)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(at), _mm256_castsi256_si128(sums));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(at + values), _mm256_extracti128_si256(sums, 1));
+        at += 2 * values;
+    }
 }
 
-// blendColumns eight pixels a step (then four), over columns whose second tap is the pixel after the first
-// (all but the border's; the caller finds them once per warp), two at a time by blendAdjacentPairAvx2, the
-// pixels' bytes gathered into 16-byte stores (the last four bytes of each overwritten by the next store or
-// by blendColumns). Eight a step: one tile warped over a whole 640x640 output 0.39 -> 0.37 ms on a Zen 2
-// core. `weights` holds each column's (32 - fx, fx) pair four times. The same integer arithmetic as
-// blendColumns, so the same bytes. Leaves at least two columns of the row to the caller; returns the first
-// column not done.
-__attribute__((target("avx2"))) int blendAdjacentColumnsAvx2(const std::uint16_t* __restrict blended,
-                                                             const int* __restrict tap0,
-                                                             const std::uint32_t* __restrict weights,
-                                                             int count, std::uint8_t* __restrict out) {
-    // Eight pixels a step: the packs leave pixels x, x+2, x+4, x+6 in the low half and the odd ones in the
-    // high half (four bytes each); a dword permute puts them in order, a byte shuffle drops each fourth
-    // byte, and each half's 12 bytes are stored as 16 (the next four overwritten after).
-    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const __m256i compact8 = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
-                                              0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
-    // Four: after the packs, bytes p0 . p2 . | p1 . p3 . (three values and a zero each), to p0 p1 p2 p3.
-    const __m128i compact = _mm_setr_epi8(0, 1, 2, 8, 9, 10, 4, 5, 6, 12, 13, 14, -1, -1, -1, -1);
-    int x = 0;
-    for (; x + 10 <= count; x += 8) {
-        const __m256i bytes =
-            _mm256_packus_epi16(_mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x),
-                                                   blendAdjacentPairAvx2(blended, tap0, weights, x + 2)),
-                                _mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x + 4),
-                                                   blendAdjacentPairAvx2(blended, tap0, weights, x + 6)));
-        const __m256i packed = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(bytes, order), compact8);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x), _mm256_castsi256_si128(packed));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x + 12), _mm256_extracti128_si256(packed, 1));
+// blendRows on the 32 values from i, as (h0 + floor(fy * (h1 - h0) / 32) + 16) >> 5: the same integer (with
+// t = fy * (h1 - h0) = 32q + r, 0 <= r < 32: 32 h0 + t + 512 = 32 (h0 + q + 16) + r, and r cannot carry
+// past a multiple of 1024), in 16-bit lanes: q is the high half of 2 (h1 - h0) times fy * 1024 (pmulhw,
+// both within 16 bits), and h0 + q >= 0.
+__attribute__((target("avx2"))) inline void blendRowsStepAvx2(const std::uint16_t* __restrict h0,
+                                                              const std::uint16_t* __restrict h1,
+                                                              __m256i weight, int i,
+                                                              std::uint8_t* __restrict out) {
+    __m256i halves[2];
+    for (int k = 0; k < 2; ++k) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h0 + i + 16 * k));
+        const __m256i d =
+            _mm256_sub_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(h1 + i + 16 * k)), a);
+        const __m256i q = _mm256_mulhi_epi16(_mm256_add_epi16(d, d), weight);
+        halves[k] = _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(a, q), _mm256_set1_epi16(16)), 5);
     }
-    for (; x + 6 <= count; x += 4) {
-        const __m256i words = _mm256_packs_epi32(blendAdjacentPairAvx2(blended, tap0, weights, x),
-                                                 blendAdjacentPairAvx2(blended, tap0, weights, x + 2));
-        const __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 3 * x),
-                         _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), compact));
-    }
-    return x;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm256_permute4x64_epi64(_mm256_packus_epi16(halves[0], halves[1]), 0xd8));
+}
+
+// blendRows 32 values a step, the last step ending at the row's end (it redoes some values: the same
+// bytes). Returns the first value not done.
+__attribute__((target("avx2"))) int blendRowsAvx2(const std::uint16_t* __restrict h0,
+                                                  const std::uint16_t* __restrict h1, int fy, int count,
+                                                  std::uint8_t* __restrict out) {
+    if (count < 32)
+        return 0;
+    const __m256i weight = _mm256_set1_epi16(static_cast<short>(fy << 10));
+    for (int i = 0; i + 32 <= count; i += 32)
+        blendRowsStepAvx2(h0, h1, weight, i, out);
+    if (count % 32 != 0)
+        blendRowsStepAvx2(h0, h1, weight, count - 32, out);
+    return count;
 }
 #endif
 
@@ -249,75 +273,90 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double 
     for (int y = 0; y < height; ++y)
         ys[y] = (roundToInt((m[4] * y + m[5]) * kMatrixScale) + kRoundDelta) >> shift;
 
-    // Source columns are read from a blended row that holds src.cols pixels and, after them, one pixel of
-    // the border value (times 32, as a blend of two border rows would be) for constant-border taps.
-    const AxisMap columns = resolveAxis(xs, src.cols, borderType, src.cols);
-    const AxisMap rows = resolveAxis(ys, src.rows, borderType, -1);
+    // Columns' taps as byte offsets into a source row, -1 for the constant border; rows' as row indices, -1
+    // for the constant border (a row of the border value).
+    const AxisMap columns = resolveAxis(xs, src.cols, borderType);
+    const AxisMap rows = resolveAxis(ys, src.rows, borderType);
     std::vector<int> tap0(width), tap1(width);
-    std::vector<std::uint32_t> weights(4 * static_cast<size_t>(width));
     for (int x = 0; x < width; ++x) {
-        tap0[x] = 3 * columns.tap0[x];
-        tap1[x] = 3 * columns.tap1[x];
-        const std::uint32_t w1 = columns.fraction[x], w0 = kFractions - w1;
-        std::fill_n(weights.begin() + 4 * x, 4, w0 | (w1 << 16));
+        tap0[x] = columns.tap0[x] < 0 ? -1 : 3 * columns.tap0[x];
+        tap1[x] = columns.tap1[x] < 0 ? -1 : 3 * columns.tap1[x];
     }
-    // Only the source columns some output pixel reads are blended.
-    int firstColumn = src.cols, lastColumn = -1;
+    const auto constant = static_cast<std::uint8_t>(std::clamp(borderValue, 0, 255));
+    // A lane's 16-byte load may reach up to 13 bytes past its row (bytes no shuffle picks): a row too close
+    // to the end of the image's memory is read from a copy with room after it, as is the constant row.
+    const size_t rowBytes = 3 * static_cast<size_t>(src.cols);
+    std::vector<std::uint8_t> constantRow(rowBytes + kLaneBytes, constant), lastRows;
+    const auto sourceRow = [&](int tap) -> const std::uint8_t* {
+        if (tap < 0)
+            return constantRow.data();
+        const std::uint8_t* row = src.ptr<std::uint8_t>(tap);
+        if (static_cast<size_t>(src.datalimit - row) >= rowBytes + kLaneBytes)
+            return row;
+        lastRows.resize(rowBytes + kLaneBytes);
+        std::copy_n(row, rowBytes, lastRows.begin());
+        return lastRows.data();
+    };
+    // The source columns some output pixel reads, for fetching rows ahead.
+    int firstByte = 3 * src.cols, lastByte = -1;
     for (int x = 0; x < width; ++x)
-        for (const int tap : {columns.tap0[x], columns.tap1[x]})
-            if (tap < src.cols)
-                firstColumn = std::min(firstColumn, tap), lastColumn = std::max(lastColumn, tap);
-    // Two values more, read (and discarded) by the eight-value loads of blendAdjacentColumnsAvx2 (and the
-    // four-value ones of blendColumns).
-    std::vector<std::uint16_t> blended(3 * (src.cols + 1) + 2);
-    const auto constant = static_cast<std::uint16_t>(kFractions * std::clamp(borderValue, 0, 255));
-    std::fill(blended.begin() + 3 * src.cols, blended.end(), constant);
-    std::vector<std::uint8_t> constantRow(3 * static_cast<size_t>(src.cols),
-                                          static_cast<std::uint8_t>(std::clamp(borderValue, 0, 255)));
-    const auto sourceRow = [&](int tap) { return tap < 0 ? constantRow.data() : src.ptr<std::uint8_t>(tap); };
-    // The columns whose taps are adjacent pixels: one run (positions grow with x; the border's columns,
-    // clamped or constant, lie before and after it).
-    int adjacentBegin = 0, adjacentEnd = 0;
-    while (adjacentBegin < width && tap1[adjacentBegin] != tap0[adjacentBegin] + 3)
-        ++adjacentBegin;
-    adjacentEnd = adjacentBegin;
-    while (adjacentEnd < width && tap1[adjacentEnd] == tap0[adjacentEnd] + 3)
-        ++adjacentEnd;
+        for (const int tap : {tap0[x], tap1[x]})
+            if (tap >= 0)
+                firstByte = std::min(firstByte, tap), lastByte = std::max(lastByte, tap + 2);
+#ifdef OSPREY_WARP_AVX2
+    // Two output pixels to a lane where a pixel's taps are at most three source pixels apart (scales above
+    // about 1/3), else one.
+    LanePlan lanes;
+    if (hasAvx2) {
+        lanes = planLanes(tap0, tap1, columns.fraction, 2);
+        if (2 * (lanes.end - lanes.begin) < width)
+            if (LanePlan single = planLanes(tap0, tap1, columns.fraction, 1);
+                single.end - single.begin > lanes.end - lanes.begin)
+                lanes = std::move(single);
+    }
+#endif
+    // A source row's horizontal blends, kept for the next output row that reads it (consecutive output rows
+    // mostly share their source rows). Six values of slack for the lanes' last store.
+    const size_t values = 3 * static_cast<size_t>(width);
+    std::vector<std::uint16_t> blended[2] = {std::vector<std::uint16_t>(values + 6),
+                                             std::vector<std::uint16_t>(values + 6)};
+    int blendedRow[2] = {INT_MIN, INT_MIN};
+    const auto horizontal = [&](int tap, int keep) -> const std::uint16_t* {
+        for (int k = 0; k < 2; ++k)
+            if (blendedRow[k] == tap)
+                return blended[k].data();
+        const int slot = blendedRow[0] == keep ? 1 : 0;
+        const std::uint8_t* row = sourceRow(tap);
+        std::uint16_t* h = blended[slot].data();
+        int done = 0;
+#ifdef OSPREY_WARP_AVX2
+        if (lanes.end > lanes.begin) {
+            blendColumns(row, tap0.data(), tap1.data(), columns.fraction.data(), constant, 0, lanes.begin, h);
+            blendColumnsAvx2(row, lanes, h);
+            done = lanes.end;
+        }
+#endif
+        blendColumns(row, tap0.data(), tap1.data(), columns.fraction.data(), constant, done, width, h);
+        blendedRow[slot] = tap;
+        return h;
+    };
     for (int y = 0; y < height; ++y) {
-        if (lastColumn >= firstColumn) {
-            const int offset = 3 * firstColumn;
-            const std::uint8_t *row0 = sourceRow(rows.tap0[y]) + offset,
-                               *row1 = sourceRow(rows.tap1[y]) + offset;
-            const int count = 3 * (lastColumn - firstColumn + 1);
-            if (y + kPrefetchRows < height)
-                for (const int tap : {rows.tap0[y + kPrefetchRows], rows.tap1[y + kPrefetchRows]})
-                    if (tap >= 0)
-                        for (int c = 0; c < count; c += 64)
-                            __builtin_prefetch(src.ptr<std::uint8_t>(tap) + offset + c);
-            int done = 0;
-#ifdef OSPREY_WARP_AVX2
-            if (hasAvx2)
-                done = blendRowsAvx2(row0, row1, rows.fraction[y], count, blended.data() + offset);
-#endif
-            blendRows(row0 + done, row1 + done, rows.fraction[y], count - done,
-                      blended.data() + offset + done);
-        }
+        if (y + kPrefetchRows < height && lastByte >= firstByte)
+            for (const int tap : {rows.tap0[y + kPrefetchRows], rows.tap1[y + kPrefetchRows]})
+                if (tap >= 0)
+                    for (int c = firstByte; c <= lastByte; c += 64)
+                        __builtin_prefetch(src.ptr<std::uint8_t>(tap) + c);
+        const int fy = rows.fraction[y];
+        const std::uint16_t* h0 = horizontal(rows.tap0[y], rows.tap1[y]);
+        // A weight of 0 leaves the second row out of every sum.
+        const std::uint16_t* h1 = fy == 0 ? h0 : horizontal(rows.tap1[y], rows.tap0[y]);
         std::uint8_t* out = dst.ptr<std::uint8_t>(y);
-        int x = 0;
+        int done = 0;
 #ifdef OSPREY_WARP_AVX2
-        // The left border's columns by blendColumns, the adjacent run four at a time (its last columns and
-        // the right border's by blendColumns again). The run's stores spill into the columns after it, which
-        // blendColumns writes afterwards.
-        if (hasAvx2 && adjacentEnd - adjacentBegin >= 6) {
-            blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), 0, adjacentBegin,
-                         out);
-            x = adjacentBegin + blendAdjacentColumnsAvx2(blended.data(), tap0.data() + adjacentBegin,
-                                                         weights.data() + 4 * adjacentBegin,
-                                                         adjacentEnd - adjacentBegin,
-                                                         out + 3 * adjacentBegin);
-        }
+        if (hasAvx2)
+            done = blendRowsAvx2(h0, h1, fy, static_cast<int>(values), out);
 #endif
-        blendColumns(blended.data(), tap0.data(), tap1.data(), columns.fraction.data(), x, width, out);
+        blendRows(h0, h1, fy, done, static_cast<int>(values), out);
     }
 }
 

@@ -14,6 +14,9 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 using namespace osprey::train;
 
 namespace {
@@ -147,8 +150,12 @@ private slots:
         cv::RNG rng(7);
         int cases = 0;
         for (int trial = 0; trial < 300; ++trial) {
-            const int sourceWidth = trial % 37 == 0 ? 1 : rng.uniform(2, 160);
-            const int sourceHeight = trial % 41 == 0 ? 1 : rng.uniform(2, 120);
+            // Every tenth trial the size of a training image (the lanes' long runs).
+            const bool large = trial % 10 == 7;
+            const int sourceWidth = trial % 37 == 0 ? 1 : large ? rng.uniform(500, 700) : rng.uniform(2, 160);
+            const int sourceHeight = trial % 41 == 0 ? 1
+                                     : large         ? rng.uniform(300, 500)
+                                                     : rng.uniform(2, 120);
             cv::Mat whole(sourceHeight + 6, sourceWidth + 9, CV_8UC3);
             rng.fill(whole, cv::RNG::UNIFORM, 0, 256);
             const cv::Mat source = whole(cv::Rect(4, 3, sourceWidth, sourceHeight));
@@ -156,7 +163,8 @@ private slots:
             // Every third trial scales y apart from x (a deferred resize's warp).
             const double scaleY = trial % 3 == 0 ? scale * rng.uniform(0.7, 1.4) : scale;
             const double offsetX = rng.uniform(-80.0, 80.0), offsetY = rng.uniform(-80.0, 80.0);
-            const cv::Size size(rng.uniform(1, 150), rng.uniform(1, 110));
+            const cv::Size size = large ? cv::Size(rng.uniform(300, 700), rng.uniform(200, 640))
+                                        : cv::Size(rng.uniform(1, 150), rng.uniform(1, 110));
             const int border = trial % 2 ? cv::BORDER_REPLICATE : cv::BORDER_CONSTANT;
             const cv::Matx23d m(scale, 0, offsetX, 0, scaleY, offsetY);
             cv::Mat expected;
@@ -193,6 +201,35 @@ private slots:
             ++cases;
         }
         QCOMPARE(cases, 300);
+    }
+    void separableWarpReadsNothingPastTheImage() {
+        // The image's last byte just before a page the process may not read: the warp's 16-byte loads read
+        // the last rows from a copy (a load past the row there would end the test with a fault), and the
+        // pixels are still cv::warpAffine's. Large and small scales, one source pixel or many a lane.
+        const long page = sysconf(_SC_PAGESIZE);
+        const int width = 101, height = 37;
+        const size_t bytes = 3 * static_cast<size_t>(width) * height;
+        const size_t mapped = (bytes / page + 2) * page;
+        void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        QVERIFY(memory != MAP_FAILED);
+        auto* guard = static_cast<std::uint8_t*>(memory) + mapped - page;
+        QCOMPARE(mprotect(guard, page, PROT_NONE), 0);
+        cv::Mat source(height, width, CV_8UC3, guard - bytes);
+        cv::RNG rng(11);
+        rng.fill(source, cv::RNG::UNIFORM, 0, 256);
+        for (const double scale : {0.3, 0.45, 0.8, 1.0, 1.7, 2.5})
+            for (const int border : {cv::BORDER_REPLICATE, cv::BORDER_CONSTANT}) {
+                const cv::Matx23d m(scale, 0, -3.7, 0, scale, -2.2);
+                const cv::Size size(static_cast<int>(width * scale) + 8,
+                                    static_cast<int>(height * scale) + 8);
+                cv::Mat expected, ours(size, CV_8UC3);
+                cv::warpAffine(source, expected, m, size, cv::INTER_LINEAR, border,
+                               cv::Scalar(kPadValue, kPadValue, kPadValue));
+                warpScaleTranslate(source, ours, scale, -3.7, -2.2, border);
+                QVERIFY2(cv::norm(ours, expected, cv::NORM_INF) == 0,
+                         qPrintable(QString("scale %1, border %2").arg(scale).arg(border)));
+            }
+        munmap(memory, mapped);
     }
     void flipMirrorsBoxesAndPixels() {
         auto image = solid(64, 32, {0, 0, 0}, {{0, 10, 5, 20, 15}});
