@@ -63,30 +63,32 @@ int roundToInt(double value) {
 }
 
 // One axis of the inverse map: for each output index, the two taps (already resolved against the border:
-// an index into the source, or -1 for a constant-border tap outside it) and the weight of the second, 0..31.
+// an index into the source times `stride`, or -1 for a constant-border tap outside it) and the weight of the
+// second, 0..31.
 struct AxisMap {
     std::vector<int> tap0, tap1;
     std::vector<std::uint8_t> fraction;
 };
 
-// positions[i] is OpenCV's fixed-point source position (in 1/32 pixels) of output index i.
-AxisMap resolveAxis(const std::vector<int>& positions, int sourceLength, int borderType) {
+// position(i) is OpenCV's fixed-point source position (in 1/32 pixels) of output index i.
+template <typename Position>
+AxisMap resolveAxis(int count, const Position& position, int sourceLength, int borderType, int stride) {
     AxisMap map;
-    const size_t count = positions.size();
-    map.tap0.resize(count);
-    map.tap1.resize(count);
-    map.fraction.resize(count);
+    map.tap0.resize(static_cast<size_t>(count));
+    map.tap1.resize(static_cast<size_t>(count));
+    map.fraction.resize(static_cast<size_t>(count));
     const auto resolve = [&](int index) {
         if (borderType == cv::BORDER_REPLICATE)
-            return std::clamp(index, 0, sourceLength - 1);
-        return index < 0 || index >= sourceLength ? -1 : index;
+            return stride * std::clamp(index, 0, sourceLength - 1);
+        return index < 0 || index >= sourceLength ? -1 : stride * index;
     };
-    for (size_t i = 0; i < count; ++i) {
+    for (int i = 0; i < count; ++i) {
+        const int at = position(i);
         // cv::saturate_cast<short> of the integer part, as OpenCV stores it.
-        const int whole = std::clamp(positions[i] >> kFractionBits, -32768, 32767);
+        const int whole = std::clamp(at >> kFractionBits, -32768, 32767);
         map.tap0[i] = resolve(whole);
         map.tap1[i] = resolve(whole + 1);
-        map.fraction[i] = static_cast<std::uint8_t>(positions[i] & (kFractions - 1));
+        map.fraction[i] = static_cast<std::uint8_t>(at & (kFractions - 1));
     }
     return map;
 }
@@ -265,23 +267,18 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double 
 #ifdef OSPREY_WARP_AVX2
     static const bool hasAvx2 = __builtin_cpu_supports("avx2");
 #endif
-    // m[1] and m[3] are zero, so a column's x and a row's y do not depend on the other coordinate.
-    std::vector<int> xs(width), ys(height);
+    // m[1] and m[3] are zero, so a column's x and a row's y do not depend on the other coordinate. Columns'
+    // taps as byte offsets into a source row, rows' as row indices; -1 for the constant border (for a row: a
+    // row of the border value).
     const int x0 = roundToInt(m[2] * kMatrixScale) + kRoundDelta;
-    for (int x = 0; x < width; ++x)
-        xs[x] = (x0 + roundToInt(m[0] * x * kMatrixScale)) >> shift;
-    for (int y = 0; y < height; ++y)
-        ys[y] = (roundToInt((m[4] * y + m[5]) * kMatrixScale) + kRoundDelta) >> shift;
-
-    // Columns' taps as byte offsets into a source row, -1 for the constant border; rows' as row indices, -1
-    // for the constant border (a row of the border value).
-    const AxisMap columns = resolveAxis(xs, src.cols, borderType);
-    const AxisMap rows = resolveAxis(ys, src.rows, borderType);
-    std::vector<int> tap0(width), tap1(width);
-    for (int x = 0; x < width; ++x) {
-        tap0[x] = columns.tap0[x] < 0 ? -1 : 3 * columns.tap0[x];
-        tap1[x] = columns.tap1[x] < 0 ? -1 : 3 * columns.tap1[x];
-    }
+    const AxisMap columns = resolveAxis(
+        width, [&](int x) { return (x0 + roundToInt(m[0] * x * kMatrixScale)) >> shift; }, src.cols,
+        borderType, 3);
+    const AxisMap rows = resolveAxis(
+        height, [&](int y) { return (roundToInt((m[4] * y + m[5]) * kMatrixScale) + kRoundDelta) >> shift; },
+        src.rows, borderType, 1);
+    const std::vector<int>& tap0 = columns.tap0;
+    const std::vector<int>& tap1 = columns.tap1;
     const auto constant = static_cast<std::uint8_t>(std::clamp(borderValue, 0, 255));
     // A lane's 16-byte load may reach up to 13 bytes past its row (bytes no shuffle picks): a row too close
     // to the end of the image's memory is read from a copy with room after it, as is the constant row.
@@ -297,12 +294,13 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double 
         std::copy_n(row, rowBytes, lastRows.begin());
         return lastRows.data();
     };
-    // The source columns some output pixel reads, for fetching rows ahead.
+    // The source bytes some output pixel reads, for fetching rows ahead (a constant tap's -1 + 2 is below any
+    // other's).
     int firstByte = 3 * src.cols, lastByte = -1;
-    for (int x = 0; x < width; ++x)
-        for (const int tap : {tap0[x], tap1[x]})
-            if (tap >= 0)
-                firstByte = std::min(firstByte, tap), lastByte = std::max(lastByte, tap + 2);
+    for (int x = 0; x < width; ++x) {
+        firstByte = tap0[x] >= 0 ? std::min(firstByte, tap0[x]) : firstByte;
+        lastByte = std::max({lastByte, tap0[x] + 2, tap1[x] + 2});
+    }
 #ifdef OSPREY_WARP_AVX2
     // Two output pixels to a lane where a pixel's taps are at most three source pixels apart (scales above
     // about 1/3), else one.
