@@ -101,6 +101,12 @@ void blendColumns(const std::uint8_t* __restrict row, const int* __restrict tap0
                   std::uint16_t* __restrict h) {
     for (int x = begin; x < end; ++x) {
         const int w1 = fraction[x], w0 = kFractions - w1;
+        if (tap0[x] >= 0 && tap1[x] >= 0) {
+            const std::uint8_t *a = row + tap0[x], *b = row + tap1[x];
+            for (int c = 0; c < 3; ++c)
+                h[3 * x + c] = static_cast<std::uint16_t>(w0 * a[c] + w1 * b[c]);
+            continue;
+        }
         for (int c = 0; c < 3; ++c) {
             const int a = tap0[x] < 0 ? constant : row[tap0[x] + c];
             const int b = tap1[x] < 0 ? constant : row[tap1[x] + c];
@@ -108,6 +114,9 @@ void blendColumns(const std::uint8_t* __restrict row, const int* __restrict tap0
         }
     }
 }
+
+// The bytes a lane of blendColumnsAvx2 loads from a source row.
+constexpr int kLaneBytes = 16;
 
 // out[i] = ((32 - fy) * h0[i] + fy * h1[i] + 512) >> 10 over values [begin, count).
 OSPREY_WARP_CLONES
@@ -119,8 +128,8 @@ void blendRows(const std::uint16_t* __restrict h0, const std::uint16_t* __restri
         out[i] = static_cast<std::uint8_t>((w0 * h0[i] + fy * h1[i] + kRound) >> kShift);
 }
 
-constexpr int kLaneBytes = 16;
-
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define OSPREY_WARP_AVX2 1
 // The columns blendColumnsAvx2 does: [begin, end), `perLane` (1 or 2) output pixels to each 16-byte lane,
 // two lanes a step. Per lane, the byte offset of its first tap in a source row (all its taps' values lie in
 // the 16 bytes from there; the last lanes' 16 bytes run past the row), the byte shuffle that pairs its taps'
@@ -179,8 +188,6 @@ LanePlan planLanes(const std::vector<int>& tap0, const std::vector<int>& tap1,
     return plan;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define OSPREY_WARP_AVX2 1
 // blendColumns over the plan's columns, two lanes a step: each lane's 16 source bytes loaded once, its taps'
 // values paired by one pshufb and blended by one pmaddubsw with (32 - fx, fx) (at most 32 * 255: no
 // saturation). A lane's 16-byte store spills into the next lane's values, written after it (and past the
