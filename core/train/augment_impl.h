@@ -112,9 +112,13 @@ inline void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, d
 /// cache. The pixels and boxes of hsvApply followed by flipHorizontal.
 void jitterAndFlip(LabeledImage& image, double hueGain, double satGain, double valGain, double fliplr,
                    Rng& rng);
-/// Which form of the HSV pass runs: the fastest the CPU has (AVX2 where it has it), or the portable loop
-/// (the same bytes; for the test that compares them).
-enum class HsvKernel { Fastest, Portable };
+/// Which form of the HSV pass runs: the fastest the CPU has (AVX-512 with VBMI, else AVX2, else the portable
+/// loop), the AVX2 one where the CPU has AVX2, or the portable loop. All give the same bytes (the test and
+/// the bench compare them).
+enum class HsvKernel { Fastest, Avx2, Portable };
+/// Whether this CPU runs the HSV pass's AVX2 kernel, and its AVX-512 one.
+bool hsvAvx2Available();
+bool hsvAvx512Available();
 /// The HSV jitter with a given hue shift (in [-180, 180]) and factors (in [0, 2]); `mirror`: each row also
 /// mirrored left-right after its jitter (flipHorizontal's pixels; boxes are the caller's).
 void hsvApply(cv::Mat& rgb, double hueShift, double satFactor, double valFactor,

@@ -115,6 +115,9 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
 // decoded; libjpeg-turbo called directly, RGB out, a JPEG at least twice imgsz at a reduced DCT scale;
 // each tile warped straight into the output by the separable warp, from the decode itself where the
 // loader leaves the resize to the warp).
+constexpr train::HsvKernel kHsvKernels[3] = {train::HsvKernel::Fastest, train::HsvKernel::Avx2,
+                                             train::HsvKernel::Portable};
+
 int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bool before) {
     std::map<std::string, double> ms;
     std::vector<std::string> stages;
@@ -126,7 +129,8 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
     train::Rng rng(0);
     std::uniform_int_distribution<size_t> pick(0, samples.size() - 1);
     std::vector<train::LabeledImage> recent;
-    double separableMs = 0, openCvMs = 0;
+    double separableMs = 0, openCvMs = 0, hsvKernelMs[3] = {};
+    cv::Mat hsvFirst;
     for (int n = 0; n < images; ++n) {
         std::vector<train::LabeledImage> parts;
         for (int t = 0; t < (before ? 4 : 1); ++t) {
@@ -215,6 +219,20 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
             train::flipHorizontal(out);
             add("flip", msSince(start));
         } else {
+            // Not part of the pipeline: the same jitter of this mosaic by each HSV kernel, side by side.
+            for (int k = 0; k < 3; ++k) {
+                cv::Mat copy = out.rgb.clone();
+                const auto kernelStart = Clock::now();
+                train::hsvApply(copy, 5.0, 1.3, 0.8, kHsvKernels[k]);
+                hsvKernelMs[k] += msSince(kernelStart);
+                if (k == 0)
+                    hsvFirst = copy;
+                else if (cv::norm(copy, hsvFirst, cv::NORM_INF) != 0) {
+                    std::fprintf(stderr, "the HSV kernels differ\n");
+                    return 1;
+                }
+            }
+            start = Clock::now();
             train::jitterAndFlip(out, 0.015, 0.7, 0.4, 1.0, rng); // flipped, as half the images are
             add("HSV jitter and flip (one pass)", msSince(start));
         }
@@ -232,6 +250,14 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
         std::printf("One tile warped over a whole %dx%d output (the same pixels): separable %.2f ms, "
                     "cv::warpAffine %.2f ms, %.2fx\n",
                     imgsz, imgsz, separableMs / images, openCvMs / images, openCvMs / separableMs);
+    if (!before)
+        std::printf(
+            "The HSV jitter of one mosaic (the same bytes), by kernel: fastest (%s) %.2f ms, AVX2 %.2f "
+            "ms, portable %.2f ms\n",
+            train::hsvAvx512Available() ? "AVX-512"
+            : train::hsvAvx2Available() ? "AVX2"
+                                        : "portable",
+            hsvKernelMs[0] / images, hsvKernelMs[1] / images, hsvKernelMs[2] / images);
     return 0;
 }
 

@@ -340,18 +340,21 @@ private slots:
         }
     }
     void hsvKernelsGiveTheSameBytes() {
-        // The AVX2 kernel against the portable loop: random pixels, the extremes of every channel, greys
-        // (and runs of one grey, which the kernel writes 32 pixels at a time), widths that leave 0 to 7
-        // pixels for the loop after the kernel's steps of eight, regions of a wider image (rows not
-        // contiguous), and jitters from the default gains to the largest: nearly all with the jitter's
-        // tables in closed form, a few (a factor of exactly 0.7, a shift just short of 180) whose tables no
-        // closed form gives, which the kernel reads with gathers.
+        // The AVX2 kernel and, where the CPU has AVX-512 with VBMI, the AVX-512 one (Fastest) against the
+        // portable loop: random pixels, the extremes of every channel, greys (and runs of one grey, which the
+        // kernels write 32 pixels at a time), widths that leave every count of pixels for the AVX-512
+        // kernel's single groups of sixteen, the AVX2 group of eight and the loop, regions of a wider image
+        // (rows not contiguous), and jitters from the default gains to the largest: nearly all with the
+        // jitter's tables in closed form, a few (a factor of exactly 0.7, a shift just short of 180) whose
+        // tables no closed form gives, which the kernel reads with gathers.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
         if (!__builtin_cpu_supports("avx2"))
             QSKIP("this CPU has no AVX2: only the portable loop runs here");
 #else
         QSKIP("not an x86-64 build: only the portable loop exists here");
 #endif
+        qInfo(hsvAvx512Available() ? "the AVX-512 kernel (Fastest) and the AVX2 one against the portable loop"
+                                   : "this CPU has no AVX-512 with VBMI: Fastest is the AVX2 kernel");
         cv::RNG rng(11);
         int compared = 0, closedForms = 0, gathered = 0, greyRuns = 0;
         for (int trial = 0; trial < 120; ++trial) {
@@ -388,9 +391,10 @@ private slots:
             if (trial % 20 == 6) // 1 + 179.99999999999997 rounds to 181, 0 + it truncates to 179
                 hue = std::nextafter(180.0, 0.0);
             (hsvTablesInClosedForm(hue, sat, val) ? closedForms : gathered) += 1;
-            cv::Mat fastest = source.clone(), portable = source.clone();
+            cv::Mat fastest = source.clone(), avx2 = source.clone(), portable = source.clone();
             cv::Mat region = wide.clone(), regionRef = wide.clone();
             hsvApply(fastest, hue, sat, val, HsvKernel::Fastest);
+            hsvApply(avx2, hue, sat, val, HsvKernel::Avx2);
             hsvApply(portable, hue, sat, val, HsvKernel::Portable);
             cv::Mat inPlace = region(cv::Rect(trial % 5, 0, width, height));
             hsvApply(inPlace, hue, sat, val, HsvKernel::Fastest);
@@ -401,6 +405,7 @@ private slots:
                                       .arg(sat)
                                       .arg(val);
             QVERIFY2(cv::norm(fastest, portable, cv::NORM_INF) == 0, qPrintable(where));
+            QVERIFY2(cv::norm(avx2, portable, cv::NORM_INF) == 0, qPrintable(where + " (AVX2)"));
             QVERIFY2(cv::norm(inPlace, portable, cv::NORM_INF) == 0, qPrintable(where + " (a region)"));
             // Nothing outside the region is touched.
             regionRef(cv::Rect(trial % 5, 0, width, height)).setTo(0);
