@@ -47,6 +47,19 @@ namespace osprey::train {
 
 namespace {
 
+// The arithmetic's constants, shared by the three forms. RGB to HSV as OpenCV's 8-bit conversion, in fixed
+// point with 12 fraction bits: the saturation's reciprocal 255 / v and the hue's 30 / diff (180 levels, 30 a
+// sector of six), each rounded, then the products rounded by adding a half. HSV to RGB in float, in units of
+// 1 (a level / 255, the hue * 6 / 180), truncated after * 255.
+constexpr int kFractionBits = 12;
+constexpr int kRoundHalf = 1 << (kFractionBits - 1);
+constexpr int kHueLevels = 180;
+constexpr float kSatNumerator = 255 << kFractionBits;
+constexpr float kHueNumerator = (kHueLevels / 6) << kFractionBits;
+constexpr float kLevels = 255.0f;
+constexpr float kPerLevel = 1.0f / 255.0f;
+constexpr float kPerHue = 6.0f / 180.0f;
+
 // The jitter's three lookup tables, as the float factors the way back to RGB multiplies by: Ultralytics'
 // table (hue shifted and wrapped into [0, 180): a shift of at most 180 wraps it at most once, and numpy's
 // float % 180 is the same addition or subtraction; saturation and value scaled and clipped at 255; each
@@ -70,9 +83,9 @@ HsvTables jitterTables(double hueShift, double satFactor, double valFactor) {
         tables.hue[x] = hue;
         tables.satLevel[x] = sat;
         tables.valLevel[x] = val;
-        tables.sector6[x] = static_cast<float>(hue) * (6.0f / 180.0f);
-        tables.sat[x] = static_cast<float>(sat) * (1.0f / 255.0f);
-        tables.val[x] = static_cast<float>(val) * (1.0f / 255.0f);
+        tables.sector6[x] = static_cast<float>(hue) * kPerHue;
+        tables.sat[x] = static_cast<float>(sat) * kPerLevel;
+        tables.val[x] = static_cast<float>(val) * kPerLevel;
     }
     return tables;
 }
@@ -130,13 +143,14 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables)
         const int r = pixels[3 * i], g = pixels[3 * i + 1], b = pixels[3 * i + 2];
         const int v = std::max(r, std::max(g, b)), diff = v - std::min(r, std::min(g, b));
         // RGB to HSV (hue in 0..179). A zero v or diff has its reciprocal multiplied by 0.
-        const int satReciprocal = static_cast<int>(1044480.0f / static_cast<float>(std::max(v, 1)) + 0.5f);
-        const int hueReciprocal = static_cast<int>(122880.0f / static_cast<float>(std::max(diff, 1)) + 0.5f);
-        const int s = (diff * satReciprocal + 2048) >> 12;
+        const int satReciprocal = static_cast<int>(kSatNumerator / static_cast<float>(std::max(v, 1)) + 0.5f);
+        const int hueReciprocal =
+            static_cast<int>(kHueNumerator / static_cast<float>(std::max(diff, 1)) + 0.5f);
+        const int s = (diff * satReciprocal + kRoundHalf) >> kFractionBits;
         int hueNumerator = v == g ? b - r + 2 * diff : r - g + 4 * diff;
         hueNumerator = v == r ? g - b : hueNumerator;
-        int h = (hueNumerator * hueReciprocal + 2048) >> 12;
-        h = h < 0 ? h + 180 : h;
+        int h = (hueNumerator * hueReciprocal + kRoundHalf) >> kFractionBits;
+        h = h < 0 ? h + kHueLevels : h;
         // HSV to RGB: sector of 60 degrees and the fraction into it.
         // In units of 1 (value / 255) and truncated after * 255, as OpenCV 4.6's 8-bit HSV2RGB computes:
         // rounding to nearest instead made every channel 0.3 levels brighter on average than OpenCV's.
@@ -159,9 +173,9 @@ void hsvRow(std::uint8_t* __restrict pixels, int count, const HsvTables& tables)
         outB = sector == 4 ? V : outB;
         outR = sector == 5 ? V : outR;
         outB = sector == 5 ? q : outB;
-        pixels[3 * i] = static_cast<std::uint8_t>(static_cast<int>(outR * 255.0f));
-        pixels[3 * i + 1] = static_cast<std::uint8_t>(static_cast<int>(outG * 255.0f));
-        pixels[3 * i + 2] = static_cast<std::uint8_t>(static_cast<int>(outB * 255.0f));
+        pixels[3 * i] = static_cast<std::uint8_t>(static_cast<int>(outR * kLevels));
+        pixels[3 * i + 1] = static_cast<std::uint8_t>(static_cast<int>(outG * kLevels));
+        pixels[3 * i + 2] = static_cast<std::uint8_t>(static_cast<int>(outB * kLevels));
     }
 }
 
@@ -193,19 +207,19 @@ __attribute__((target("avx2"))) HsvAvx2Constants hsvAvx2Constants(const HsvClose
     c.interleave = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, //
                                     0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     c.join = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
-    c.half = _mm256_set1_epi32(2048);
-    c.hueRange = _mm256_set1_epi32(180);
+    c.half = _mm256_set1_epi32(kRoundHalf);
+    c.hueRange = _mm256_set1_epi32(kHueLevels);
     c.hueStep = _mm256_set1_epi32(form.hueStep);
-    c.lastHue = _mm256_set1_epi32(179);
-    c.satNumerator = _mm256_set1_ps(1044480.0f);
-    c.hueNumerator = _mm256_set1_ps(122880.0f);
+    c.lastHue = _mm256_set1_epi32(kHueLevels - 1);
+    c.satNumerator = _mm256_set1_ps(kSatNumerator);
+    c.hueNumerator = _mm256_set1_ps(kHueNumerator);
     c.roundUp = _mm256_set1_ps(0.5f);
     c.unit = _mm256_set1_ps(1.0f);
-    c.scale = _mm256_set1_ps(255.0f);
+    c.scale = _mm256_set1_ps(kLevels);
     c.satFactor = _mm256_set1_ps(form.satFactor);
     c.valFactor = _mm256_set1_ps(form.valFactor);
-    c.perLevel = _mm256_set1_ps(1.0f / 255.0f);
-    c.perHue = _mm256_set1_ps(6.0f / 180.0f);
+    c.perLevel = _mm256_set1_ps(kPerLevel);
+    c.perHue = _mm256_set1_ps(kPerHue);
     return c;
 }
 
@@ -249,7 +263,8 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
     for (int k = 0; k < groups; ++k) {
         const __m256i satReciprocal =
             _mm256_cvttps_epi32(_mm256_add_ps(_mm256_div_ps(c.satNumerator, vf[k]), c.roundUp));
-        s[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff[k], satReciprocal), c.half), 12);
+        s[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(diff[k], satReciprocal), c.half),
+                                 kFractionBits);
     }
     for (int k = 0; k < groups; ++k) {
         const __m256i hueReciprocal = _mm256_cvttps_epi32(
@@ -260,7 +275,8 @@ hsvGroupsAvx2(std::uint8_t* __restrict at, const HsvAvx2Constants& c, const HsvT
                                                _mm256_cmpeq_epi32(v[k], g[k]));
         numerator =
             _mm256_blendv_epi8(numerator, _mm256_sub_epi32(g[k], b[k]), _mm256_cmpeq_epi32(v[k], r[k]));
-        h[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(numerator, hueReciprocal), c.half), 12);
+        h[k] = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(numerator, hueReciprocal), c.half),
+                                 kFractionBits);
         h[k] = _mm256_min_epu32(h[k], _mm256_add_epi32(h[k], c.hueRange));
     }
     for (int k = 0; k < groups; ++k) {
@@ -400,20 +416,20 @@ hsvAvx512Constants(const HsvClosedForm& form) {
                                       0, 0, 0, 0, 0, 0, 0);
     c.pixelOffset = _mm512_setr_epi32(0, 0x040404, 0x080808, 0x0c0c0c, 0, 0x040404, 0x080808, 0x0c0c0c, 0,
                                       0x040404, 0x080808, 0x0c0c0c, 0, 0x040404, 0x080808, 0x0c0c0c);
-    c.half = _mm512_set1_epi32(2048);
-    c.hueRange = _mm512_set1_epi32(180);
+    c.half = _mm512_set1_epi32(kRoundHalf);
+    c.hueRange = _mm512_set1_epi32(kHueLevels);
     c.hueStep = _mm512_set1_epi32(form.hueStep);
-    c.lastHue = _mm512_set1_epi32(179);
+    c.lastHue = _mm512_set1_epi32(kHueLevels - 1);
     c.one = _mm512_set1_epi32(1);
-    c.satNumerator = _mm512_set1_ps(1044480.0f);
-    c.hueNumerator = _mm512_set1_ps(122880.0f);
+    c.satNumerator = _mm512_set1_ps(kSatNumerator);
+    c.hueNumerator = _mm512_set1_ps(kHueNumerator);
     c.roundUp = _mm512_set1_ps(0.5f);
     c.unit = _mm512_set1_ps(1.0f);
-    c.scale = _mm512_set1_ps(255.0f);
+    c.scale = _mm512_set1_ps(kLevels);
     c.satFactor = _mm512_set1_ps(form.satFactor);
     c.valFactor = _mm512_set1_ps(form.valFactor);
-    c.perLevel = _mm512_set1_ps(1.0f / 255.0f);
-    c.perHue = _mm512_set1_ps(6.0f / 180.0f);
+    c.perLevel = _mm512_set1_ps(kPerLevel);
+    c.perHue = _mm512_set1_ps(kPerHue);
     return c;
 }
 
@@ -445,7 +461,8 @@ hsvGroupsAvx512(std::uint8_t* __restrict at, const HsvAvx512Constants& c, const 
     for (int k = 0; k < groups; ++k) {
         const __m512i satReciprocal =
             _mm512_cvttps_epi32(_mm512_add_ps(_mm512_div_ps(c.satNumerator, vf[k]), c.roundUp));
-        s[k] = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(diff[k], satReciprocal), c.half), 12);
+        s[k] = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(diff[k], satReciprocal), c.half),
+                                 kFractionBits);
     }
     for (int k = 0; k < groups; ++k) {
         const __m512i hueReciprocal = _mm512_cvttps_epi32(
@@ -456,7 +473,8 @@ hsvGroupsAvx512(std::uint8_t* __restrict at, const HsvAvx512Constants& c, const 
                                                     _mm512_add_epi32(_mm512_sub_epi32(b[k], r[k]), diff2));
         numerator = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(v[k], r[k]), numerator,
                                             _mm512_sub_epi32(g[k], b[k]));
-        h[k] = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(numerator, hueReciprocal), c.half), 12);
+        h[k] = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(numerator, hueReciprocal), c.half),
+                                 kFractionBits);
         h[k] = _mm512_min_epu32(h[k], _mm512_add_epi32(h[k], c.hueRange));
     }
     for (int k = 0; k < groups; ++k) {
