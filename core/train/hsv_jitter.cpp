@@ -53,12 +53,12 @@ namespace {
 // 1 (a level / 255, the hue * 6 / 180), truncated after * 255.
 constexpr int kFractionBits = 12;
 constexpr int kRoundHalf = 1 << (kFractionBits - 1);
-constexpr int kHueLevels = 180;
-constexpr float kSatNumerator = 255 << kFractionBits;
+constexpr int kHueLevels = 180, kLevel = 255;
+constexpr float kSatNumerator = kLevel << kFractionBits;
 constexpr float kHueNumerator = (kHueLevels / 6) << kFractionBits;
-constexpr float kLevels = 255.0f;
-constexpr float kPerLevel = 1.0f / 255.0f;
-constexpr float kPerHue = 6.0f / 180.0f;
+constexpr float kLevels = kLevel;
+constexpr float kPerLevel = 1.0f / kLevels;
+constexpr float kPerHue = 6.0f / static_cast<float>(kHueLevels);
 
 // The jitter's three lookup tables, as the float factors the way back to RGB multiplies by: Ultralytics'
 // table (hue shifted and wrapped into [0, 180): a shift of at most 180 wraps it at most once, and numpy's
