@@ -1,13 +1,15 @@
 // The training input pipeline alone (decode + mosaic + affine + HSV + flip) on a YOLO-layout image folder,
-// the same files Ultralytics' dataloader reads in bench_pipeline_vs_ultralytics.py. Two modes:
+// the same files Ultralytics' dataloader reads in bench_pipeline_vs_ultralytics.py. Modes:
 //   rate:    images/s of DataLoader::next() in Train mode with mosaic, after `warmup` batches;
 //   rate-ram: the same with every decoded image kept in RAM (LoaderOptions::cacheAll), timed in the
 //            second epoch, after one epoch filled the cache;
+//   digest:  a digest of the batches rate makes (warmup included), untimed: the same digest before and
+//            after a change means the same pixels and boxes;
 //   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
 //            flip), on the calling thread.
 // malloc keeps freed memory, as in osprey-cli's training (app/malloc_policy.h).
 //
-// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile]
+// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile|digest]
 // [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
 // labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
 #include "imaging/image.h"
@@ -21,8 +23,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -50,7 +54,8 @@ std::vector<train::Sample> readYoloFolder(const fs::path& root) {
     const fs::path labels = images.parent_path().parent_path() / "labels" / images.filename();
     const fs::path labelDir = fs::is_directory(labels) ? labels : root / "labels";
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(images)) {
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(images, error)) {
         const auto ext = entry.path().extension().string();
         if (ext == ".jpg" || ext == ".jpeg" || ext == ".png")
             files.push_back(fs::absolute(entry.path()));
@@ -75,8 +80,20 @@ std::vector<train::Sample> readYoloFolder(const fs::path& root) {
     return samples;
 }
 
+// A 64-bit digest of bytes, eight at a time (FNV-1a's constants over words): equal batches, equal digests.
+void digestBytes(std::uint64_t& digest, const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    std::size_t i = 0;
+    for (std::uint64_t word = 0; i + 8 <= size; i += 8) {
+        std::memcpy(&word, bytes + i, 8);
+        digest = (digest ^ word) * 0x100000001b3ull;
+    }
+    for (; i < size; ++i)
+        digest = (digest ^ bytes[i]) * 0x100000001b3ull;
+}
+
 int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int batches, int workers,
-         int warmup, bool cacheAll) {
+         int warmup, bool cacheAll, bool digestOnly = false) {
     train::LoaderOptions options;
     options.cacheAll = cacheAll;
     options.imgsz = imgsz;
@@ -91,6 +108,21 @@ int rate(const std::vector<train::Sample>& samples, int imgsz, int batch, int ba
         }
     }
     loader.startEpoch({cacheAll ? 1 : 0, true, true});
+    if (digestOnly) { // the batches' pixels and boxes, not timed: a change that keeps them keeps this
+        std::uint64_t digest = 0xcbf29ce484222325ull;
+        int count = 0;
+        for (int i = 0; i < warmup + batches; ++i) {
+            auto b = loader.next();
+            if (!b)
+                break;
+            digestBytes(digest, b->pixels.data(), b->pixels.size());
+            for (const auto& box : b->boxes)
+                digestBytes(digest, &box, sizeof box);
+            count += b->count;
+        }
+        std::printf("DIGEST %016llx images=%d\n", static_cast<unsigned long long>(digest), count);
+        return 0;
+    }
     for (int i = 0; i < warmup; ++i)
         loader.next();
     const auto start = Clock::now();
@@ -266,7 +298,7 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] "
-                             "[rate|rate-ram|profile] [warmup=2]\n");
+                             "[rate|rate-ram|profile|digest] [warmup=2]\n");
         return 2;
     }
     app::keepFreedMemory(); // as osprey-cli trains: a batch's and a decode's buffers reuse freed memory
@@ -280,11 +312,11 @@ int main(int argc, char** argv) {
     cv::setNumThreads(1);
     const auto samples = readYoloFolder(root);
     if (samples.empty()) {
-        std::fprintf(stderr, "no images under %s\n", root.string().c_str());
+        std::fprintf(stderr, "no .jpg, .jpeg or .png images in %s\n", findImages(root).string().c_str());
         return 1;
     }
     if (mode == "profile")
         return profile(samples, imgsz, batch * batches, true) |
                profile(samples, imgsz, batch * batches, false);
-    return rate(samples, imgsz, batch, batches, workers, warmup, mode == "rate-ram");
+    return rate(samples, imgsz, batch, batches, workers, warmup, mode == "rate-ram", mode == "digest");
 }
