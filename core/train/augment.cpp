@@ -250,7 +250,7 @@ LabeledImage mosaic4(const std::vector<LabeledImage>& images, int imgsz, int cen
 }
 
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
-                          const AffineParams& params, cv::Mat into) {
+                          const AffineParams& params, cv::Mat into, bool mirror) {
     const int side = 2 * imgsz;
     const cv::Matx23d m = affineMatrix(params, side, side, imgsz, imgsz);
     const double s = params.scale, offsetX = m(0, 2), offsetY = m(1, 2);
@@ -275,13 +275,15 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
         if (x2 <= x1 || y2 <= y1)
             continue;
         const cv::Vec2d tile(s * canvas.x + offsetX - x1, s * canvas.y + offsetY - y1);
-        covered.emplace_back(x1, y1, x2 - x1, y2 - y1);
+        // Mirrored, columns [x1, x2) land on [imgsz - x2, imgsz - x1), right to left.
+        covered.emplace_back(mirror ? imgsz - x2 : x1, y1, x2 - x1, y2 - y1);
         cv::Mat target = out.rgb(covered.back());
         // Replicate: a seam pixel blends with its own tile's edge instead of the neighbour's.
         const cv::Rect& source = tiles[i].source;
         const LabeledImage& image = images[i];
         if (!resizeDeferred(image)) {
-            warpScaleTranslate(image.rgb(source), target, s, tile[0], tile[1], cv::BORDER_REPLICATE);
+            warpScaleTranslate(image.rgb(source), target, s, s, tile[0], tile[1], cv::BORDER_REPLICATE,
+                               kPadValue, mirror);
             continue;
         }
         // A deferred resize: the source's placed pixel u is the decode's (u + 0.5) / k - 0.5 (k = placed /
@@ -298,10 +300,13 @@ LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, in
         const cv::Rect crop(cropX1, cropY1, cropX2 - cropX1, cropY2 - cropY1);
         warpScaleTranslate(image.rgb(crop), target, s * kx, s * ky,
                            tile[0] - s * (source.x + 0.5) + s * kx * (cropX1 + 0.5),
-                           tile[1] - s * (source.y + 0.5) + s * ky * (cropY1 + 0.5), cv::BORDER_REPLICATE);
+                           tile[1] - s * (source.y + 0.5) + s * ky * (cropY1 + 0.5), cv::BORDER_REPLICATE,
+                           kPadValue, mirror);
     }
     fillOutside(out.rgb, covered);
     out.boxes = warpBoxes(mosaicBoxes(images, tiles, imgsz), m, s, imgsz, imgsz);
+    if (mirror)
+        flipBoxes(out.boxes, imgsz);
     return out;
 }
 
@@ -343,24 +348,36 @@ void mirrorRgbRow(std::uint8_t* row, int width, std::uint8_t* copy) {
     (void)copy;
 }
 
-void jitterAndFlip(LabeledImage& image, double hueGain, double satGain, double valGain, double fliplr,
-                   Rng& rng) {
-    const bool jitter = hueGain != 0 || satGain != 0 || valGain != 0;
-    double h = 0, s = 0, v = 0;
-    if (jitter) {
-        h = uniform(rng, -1, 1) * hueGain;
-        s = uniform(rng, -1, 1) * satGain;
-        v = uniform(rng, -1, 1) * valGain;
+ColourDraw drawColour(Rng& rng, double hueGain, double satGain, double valGain, double fliplr) {
+    ColourDraw draw;
+    draw.jitter = hueGain != 0 || satGain != 0 || valGain != 0;
+    if (draw.jitter) {
+        const double h = uniform(rng, -1, 1) * hueGain;
+        const double s = uniform(rng, -1, 1) * satGain;
+        const double v = uniform(rng, -1, 1) * valGain;
+        draw.hueShift = h * 180;
+        draw.satFactor = s + 1;
+        draw.valFactor = v + 1;
     }
-    const bool flip = uniform(rng, 0, 1) < fliplr;
-    if (jitter)
-        hsvApply(image.rgb, h * 180, s + 1, v + 1, HsvKernel::Fastest, flip);
+    draw.flip = uniform(rng, 0, 1) < fliplr;
+    return draw;
+}
+
+void applyColour(LabeledImage& image, const ColourDraw& draw, bool mirrored) {
+    const bool flip = draw.flip && !mirrored;
+    if (draw.jitter)
+        hsvApply(image.rgb, draw.hueShift, draw.satFactor, draw.valFactor, HsvKernel::Fastest, flip);
     if (!flip)
         return;
-    if (!jitter)
+    if (!draw.jitter)
         flipHorizontal(image);
     else
         flipBoxes(image.boxes, image.rgb.cols);
+}
+
+void jitterAndFlip(LabeledImage& image, double hueGain, double satGain, double valGain, double fliplr,
+                   Rng& rng) {
+    applyColour(image, drawColour(rng, hueGain, satGain, valGain, fliplr));
 }
 
 void flipHorizontal(LabeledImage& image) {

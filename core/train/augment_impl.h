@@ -89,16 +89,19 @@ LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, i
 /// the neighbour. An image whose resize is deferred (deferResizeLongSide) is sampled from its decode, as
 /// if resized (the same boxes; pixels from one interpolation instead of two). `into`, when given, is the
 /// imgsz x imgsz CV_8UC3 image written (every pixel, e.g. a batch's slot); otherwise a new one is.
+/// `mirror`: the output mirrored left-right as flipHorizontal mirrors it, pixels and boxes, in the same pass
+/// (each tile's columns warped right to left).
 LabeledImage mosaicAffine(const std::vector<LabeledImage>& images, int imgsz, int centreX, int centreY,
-                          const AffineParams& params, cv::Mat into = {});
+                          const AffineParams& params, cv::Mat into = {}, bool mirror = false);
 
 /// cv::warpAffine(src, dst, [scaleX 0 offsetX; 0 scaleY offsetY], dst.size(), INTER_LINEAR, borderType,
 /// borderValue) for CV_8UC3 images, the same pixels exactly, computed separably (scale_warp.cpp): one
 /// 640x640 output in 0.21-0.22 against 3.05-3.06 ms on one core of a Zen 2 EPYC (bench_pipeline profile).
 /// `dst` is written in place (it may be a region of a larger image); `borderType` is BORDER_REPLICATE or
-/// BORDER_CONSTANT; scales > 0.
+/// BORDER_CONSTANT; scales > 0. `mirror`: `dst` written mirrored left-right (cv::flip of the warp's
+/// pixels, in the same pass).
 void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double scaleY, double offsetX,
-                        double offsetY, int borderType, int borderValue = kPadValue);
+                        double offsetY, int borderType, int borderValue = kPadValue, bool mirror = false);
 /// The same with one scale for both axes.
 inline void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, double offsetX, double offsetY,
                                int borderType, int borderValue = kPadValue) {
@@ -112,6 +115,16 @@ inline void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scale, d
 /// cache. The pixels and boxes of hsvApply followed by flipHorizontal.
 void jitterAndFlip(LabeledImage& image, double hueGain, double satGain, double valGain, double fliplr,
                    Rng& rng);
+/// jitterAndFlip's draws, in its order, and their application: applyColour(image, drawColour(rng, ...)) is
+/// jitterAndFlip. Drawn ahead, the flip can be done by the warp (mosaicAffine's `mirror`): `mirrored` says
+/// the image and its boxes are mirrored already, and only the jitter is left.
+struct ColourDraw {
+    bool jitter = false; ///< false when every gain is 0 (nothing drawn for it)
+    double hueShift = 0, satFactor = 1, valFactor = 1;
+    bool flip = false;
+};
+ColourDraw drawColour(Rng& rng, double hueGain, double satGain, double valGain, double fliplr);
+void applyColour(LabeledImage& image, const ColourDraw& draw, bool mirrored = false);
 /// Which form of the HSV pass runs: the fastest the CPU has (AVX-512 with VBMI, else AVX2, else the portable
 /// loop), the AVX2 one where the CPU has AVX2, or the portable loop. All give the same bytes (the test and
 /// the bench compare them).

@@ -141,15 +141,18 @@ struct LanePlan {
 };
 
 // The longest run of columns, from the first that can start one, that lanes of `perLane` pixels cover in
-// steps of two lanes.
+// steps of two lanes. A lane's bytes start at its lowest tap (its first pixel's, or its last one's where the
+// columns run right to left: a mirrored warp).
 LanePlan planLanes(const std::vector<int>& tap0, const std::vector<int>& tap1,
                    const std::vector<std::uint8_t>& fraction, int perLane) {
     const int width = static_cast<int>(tap0.size());
+    const auto laneBase = [&](int x) { return std::min(tap0[x], tap0[x + perLane - 1]); };
     const auto laneFits = [&](int x) {
-        if (x + perLane > width || tap0[x] < 0)
+        if (x + perLane > width)
             return false;
+        const int base = laneBase(x);
         for (int j = 0; j < perLane; ++j)
-            if (tap0[x + j] < 0 || tap1[x + j] < 0 || tap1[x + j] + 3 > tap0[x] + kLaneBytes)
+            if (tap0[x + j] < 0 || tap1[x + j] < 0 || tap1[x + j] + 3 > base + kLaneBytes)
                 return false;
         return true;
     };
@@ -173,7 +176,7 @@ LanePlan planLanes(const std::vector<int>& tap0, const std::vector<int>& tap1,
     constexpr std::uint64_t kChannels = 0x0000020201010000, kFirst = 0x0000000100010001;
     constexpr std::uint64_t kSecond = kFirst << 8;
     for (int lane = 0; lane < lanes; ++lane) {
-        const int first = plan.begin + perLane * lane, base = tap0[first];
+        const int first = plan.begin + perLane * lane, base = laneBase(first);
         plan.offset[lane] = base;
         for (int j = 0; j < perLane; ++j) {
             const int x = first + j;
@@ -257,7 +260,7 @@ __attribute__((target("avx2"))) int blendRowsAvx2(const std::uint16_t* __restric
 } // namespace
 
 void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double scaleY, double offsetX,
-                        double offsetY, int borderType, int borderValue) {
+                        double offsetY, int borderType, int borderValue, bool mirror) {
     CV_Assert(src.type() == CV_8UC3 && dst.type() == CV_8UC3 && !src.empty() && scaleX > 0 && scaleY > 0);
     CV_Assert(borderType == cv::BORDER_REPLICATE || borderType == cv::BORDER_CONSTANT);
     // The inverse of [scaleX 0 offsetX; 0 scaleY offsetY] as cv::warpAffine computes it (same operations,
@@ -285,9 +288,18 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double 
     // taps as byte offsets into a source row, rows' as row indices; -1 for the constant border (for a row: a
     // row of the border value).
     const int x0 = roundToInt(m[2] * kMatrixScale) + kRoundDelta;
-    const AxisMap columns = resolveAxis(
-        width, [&](int x) { return (x0 + roundToInt(m[0] * x * kMatrixScale)) >> shift; }, src.cols,
-        borderType, 3);
+    const AxisMap columns = [&] {
+        AxisMap map = resolveAxis(
+            width, [&](int x) { return (x0 + roundToInt(m[0] * x * kMatrixScale)) >> shift; }, src.cols,
+            borderType, 3);
+        // Mirrored: output column x takes column width - 1 - x's taps and weight.
+        if (mirror) {
+            std::reverse(map.tap0.begin(), map.tap0.end());
+            std::reverse(map.tap1.begin(), map.tap1.end());
+            std::reverse(map.fraction.begin(), map.fraction.end());
+        }
+        return map;
+    }();
     const AxisMap rows = resolveAxis(
         height, [&](int y) { return (roundToInt((m[4] * y + m[5]) * kMatrixScale) + kRoundDelta) >> shift; },
         src.rows, borderType, 1);

@@ -211,6 +211,8 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
                 parts.push_back(recent[back(rng)]);
         }
         const auto params = train::drawAffine(rng, 0.5, 0.1);
+        // As the loader draws them (half the images flipped, by the warp); "before" flipped every image.
+        const auto colour = train::drawColour(rng, 0.015, 0.7, 0.4, 0.5);
         auto start = Clock::now();
         train::LabeledImage out;
         if (before) {
@@ -226,8 +228,8 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
                            cv::Scalar(train::kPadValue, train::kPadValue, train::kPadValue));
             add("affine warp of the canvas", msSince(start));
         } else {
-            out = train::mosaicAffine(parts, imgsz, imgsz, imgsz, params);
-            add("tiles warped into the output", msSince(start));
+            out = train::mosaicAffine(parts, imgsz, imgsz, imgsz, params, {}, colour.flip);
+            add("tiles warped (half mirrored)", msSince(start));
             // Not part of the pipeline: the same warp of one tile over a whole imgsz x imgsz output, by
             // the separable warp and by cv::warpAffine, side by side.
             const cv::Matx23d m(params.scale, 0, 0, 0, params.scale, 0);
@@ -265,8 +267,8 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
                 }
             }
             start = Clock::now();
-            train::jitterAndFlip(out, 0.015, 0.7, 0.4, 1.0, rng); // flipped, as half the images are
-            add("HSV jitter and flip (one pass)", msSince(start));
+            train::applyColour(out, colour, colour.flip);
+            add("HSV jitter", msSince(start));
         }
     }
     double total = 0;

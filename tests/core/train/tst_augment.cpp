@@ -198,6 +198,14 @@ private slots:
             frame(cv::Rect(2, 2, size.width, size.height)).setTo(cv::Scalar(1, 2, 3));
             const cv::Mat untouched(canvas.size(), CV_8UC3, cv::Scalar(1, 2, 3));
             QCOMPARE(cv::countNonZero(cv::Mat(frame != untouched).reshape(1)), 0);
+            // Mirrored: cv::flip of the same pixels (the columns' taps right to left, lanes included).
+            cv::Mat flipped, mirrored(size, CV_8UC3);
+            cv::flip(expected, flipped, 1);
+            warpScaleTranslate(source, mirrored, scale, scaleY, offsetX, offsetY, border, kPadValue, true);
+            QVERIFY2(cv::norm(mirrored, flipped, cv::NORM_INF) == 0,
+                     qPrintable(QString("trial %1, mirrored: %2 values differ")
+                                    .arg(trial)
+                                    .arg(cv::countNonZero(cv::Mat(mirrored != flipped).reshape(1)))));
             ++cases;
         }
         QCOMPARE(cases, 300);

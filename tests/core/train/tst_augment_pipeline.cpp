@@ -174,6 +174,70 @@ private slots:
         }
         qInfo("pixels differing by more than 2 levels: %.3f%%", 100 * differingPixels / pixels);
     }
+    void mirroredMosaicIsTheMosaicFlipped() {
+        // mosaicAffine's mirror (each tile's columns warped right to left) against the mosaic then
+        // flipHorizontal: the same bytes and boxes, written into a target of random bytes or a new image,
+        // tiles resized or sampled from their decode (deferred), scales 0.25 to 1.5; and the loader's order
+        // (colour drawn ahead, the flip left to the warp) against jitterAndFlip after the plain mosaic: the
+        // same bytes, boxes and generator state.
+        Rng rng(8);
+        cv::RNG noise(12);
+        const int imgsz = 96;
+        int mirrored = 0;
+        for (int trial = 0; trial < 120; ++trial) {
+            auto draw = randomDraw(rng, imgsz);
+            if (trial % 5 == 0)
+                draw.params.scale = 0.25;
+            if (trial % 3 == 0)
+                for (auto& part : draw.parts) {
+                    const double ratio = std::uniform_real_distribution<double>(0.6, 1.4)(rng);
+                    cv::Mat decode;
+                    cv::resize(part.rgb, decode,
+                               cv::Size(std::max(1, int(part.rgb.cols * ratio)),
+                                        std::max(1, int(part.rgb.rows * ratio))),
+                               0, 0, cv::INTER_LINEAR);
+                    LabeledImage bigger{decode, {}};
+                    for (const auto& b : part.boxes)
+                        bigger.boxes.push_back({b.classId, float(b.x1 * ratio), float(b.y1 * ratio),
+                                                float(b.x2 * ratio), float(b.y2 * ratio)});
+                    part = deferResizeLongSide(bigger, imgsz);
+                }
+            auto expected = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
+            flipHorizontal(expected);
+            cv::Mat target;
+            if (trial % 2 == 0) {
+                target.create(imgsz, imgsz, CV_8UC3);
+                noise.fill(target, cv::RNG::UNIFORM, 0, 256);
+            }
+            const auto ours = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params, target, true);
+            QVERIFY2(cv::norm(ours.rgb, expected.rgb, cv::NORM_INF) == 0,
+                     qPrintable(QString("trial %1: %2 values differ")
+                                    .arg(trial)
+                                    .arg(cv::countNonZero(cv::Mat(ours.rgb != expected.rgb).reshape(1)))));
+            QCOMPARE(ours.boxes.size(), expected.boxes.size());
+            for (size_t i = 0; i < ours.boxes.size(); ++i) {
+                const auto &a = ours.boxes[i], &b = expected.boxes[i];
+                QVERIFY(a.classId == b.classId && a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 &&
+                        a.y2 == b.y2);
+            }
+            // The loader's order against the one before it, from one generator state.
+            Rng before(trial), after(trial);
+            auto plain = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
+            jitterAndFlip(plain, 0.015, 0.7, 0.4, 0.5, before);
+            const ColourDraw colour = drawColour(after, 0.015, 0.7, 0.4, 0.5);
+            auto fused = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params, {}, colour.flip);
+            applyColour(fused, colour, colour.flip);
+            mirrored += colour.flip;
+            QCOMPARE(before(), after());
+            QVERIFY2(cv::norm(fused.rgb, plain.rgb, cv::NORM_INF) == 0,
+                     qPrintable(QString("trial %1").arg(trial)));
+            QCOMPARE(fused.boxes.size(), plain.boxes.size());
+            for (size_t i = 0; i < fused.boxes.size(); ++i)
+                QVERIFY(fused.boxes[i].x1 == plain.boxes[i].x1 && fused.boxes[i].x2 == plain.boxes[i].x2 &&
+                        fused.boxes[i].y1 == plain.boxes[i].y1 && fused.boxes[i].y2 == plain.boxes[i].y2);
+        }
+        QVERIFY(mirrored > 30 && mirrored < 90); // both ways exercised
+    }
     void mosaicWritesEveryPixelOfItsTarget() {
         // Written into an image of random bytes (as a batch's unwritten slot), a mosaic is the same as a new
         // one: the tiles and the grey around them cover every pixel. Scales from 0.25 (much grey) to 1.5.
