@@ -364,12 +364,17 @@ void warpScaleTranslate(const cv::Mat& src, cv::Mat& dst, double scaleX, double 
         blendedRow[slot] = tap;
         return h;
     };
+    // Rows' taps only grow with y (the scale is positive): each source row is fetched once, by the first
+    // output row that looks ahead to it.
+    int fetched = -1;
     for (int y = 0; y < height; ++y) {
         if (y + kPrefetchRows < height && lastByte >= firstByte)
             for (const int tap : {rows.tap0[y + kPrefetchRows], rows.tap1[y + kPrefetchRows]})
-                if (tap >= 0)
+                if (tap > fetched) {
+                    fetched = tap;
                     for (int c = firstByte; c <= lastByte; c += 64)
                         __builtin_prefetch(src.ptr<std::uint8_t>(tap) + c);
+                }
         const int fy = rows.fraction[y];
         const std::uint16_t* h0 = horizontal(rows.tap0[y], rows.tap1[y]);
         // A weight of 0 leaves the second row out of every sum.
