@@ -318,19 +318,25 @@ AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain) {
     return params;
 }
 
-LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight) {
+LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight,
+                        bool mirror) {
     const double s = params.scale;
     const cv::Matx23d m = affineMatrix(params, image.rgb.cols, image.rgb.rows, outWidth, outHeight);
     LabeledImage out;
     const bool identity =
         s == 1.0 && m(0, 2) == 0 && m(1, 2) == 0 && outWidth == image.rgb.cols && outHeight == image.rgb.rows;
-    if (identity)
+    if (identity && mirror)
+        cv::flip(image.rgb, out.rgb, 1);
+    else if (identity)
         out.rgb = image.rgb.clone();
     else {
         out.rgb.create(outHeight, outWidth, CV_8UC3);
-        warpScaleTranslate(image.rgb, out.rgb, s, m(0, 2), m(1, 2), cv::BORDER_CONSTANT);
+        warpScaleTranslate(image.rgb, out.rgb, s, s, m(0, 2), m(1, 2), cv::BORDER_CONSTANT, kPadValue,
+                           mirror);
     }
     out.boxes = warpBoxes(image.boxes, m, s, outWidth, outHeight);
+    if (mirror)
+        flipBoxes(out.boxes, outWidth);
     return out;
 }
 

@@ -79,8 +79,10 @@ AffineParams drawAffine(Rng& rng, double scaleGain, double translateGain);
 /// (translateX * outWidth, translateY * outHeight). The output is outWidth x outHeight, filled with 114.
 /// Boxes: the four corners are transformed, their hull is clipped to the output, and boxes that end up
 /// narrower or shorter than 2 px, keep less than 10% of their (scaled) area, or have an aspect ratio
-/// above 100 are dropped.
-LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight);
+/// above 100 are dropped. `mirror`: the output mirrored left-right as flipHorizontal mirrors it, pixels and
+/// boxes, in the same pass.
+LabeledImage affineWarp(const LabeledImage& image, const AffineParams& params, int outWidth, int outHeight,
+                        bool mirror = false);
 
 /// affineWarp(mosaic4(images, imgsz, centreX, centreY), params, imgsz, imgsz) without the 2*imgsz canvas:
 /// each tile is warped straight into the imgsz x imgsz output, over the pixels that sample it. The boxes

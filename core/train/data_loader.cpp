@@ -271,7 +271,15 @@ struct DataLoader::Impl {
     LabeledImage buildTrainImage(size_t position, Rng& rng, const cv::Mat& into) {
         const int imgsz = options.imgsz;
         std::uniform_real_distribution<double> unit(0.0, 1.0);
+        // The colour draws are made ahead of the warp (the generator's order unchanged: nothing is drawn
+        // between the affine draw and them), so that the warp writes a flipped image mirrored, without a
+        // pass of its own: the same batches (bench_pipeline's digest), 331 -> 341 images/s on one core of an
+        // Intel Xeon, 640x480 JPEGs (medians of 8 interleaved runs).
+        const auto drawColourAhead = [&] {
+            return drawColour(rng, options.hsvH, options.hsvS, options.hsvV, options.fliplr);
+        };
         LabeledImage image;
+        ColourDraw colour;
         if (plan.mosaic && options.mosaic > 0 && unit(rng) < options.mosaic) {
             std::vector<std::shared_ptr<const LabeledImage>> held{
                 loadRecent(streamSample(static_cast<long long>(position)))};
@@ -291,19 +299,15 @@ struct DataLoader::Impl {
             std::uniform_int_distribution<int> centre(imgsz / 2, imgsz + imgsz / 2 - 1);
             const int cx = centre(rng), cy = centre(rng);
             const AffineParams affine = drawAffine(rng, options.scale, options.translate);
-            // The colour draws ahead of the warp (the generator's order unchanged), so that the warp writes
-            // a flipped image mirrored, without a pass of its own: the same batches (bench_pipeline's
-            // digest), 331 -> 341 images/s on one core of an Intel Xeon, 640x480 JPEGs (medians of 8
-            // interleaved runs).
-            const ColourDraw colour =
-                drawColour(rng, options.hsvH, options.hsvS, options.hsvV, options.fliplr);
+            colour = drawColourAhead();
             image = mosaicAffine(parts, imgsz, cx, cy, affine, into, colour.flip);
-            applyColour(image, colour, colour.flip);
-            return image;
+        } else {
+            image = letterboxPad(resolved(*loadRecent(static_cast<size_t>(order[position]))), imgsz, imgsz);
+            const AffineParams affine = drawAffine(rng, options.scale, options.translate);
+            colour = drawColourAhead();
+            image = affineWarp(image, affine, imgsz, imgsz, colour.flip);
         }
-        image = letterboxPad(resolved(*loadRecent(static_cast<size_t>(order[position]))), imgsz, imgsz);
-        image = affineWarp(image, drawAffine(rng, options.scale, options.translate), imgsz, imgsz);
-        jitterAndFlip(image, options.hsvH, options.hsvS, options.hsvV, options.fliplr, rng);
+        applyColour(image, colour, colour.flip);
         return image;
     }
 

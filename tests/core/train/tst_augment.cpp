@@ -143,6 +143,38 @@ private slots:
         QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 5)[0]), kPadValue); // uncovered border is 114
         QCOMPARE(int(out.rgb.at<cv::Vec3b>(10, 50)[0]), 50);
     }
+    void mirroredAffineIsTheAffineFlipped() {
+        // affineWarp's mirror against affineWarp then flipHorizontal: the same bytes and boxes, for random
+        // images, boxes and draws, the identity warp (a copy) among them.
+        cv::RNG noise(13);
+        Rng rng(14);
+        for (int trial = 0; trial < 60; ++trial) {
+            const int width = noise.uniform(8, 90), height = noise.uniform(8, 70);
+            LabeledImage input;
+            input.rgb = cv::Mat(height, width, CV_8UC3);
+            noise.fill(input.rgb, cv::RNG::UNIFORM, 0, 256);
+            for (int k = 0; k < 3; ++k) {
+                const float x = noise.uniform(0.f, width - 4.f), y = noise.uniform(0.f, height - 4.f);
+                input.boxes.push_back(
+                    {k, x, y, x + noise.uniform(3.f, width - x), y + noise.uniform(3.f, height - y)});
+            }
+            const bool identity = trial % 6 == 0;
+            const AffineParams params = identity ? AffineParams{} : drawAffine(rng, 0.5, 0.1);
+            const int outWidth = identity ? width : noise.uniform(8, 100),
+                      outHeight = identity ? height : noise.uniform(8, 80);
+            auto expected = affineWarp(input, params, outWidth, outHeight);
+            flipHorizontal(expected);
+            const auto ours = affineWarp(input, params, outWidth, outHeight, true);
+            QVERIFY2(cv::norm(ours.rgb, expected.rgb, cv::NORM_INF) == 0,
+                     qPrintable(QString("trial %1").arg(trial)));
+            QCOMPARE(ours.boxes.size(), expected.boxes.size());
+            for (size_t i = 0; i < ours.boxes.size(); ++i)
+                QVERIFY(ours.boxes[i].classId == expected.boxes[i].classId &&
+                        ours.boxes[i].x1 == expected.boxes[i].x1 &&
+                        ours.boxes[i].y1 == expected.boxes[i].y1 &&
+                        ours.boxes[i].x2 == expected.boxes[i].x2 && ours.boxes[i].y2 == expected.boxes[i].y2);
+        }
+    }
     void separableWarpIsOpenCvsExactly() {
         // Random images, scales (one for both axes or one each), offsets and output sizes, both border
         // types, the source and the output regions of larger images, tiny sources: every pixel equal to
