@@ -16,6 +16,7 @@ namespace osprey::train {
 struct PixelBox {
     int classId = 0;
     float x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+    bool operator==(const PixelBox&) const = default;
 };
 
 /// An RGB image (CV_8UC3) with its boxes.

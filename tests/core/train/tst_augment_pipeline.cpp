@@ -136,12 +136,7 @@ private slots:
                 affineWarp(mosaic4(draw.parts, imgsz, draw.cx, draw.cy), draw.params, imgsz, imgsz);
             const auto after = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
             QCOMPARE(after.rgb.size(), before.rgb.size());
-            QCOMPARE(after.boxes.size(), before.boxes.size());
-            for (size_t i = 0; i < after.boxes.size(); ++i) {
-                const auto &a = after.boxes[i], &b = before.boxes[i];
-                QCOMPARE(a.classId, b.classId);
-                QVERIFY(a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2);
-            }
+            QVERIFY(after.boxes == before.boxes);
             // Output pixels that interpolate across a tile's edge (a seam: one canvas pixel either side, s
             // output pixels) may differ; no other pixel may.
             cv::Mat seams(imgsz, imgsz, CV_8U, cv::Scalar(0));
@@ -214,12 +209,7 @@ private slots:
                      qPrintable(QString("trial %1: %2 values differ")
                                     .arg(trial)
                                     .arg(cv::countNonZero(cv::Mat(ours.rgb != expected.rgb).reshape(1)))));
-            QCOMPARE(ours.boxes.size(), expected.boxes.size());
-            for (size_t i = 0; i < ours.boxes.size(); ++i) {
-                const auto &a = ours.boxes[i], &b = expected.boxes[i];
-                QVERIFY(a.classId == b.classId && a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 &&
-                        a.y2 == b.y2);
-            }
+            QVERIFY(ours.boxes == expected.boxes);
             // The loader's order against the one before it, from one generator state.
             Rng before(trial), after(trial);
             auto plain = mosaicAffine(draw.parts, imgsz, draw.cx, draw.cy, draw.params);
@@ -231,10 +221,7 @@ private slots:
             QCOMPARE(before(), after());
             QVERIFY2(cv::norm(fused.rgb, plain.rgb, cv::NORM_INF) == 0,
                      qPrintable(QString("trial %1").arg(trial)));
-            QCOMPARE(fused.boxes.size(), plain.boxes.size());
-            for (size_t i = 0; i < fused.boxes.size(); ++i)
-                QVERIFY(fused.boxes[i].x1 == plain.boxes[i].x1 && fused.boxes[i].x2 == plain.boxes[i].x2 &&
-                        fused.boxes[i].y1 == plain.boxes[i].y1 && fused.boxes[i].y2 == plain.boxes[i].y2);
+            QVERIFY(fused.boxes == plain.boxes);
         }
         QVERIFY(mirrored > 30 && mirrored < 90); // both ways exercised
     }
@@ -294,20 +281,11 @@ private slots:
                 decodeScale.emplace_back(double(size.width) / w, double(size.height) / h);
                 const auto back = resolved(deferred.parts[t]);
                 QCOMPARE(cv::norm(back.rgb, resized.parts[t].rgb, cv::NORM_INF), 0.0);
-                QCOMPARE(back.boxes.size(), resized.parts[t].boxes.size());
-                for (size_t i = 0; i < back.boxes.size(); ++i)
-                    QVERIFY(back.boxes[i].x1 == resized.parts[t].boxes[i].x1 &&
-                            back.boxes[i].y1 == resized.parts[t].boxes[i].y1 &&
-                            back.boxes[i].x2 == resized.parts[t].boxes[i].x2 &&
-                            back.boxes[i].y2 == resized.parts[t].boxes[i].y2);
+                QVERIFY(back.boxes == resized.parts[t].boxes);
             }
             const auto a = mosaicAffine(deferred.parts, imgsz, deferred.cx, deferred.cy, deferred.params);
             const auto b = mosaicAffine(resized.parts, imgsz, resized.cx, resized.cy, resized.params);
-            QCOMPARE(a.boxes.size(), b.boxes.size());
-            for (size_t i = 0; i < a.boxes.size(); ++i)
-                QVERIFY(a.boxes[i].classId == b.boxes[i].classId && a.boxes[i].x1 == b.boxes[i].x1 &&
-                        a.boxes[i].y1 == b.boxes[i].y1 && a.boxes[i].x2 == b.boxes[i].x2 &&
-                        a.boxes[i].y2 == b.boxes[i].y2);
+            QVERIFY(a.boxes == b.boxes);
             if (ramp) {
                 const double s = deferred.params.scale;
                 const double offsetX = deferred.params.translateX * imgsz - s * imgsz,
