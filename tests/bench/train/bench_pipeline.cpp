@@ -6,10 +6,14 @@
 //   digest:  a digest of the batches rate makes (warmup included), untimed: the same digest before and
 //            after a change means the same pixels and boxes;
 //   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
-//            flip), on the calling thread.
+//            flip), on the calling thread;
+//   decode:  the JPEG decode alone, side by side on the same files in interleaved rounds: decodeJpeg (its
+//            own Huffman decoder inside libjpeg-turbo), libjpeg-turbo's own decoder called the same way,
+//            and cv::imread; ms an image (file read included) and whether the pixels are equal.
 // malloc keeps freed memory, as in osprey-cli's training (app/malloc_policy.h).
 //
-// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] [rate|rate-ram|profile|digest]
+// Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1]
+// [rate|rate-ram|profile|digest|decode]
 // [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
 // labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
 #include "imaging/image.h"
@@ -17,18 +21,22 @@
 #include "train/augment_impl.h"
 #include "train/data_loader.h"
 
+#include <cstdio> // jpeglib.h needs FILE and size_t declared first
+#include <jpeglib.h>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -182,7 +190,8 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
                     std::fprintf(stderr, "cannot decode %s\n", sample.path.string().c_str());
                     return 1;
                 }
-                add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)" : "decode (libjpeg, RGB)",
+                add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)"
+                                          : "decode (libjpeg + own Huffman)",
                     msSince(start));
             }
             const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width);
@@ -297,10 +306,99 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
 
 } // namespace
 
+// libjpeg-turbo's own decode of `path` to RGB, called as decodeJpeg calls it (file read whole, 16 rows a
+// call) without the fast entropy decoder; false where libjpeg reports an error.
+struct JumpingErrors {
+    jpeg_error_mgr base;
+    std::jmp_buf jump;
+};
+
+bool libjpegDecode(const fs::path& path, std::vector<std::uint8_t>& pixels) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    jpeg_decompress_struct info{};
+    JumpingErrors errors{};
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = [](j_common_ptr common) {
+        std::longjmp(reinterpret_cast<JumpingErrors*>(common->err)->jump, 1);
+    };
+    errors.base.output_message = [](j_common_ptr) {};
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_decompress(&info);
+        return false;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, reinterpret_cast<const unsigned char*>(bytes.data()),
+                 static_cast<unsigned long>(bytes.size()));
+    jpeg_read_header(&info, TRUE);
+    info.out_color_space = JCS_EXT_RGB;
+    jpeg_start_decompress(&info);
+    const size_t stride = static_cast<size_t>(info.output_width) * 3;
+    pixels.resize(stride * info.output_height);
+    JSAMPROW rows[16];
+    while (info.output_scanline < info.output_height) {
+        const unsigned count = std::min(16u, info.output_height - info.output_scanline);
+        for (unsigned k = 0; k < count; ++k)
+            rows[k] = pixels.data() + stride * (info.output_scanline + k);
+        jpeg_read_scanlines(&info, rows, count);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    return true;
+}
+
+int decodeSideBySide(const std::vector<train::Sample>& samples, int rounds) {
+    std::vector<fs::path> jpegs;
+    for (const auto& sample : samples) {
+        const auto extension = sample.path.extension().string();
+        if (extension == ".jpg" || extension == ".jpeg" || extension == ".JPG" || extension == ".JPEG")
+            jpegs.push_back(sample.path);
+    }
+    if (jpegs.empty()) {
+        std::fprintf(stderr, "no JPEG images to decode\n");
+        return 1;
+    }
+    long long differing = 0;
+    std::vector<std::uint8_t> own;
+    for (const auto& path : jpegs) {
+        const auto ours = imaging::decodeJpeg(path);
+        if (!ours || !libjpegDecode(path, own) || ours->pixels != own)
+            ++differing;
+    }
+    double ms[3] = {};
+    std::vector<std::uint8_t> ours;
+    for (int round = 0; round < rounds; ++round)
+        for (int which = 0; which < 3; ++which) {
+            const auto start = Clock::now();
+            for (const auto& path : jpegs) {
+                if (which == 0) // into a reused buffer, as libjpegDecode
+                    (void)imaging::decodeJpeg(path, 0, [&](int width, int height) {
+                        ours.resize(static_cast<size_t>(width) * height * 3);
+                        return ours.data();
+                    });
+                else if (which == 1)
+                    (void)libjpegDecode(path, own);
+                else
+                    (void)cv::imread(path.string(), cv::IMREAD_COLOR);
+            }
+            ms[which] += msSince(start);
+        }
+    const double per = 1.0 / (static_cast<double>(jpegs.size()) * rounds);
+    std::printf("%zu JPEGs, %d interleaved rounds; ms an image, file read included:\n", jpegs.size(), rounds);
+    std::printf("  decodeJpeg (Osprey's Huffman decoder)   %.3f\n", ms[0] * per);
+    std::printf("  libjpeg-turbo's own decoder            %.3f  (%.2fx decodeJpeg's time)\n", ms[1] * per,
+                ms[1] / ms[0]);
+    std::printf("  cv::imread (BGR)                       %.3f  (%.2fx)\n", ms[2] * per, ms[2] / ms[0]);
+    std::printf("  images whose pixels differ from libjpeg-turbo's: %lld\n", differing);
+    std::printf("RESULT decode_ms=%.4f libjpeg_ms=%.4f imread_ms=%.4f differing=%lld\n", ms[0] * per,
+                ms[1] * per, ms[2] * per, differing);
+    return differing == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1] "
-                             "[rate|rate-ram|profile|digest] [warmup=2]\n");
+                             "[rate|rate-ram|profile|digest|decode] [warmup=2]\n");
         return 2;
     }
     app::keepFreedMemory(); // as osprey-cli trains: a batch's and a decode's buffers reuse freed memory
@@ -317,6 +415,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "no .jpg, .jpeg or .png images in %s\n", findImages(root).string().c_str());
         return 1;
     }
+    if (mode == "decode")
+        return decodeSideBySide(samples, batches);
     if (mode == "profile")
         return profile(samples, imgsz, batch * batches, true) |
                profile(samples, imgsz, batch * batches, false);

@@ -1,0 +1,385 @@
+// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy.h) against libjpeg-turbo's own
+// decoder, called directly here: the same pixels for every kind of clean scan it takes, every file it does
+// not take (progressive, arithmetic) left to libjpeg-turbo, and damaged data handed back to libjpeg-turbo,
+// which then gives its own pixels or its own error.
+#include "imaging/image.h"
+#include "imaging/jpeg_entropy.h"
+
+#include <opencv2/core.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <array>
+#include <csetjmp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+using namespace osprey::imaging;
+
+namespace {
+
+struct JumpingErrors {
+    jpeg_error_mgr base;
+    std::jmp_buf jump;
+};
+
+[[noreturn]] void jumpOut(j_common_ptr info) {
+    std::longjmp(reinterpret_cast<JumpingErrors*>(info->err)->jump, 1);
+}
+
+void quiet(j_common_ptr) {}
+
+struct Encoding {
+    int quality = 90;
+    int h = 2, v = 2; // the luma's sampling factors (chroma 1x1): 2x2 is 4:2:0, 2x1 4:2:2, 1x1 4:4:4
+    bool grey = false;
+    bool optimize = false; // Huffman tables made for the image, not the standard ones
+    bool progressive = false;
+    bool arithmetic = false;
+    unsigned restartInterval = 0; // in MCUs
+    int restartRows = 0;          // in MCU rows
+};
+
+// Encodes RGB pixels with libjpeg-turbo; empty where it fails.
+std::vector<std::uint8_t> encode(const cv::Mat& rgb, const Encoding& e) {
+    jpeg_compress_struct info{};
+    JumpingErrors errors{};
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = jumpOut;
+    unsigned char* out = nullptr;
+    unsigned long size = 0;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&info);
+        std::free(out);
+        return {};
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, &out, &size);
+    info.image_width = static_cast<JDIMENSION>(rgb.cols);
+    info.image_height = static_cast<JDIMENSION>(rgb.rows);
+    info.input_components = 3;
+    info.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&info);
+    if (e.grey)
+        jpeg_set_colorspace(&info, JCS_GRAYSCALE);
+    jpeg_set_quality(&info, e.quality, TRUE);
+    info.comp_info[0].h_samp_factor = e.h;
+    info.comp_info[0].v_samp_factor = e.v;
+    info.optimize_coding = e.optimize ? TRUE : FALSE;
+    info.arith_code = e.arithmetic ? TRUE : FALSE;
+    info.restart_interval = e.restartInterval;
+    info.restart_in_rows = e.restartRows;
+    if (e.progressive)
+        jpeg_simple_progression(&info);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        auto* row = const_cast<JSAMPLE*>(rgb.ptr<JSAMPLE>(static_cast<int>(info.next_scanline)));
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    std::vector<std::uint8_t> bytes(out, out + size);
+    std::free(out);
+    return bytes;
+}
+
+struct Decoded {
+    bool ok = false;
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> pixels;
+};
+
+// libjpeg-turbo's own decode to RGB (its own entropy decoder), warnings silent as decodeJpeg keeps them.
+Decoded libjpegRgb(const std::vector<std::uint8_t>& bytes, unsigned denominator = 1) {
+    jpeg_decompress_struct info{};
+    JumpingErrors errors{};
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = jumpOut;
+    errors.base.output_message = quiet;
+    Decoded decoded;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_decompress(&info);
+        return {};
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+    jpeg_read_header(&info, TRUE);
+    info.out_color_space = JCS_EXT_RGB;
+    info.scale_num = 1;
+    info.scale_denom = denominator;
+    jpeg_start_decompress(&info);
+    decoded.width = static_cast<int>(info.output_width);
+    decoded.height = static_cast<int>(info.output_height);
+    decoded.pixels.resize(static_cast<size_t>(decoded.width) * decoded.height * 3);
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = decoded.pixels.data() + static_cast<size_t>(info.output_scanline) * decoded.width * 3;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    decoded.ok = true;
+    return decoded;
+}
+
+// A gradient under noise: every magnitude category and long Huffman codes at high quality.
+cv::Mat noisyRgb(int width, int height, std::uint64_t seed) {
+    cv::Mat noise(height, width, CV_8UC3);
+    cv::RNG rng(seed);
+    rng.fill(noise, cv::RNG::UNIFORM, 0, 256);
+    cv::Mat image(height, width, CV_8UC3);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const auto& n = noise.at<cv::Vec3b>(y, x);
+            image.at<cv::Vec3b>(y, x) = {
+                static_cast<std::uint8_t>((x * 255 / std::max(1, width - 1) + n[0] / 2) / 2),
+                static_cast<std::uint8_t>((y * 3 + n[1]) % 256),
+                static_cast<std::uint8_t>(x < width / 3 ? n[2] : 128)};
+        }
+    return image;
+}
+
+void writeBytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Where the entropy-coded data of the first scan starts (after the SOS segment) and where EOI stands.
+std::pair<size_t, size_t> scanSpan(const std::vector<std::uint8_t>& bytes) {
+    size_t start = 0, end = bytes.size();
+    for (size_t i = 2; i + 3 < bytes.size(); ++i)
+        if (bytes[i] == 0xFF && bytes[i + 1] == 0xDA) {
+            start = i + 2 + (static_cast<size_t>(bytes[i + 2]) << 8 | bytes[i + 3]);
+            break;
+        }
+    for (size_t i = bytes.size() - 2; i > start; --i)
+        if (bytes[i] == 0xFF && bytes[i + 1] == 0xD9) {
+            end = i;
+            break;
+        }
+    return {start, end};
+}
+
+// A greyscale 8x8 JPEG written by hand: quantisation 1, a DC table with the one code "0" (difference 0),
+// the AC table given (its code lengths' counts and symbols), and the scan's bits as '0'/'1' characters
+// (padded with ones, FF stuffed).
+std::vector<std::uint8_t> handMadeJpeg(const std::array<std::uint8_t, 16>& acCounts,
+                                       const std::vector<std::uint8_t>& acSymbols,
+                                       const std::string& scanBits) {
+    std::vector<std::uint8_t> out;
+    const auto append = [&out](std::initializer_list<std::uint8_t> bytes) {
+        for (const auto byte : bytes)
+            out.push_back(byte);
+    };
+    append({0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 0x00});
+    for (int k = 0; k < 64; ++k)
+        out.push_back(1);
+    append({0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x08, 0x00, 0x08, 0x01, 0x01, 0x11, 0x00});
+    append({0xFF, 0xC4, 0x00, 0x14, 0x00, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00});
+    const auto acLength = static_cast<int>(2 + 1 + 16 + acSymbols.size());
+    append({0xFF, 0xC4, static_cast<std::uint8_t>(acLength >> 8), static_cast<std::uint8_t>(acLength & 0xFF),
+            0x10});
+    for (const auto count : acCounts)
+        out.push_back(count);
+    for (const auto symbol : acSymbols)
+        out.push_back(symbol);
+    append({0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00});
+    std::string bits = scanBits;
+    while (bits.size() % 8)
+        bits += '1';
+    for (size_t i = 0; i < bits.size(); i += 8) {
+        const auto byte = static_cast<std::uint8_t>(std::stoi(bits.substr(i, 8), nullptr, 2));
+        out.push_back(byte);
+        if (byte == 0xFF)
+            out.push_back(0x00);
+    }
+    append({0xFF, 0xD9});
+    return out;
+}
+
+} // namespace
+
+class TestJpegEntropy : public QObject {
+    Q_OBJECT
+
+    // decodeJpeg on `bytes` against libjpeg-turbo's own decode: the same pixels, or both refusing.
+    static void compareWithLibjpeg(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes,
+                                   int minLongSide = 0, unsigned denominator = 1) {
+        writeBytes(path, bytes);
+        const Decoded expected = libjpegRgb(bytes, denominator);
+        const auto decoded = decodeJpeg(path, minLongSide);
+        QCOMPARE(decoded.hasValue(), expected.ok);
+        if (!expected.ok) {
+            QCOMPARE(QString::fromStdString(decoded.error().code), QString("corrupt"));
+            return;
+        }
+        QCOMPARE(decoded->width, expected.width);
+        QCOMPARE(decoded->height, expected.height);
+        QVERIFY(decoded->pixels == expected.pixels);
+    }
+
+private slots:
+    void everyCleanBaselineScanDecodesFastToLibjpegsPixels() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "clean.jpg";
+        const struct { int width, height; } sizes[] = {{1, 1}, {8, 8}, {17, 9}, {203, 117}, {64, 301}};
+        const struct {
+            int h, v;
+            bool grey;
+        } samplings[] = {{2, 2, false}, {2, 1, false}, {1, 1, false}, {1, 2, false}, {1, 1, true}};
+        const struct {
+            int quality;
+            bool optimize;
+            unsigned restartInterval;
+            int restartRows;
+        } codings[] = {{75, false, 0, 0}, {95, true, 0, 0}, {100, false, 0, 0},
+                       {30, false, 1, 0}, {90, true, 5, 0}, {100, true, 0, 1}};
+        int files = 0;
+        for (const auto& size : sizes)
+            for (const auto& sampling : samplings)
+                for (const auto& coding : codings) {
+                    Encoding e;
+                    e.h = sampling.h, e.v = sampling.v, e.grey = sampling.grey;
+                    e.quality = coding.quality, e.optimize = coding.optimize;
+                    e.restartInterval = coding.restartInterval, e.restartRows = coding.restartRows;
+                    const auto bytes = encode(noisyRgb(size.width, size.height, 7u + files), e);
+                    QVERIFY(!bytes.empty());
+                    const auto before = jpeg::fastEntropyCounts();
+                    compareWithLibjpeg(path, bytes);
+                    const auto after = jpeg::fastEntropyCounts();
+                    // Through the fast decoder, to the scan's end.
+                    QCOMPARE(after.finished, before.finished + 1);
+                    QCOMPARE(after.gaveUp, before.gaveUp);
+                    ++files;
+                }
+        QCOMPARE(files, 150);
+    }
+
+    void reducedDctScalesDecodeFastToLibjpegsPixels() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "large.jpg";
+        Encoding e;
+        e.quality = 95;
+        const auto bytes = encode(noisyRgb(640, 480, 3), e);
+        for (const unsigned denominator : {1u, 2u, 4u, 8u}) {
+            const auto before = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, bytes, static_cast<int>(640 / denominator), denominator);
+            QCOMPARE(jpeg::fastEntropyCounts().finished, before.finished + 1);
+        }
+    }
+
+    void progressiveAndArithmeticFilesAreLibjpegsOwn() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "other.jpg";
+        for (const bool progressive : {true, false}) {
+            Encoding e;
+            e.progressive = progressive;
+            e.arithmetic = !progressive;
+            const auto bytes = encode(noisyRgb(203, 117, 11), e);
+            QVERIFY(!bytes.empty());
+            const auto before = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, bytes);
+            const auto after = jpeg::fastEntropyCounts();
+            QCOMPARE(after.finished, before.finished);
+            QCOMPARE(after.gaveUp, before.gaveUp);
+        }
+    }
+
+    void damagedDataGoesBackToLibjpegWithItsPixelsOrItsError() {
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "damaged.jpg";
+        const auto countsAtStart = jpeg::fastEntropyCounts();
+        int variants = 0, refused = 0;
+        for (const unsigned restartInterval : {0u, 2u}) {
+            Encoding e;
+            e.quality = 95;
+            e.restartInterval = restartInterval;
+            const auto clean = encode(noisyRgb(203, 117, 5), e);
+            const auto [start, end] = scanSpan(clean);
+            QVERIFY(start > 0 && end > start + 1000);
+            // Cut short inside the scan: libjpeg fills the rest with grey.
+            for (const double fraction : {0.1, 0.5, 0.9, 0.999}) {
+                const auto cutAt = start + static_cast<size_t>(fraction * static_cast<double>(end - start));
+                const auto before = jpeg::fastEntropyCounts();
+                compareWithLibjpeg(path, {clean.begin(), clean.begin() + static_cast<std::ptrdiff_t>(cutAt)});
+                QCOMPARE(jpeg::fastEntropyCounts().gaveUp, before.gaveUp + 1);
+                ++variants;
+            }
+            // Bytes changed inside the scan: codes no table has, runs past the block, markers where data was.
+            cv::RNG rng(1234 + restartInterval);
+            for (int k = 0; k < 60; ++k) {
+                auto bytes = clean;
+                const int changes = 1 + k % 3;
+                for (int c = 0; c < changes; ++c)
+                    bytes[start + static_cast<size_t>(rng.uniform(0, static_cast<int>(end - start)))] =
+                        static_cast<std::uint8_t>(k % 4 == 0 ? 0xFF : rng.uniform(0, 256));
+                if (!libjpegRgb(bytes).ok)
+                    ++refused;
+                compareWithLibjpeg(path, bytes);
+                ++variants;
+            }
+            // Bytes after the scan's data, before EOI: libjpeg skips them, so does the fast decoder.
+            auto padded = clean;
+            padded.insert(padded.begin() + static_cast<std::ptrdiff_t>(end), {0x12, 0x34, 0x56});
+            const auto before = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, padded);
+            QCOMPARE(jpeg::fastEntropyCounts().finished, before.finished + 1);
+            ++variants;
+            if (restartInterval) { // a restart marker out of sequence: libjpeg's resynchronisation decides
+                auto renumbered = clean;
+                for (size_t i = start; i + 1 < end; ++i)
+                    if (renumbered[i] == 0xFF && renumbered[i + 1] == 0xD0) {
+                        renumbered[i + 1] = 0xD3;
+                        break;
+                    }
+                const auto beforeRestart = jpeg::fastEntropyCounts();
+                compareWithLibjpeg(path, renumbered);
+                QCOMPARE(jpeg::fastEntropyCounts().gaveUp, beforeRestart.gaveUp + 1);
+                ++variants;
+            }
+        }
+        const auto counts = jpeg::fastEntropyCounts();
+        qInfo("%d damaged files, %d refused by libjpeg; the fast decoder gave up on %llu, finished %llu",
+              variants, refused, counts.gaveUp - countsAtStart.gaveUp,
+              counts.finished - countsAtStart.finished);
+        QVERIFY(counts.gaveUp - countsAtStart.gaveUp >= 9);
+    }
+
+    void aRunPastTheBlocksEndIsLibjpegs() {
+        // Four coefficients (run 15, value 1): the fourth lands past the 64th position, where libjpeg writes
+        // it into the last coefficient and ends the block. Once with the symbol's code and bit in the fast
+        // table ("0" and "1"), once with a code too long for it (ten bits).
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "run.jpg";
+        const struct {
+            std::array<std::uint8_t, 16> counts;
+            std::vector<std::uint8_t> symbols;
+            std::string code; // of symbol 0xF1
+        } tables[] = {{{1, 1}, {0xF1, 0x00}, "0"},
+                      {{1, 0, 0, 0, 0, 0, 0, 0, 0, 1}, {0x00, 0xF1}, "1000000000"}};
+        for (const auto& table : tables) {
+            std::string bits = "0"; // the DC difference: 0
+            for (int k = 0; k < 4; ++k)
+                bits += table.code + "1";
+            bits += table.symbols[0] == 0x00 ? "0" : "10"; // an end of block after it, which libjpeg ignores
+            const auto bytes = handMadeJpeg(table.counts, table.symbols, bits);
+            const auto before = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, bytes);
+            QCOMPARE(jpeg::fastEntropyCounts().gaveUp, before.gaveUp + 1);
+            // Three of them fit (the last at position 48), then the end of block: decoded fast.
+            std::string three = "0";
+            for (int k = 0; k < 3; ++k)
+                three += table.code + "1";
+            three += table.symbols[0] == 0x00 ? "0" : "10";
+            const auto fits = handMadeJpeg(table.counts, table.symbols, three);
+            const auto beforeFit = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, fits);
+            QCOMPARE(jpeg::fastEntropyCounts().finished, beforeFit.finished + 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJpegEntropy)
+#include "tst_jpeg_entropy.moc"
