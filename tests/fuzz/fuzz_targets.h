@@ -4,9 +4,14 @@
 // default build (tests/core/formats/tst_fuzz_regressions) call the same functions.
 
 #include "formats/project_import.h"
+#include "imaging/image.h"
 #include "run/train_events.h"
 
 #include "fuzz_input.h"
+#include "libjpeg_reference.h"
+
+#include <cstdlib>
+#include <cstring>
 
 #include <string_view>
 
@@ -64,6 +69,24 @@ inline void vocXml(const std::uint8_t* data, std::size_t size) {
 /// One events.jsonl line.
 inline void events(const std::uint8_t* data, std::size_t size) {
     (void)run::parseEvent(std::string_view(reinterpret_cast<const char*>(data), size));
+}
+
+/// A JPEG file decoded by decodeJpeg, whose Huffman decoding is Osprey's own (imaging/jpeg_entropy.h),
+/// against libjpeg-turbo's own decoder: the same pixels, or both refusing. A difference aborts (a finding),
+/// except where decodeJpeg is meant to differ: an EXIF orientation it applies, a size it refuses.
+inline void jpeg(const std::uint8_t* data, std::size_t size) {
+    const auto path = scratch() / "jpeg" / "a.jpg";
+    write(path, data, size);
+    const auto ours = imaging::decodeJpeg(path);
+    if (!ours && ours.error().code == "too_large")
+        return;
+    for (std::size_t i = 0; i + 4 <= size; ++i)
+        if (std::memcmp(data + i, "Exif", 4) == 0)
+            return;
+    testing::LibjpegDecoded reference;
+    testing::libjpegDecode(data, size, reference);
+    if (ours.hasValue() != reference.ok || (ours && ours->pixels != reference.pixels))
+        std::abort();
 }
 
 } // namespace osprey::fuzz

@@ -13,23 +13,21 @@
 // malloc keeps freed memory, as in osprey-cli's training (app/malloc_policy.h).
 //
 // Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1]
-// [rate|rate-ram|profile|digest|decode]
-// [warmup=2] DIR holds images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and
-// labels/ one level down (images/train). Prints "RESULT images_per_s=..." in rate mode.
+// [rate|rate-ram|profile|digest|decode] [warmup=2] (decode: `batches` is the rounds). DIR holds
+// images/*.jpg|png and labels/*.txt (YOLO: class cx cy w h, normalised), or images/ and labels/ one level
+// down (images/train). Prints "RESULT images_per_s=..." in rate mode.
 #include "imaging/image.h"
 #include "malloc_policy.h"
 #include "train/augment_impl.h"
 #include "train/data_loader.h"
 
-#include <cstdio> // jpeglib.h needs FILE and size_t declared first
-#include <jpeglib.h>
+#include "libjpeg_reference.h"
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <csetjmp>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -306,45 +304,11 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
 
 } // namespace
 
-// libjpeg-turbo's own decode of `path` to RGB, called as decodeJpeg calls it (file read whole, 16 rows a
-// call) without the fast entropy decoder; false where libjpeg reports an error.
-struct JumpingErrors {
-    jpeg_error_mgr base;
-    std::jmp_buf jump;
-};
-
-bool libjpegDecode(const fs::path& path, std::vector<std::uint8_t>& pixels) {
+// libjpeg-turbo's own decode of `path` (read whole, as decodeJpeg reads it), into `out`'s reused buffer.
+bool libjpegDecode(const fs::path& path, testing::LibjpegDecoded& out) {
     std::ifstream in(path, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    jpeg_decompress_struct info{};
-    JumpingErrors errors{};
-    info.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = [](j_common_ptr common) {
-        std::longjmp(reinterpret_cast<JumpingErrors*>(common->err)->jump, 1);
-    };
-    errors.base.output_message = [](j_common_ptr) {};
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_decompress(&info);
-        return false;
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, reinterpret_cast<const unsigned char*>(bytes.data()),
-                 static_cast<unsigned long>(bytes.size()));
-    jpeg_read_header(&info, TRUE);
-    info.out_color_space = JCS_EXT_RGB;
-    jpeg_start_decompress(&info);
-    const size_t stride = static_cast<size_t>(info.output_width) * 3;
-    pixels.resize(stride * info.output_height);
-    JSAMPROW rows[16];
-    while (info.output_scanline < info.output_height) {
-        const unsigned count = std::min(16u, info.output_height - info.output_scanline);
-        for (unsigned k = 0; k < count; ++k)
-            rows[k] = pixels.data() + stride * (info.output_scanline + k);
-        jpeg_read_scanlines(&info, rows, count);
-    }
-    jpeg_finish_decompress(&info);
-    jpeg_destroy_decompress(&info);
-    return true;
+    return testing::libjpegDecode(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), out);
 }
 
 int decodeSideBySide(const std::vector<train::Sample>& samples, int rounds) {
@@ -359,10 +323,10 @@ int decodeSideBySide(const std::vector<train::Sample>& samples, int rounds) {
         return 1;
     }
     long long differing = 0;
-    std::vector<std::uint8_t> own;
+    testing::LibjpegDecoded own;
     for (const auto& path : jpegs) {
         const auto ours = imaging::decodeJpeg(path);
-        if (!ours || !libjpegDecode(path, own) || ours->pixels != own)
+        if (!ours || !libjpegDecode(path, own) || ours->pixels != own.pixels)
             ++differing;
     }
     double ms[3] = {};

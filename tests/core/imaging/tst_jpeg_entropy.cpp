@@ -4,6 +4,7 @@
 // which then gives its own pixels or its own error.
 #include "imaging/image.h"
 #include "imaging/jpeg_entropy.h"
+#include "libjpeg_reference.h"
 
 #include <opencv2/core.hpp>
 
@@ -18,19 +19,15 @@
 #include <string>
 
 using namespace osprey::imaging;
+namespace testing = osprey::testing;
 
 namespace {
 
-struct JumpingErrors {
-    jpeg_error_mgr base;
-    std::jmp_buf jump;
-};
+using testing::detail::JumpingErrors;
 
 [[noreturn]] void jumpOut(j_common_ptr info) {
     std::longjmp(reinterpret_cast<JumpingErrors*>(info->err)->jump, 1);
 }
-
-void quiet(j_common_ptr) {}
 
 struct Encoding {
     int quality = 90;
@@ -84,44 +81,6 @@ std::vector<std::uint8_t> encode(const cv::Mat& rgb, const Encoding& e) {
     std::vector<std::uint8_t> bytes(out, out + size);
     std::free(out);
     return bytes;
-}
-
-struct Decoded {
-    bool ok = false;
-    int width = 0, height = 0;
-    std::vector<std::uint8_t> pixels;
-};
-
-// libjpeg-turbo's own decode to RGB (its own entropy decoder), warnings silent as decodeJpeg keeps them.
-Decoded libjpegRgb(const std::vector<std::uint8_t>& bytes, unsigned denominator = 1) {
-    jpeg_decompress_struct info{};
-    JumpingErrors errors{};
-    info.err = jpeg_std_error(&errors.base);
-    errors.base.error_exit = jumpOut;
-    errors.base.output_message = quiet;
-    Decoded decoded;
-    if (setjmp(errors.jump)) {
-        jpeg_destroy_decompress(&info);
-        return {};
-    }
-    jpeg_create_decompress(&info);
-    jpeg_mem_src(&info, bytes.data(), static_cast<unsigned long>(bytes.size()));
-    jpeg_read_header(&info, TRUE);
-    info.out_color_space = JCS_EXT_RGB;
-    info.scale_num = 1;
-    info.scale_denom = denominator;
-    jpeg_start_decompress(&info);
-    decoded.width = static_cast<int>(info.output_width);
-    decoded.height = static_cast<int>(info.output_height);
-    decoded.pixels.resize(static_cast<size_t>(decoded.width) * decoded.height * 3);
-    while (info.output_scanline < info.output_height) {
-        JSAMPROW row = decoded.pixels.data() + static_cast<size_t>(info.output_scanline) * decoded.width * 3;
-        jpeg_read_scanlines(&info, &row, 1);
-    }
-    jpeg_finish_decompress(&info);
-    jpeg_destroy_decompress(&info);
-    decoded.ok = true;
-    return decoded;
 }
 
 // A gradient under noise: every magnitude category and long Huffman codes at high quality.
@@ -208,7 +167,7 @@ class TestJpegEntropy : public QObject {
     static void compareWithLibjpeg(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes,
                                    int minLongSide = 0, unsigned denominator = 1) {
         writeBytes(path, bytes);
-        const Decoded expected = libjpegRgb(bytes, denominator);
+        const auto expected = testing::libjpegDecode(bytes, denominator);
         const auto decoded = decodeJpeg(path, minLongSide);
         QCOMPARE(decoded.hasValue(), expected.ok);
         if (!expected.ok) {
@@ -315,7 +274,7 @@ private slots:
                 for (int c = 0; c < changes; ++c)
                     bytes[start + static_cast<size_t>(rng.uniform(0, static_cast<int>(end - start)))] =
                         static_cast<std::uint8_t>(k % 4 == 0 ? 0xFF : rng.uniform(0, 256));
-                if (!libjpegRgb(bytes).ok)
+                if (!testing::libjpegDecode(bytes).ok)
                     ++refused;
                 compareWithLibjpeg(path, bytes);
                 ++variants;
