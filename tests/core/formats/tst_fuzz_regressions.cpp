@@ -23,7 +23,7 @@ const std::map<std::string, Entry>& targets() {
     static const std::map<std::string, Entry> map = {
         {"yolo_labels", &osprey::fuzz::yoloLabels}, {"data_yaml", &osprey::fuzz::dataYaml},
         {"coco_json", &osprey::fuzz::cocoJson},     {"voc_xml", &osprey::fuzz::vocXml},
-        {"events", &osprey::fuzz::events},         {"jpeg", &osprey::fuzz::jpeg},
+        {"events", &osprey::fuzz::events},          {"jpeg", &osprey::fuzz::jpeg},
 #ifdef OSPREY_FUZZ_MODEL_TARGETS
         {"pickle", &osprey::fuzz::pickle},          {"torch_zip", &osprey::fuzz::torchZip},
         {"darknet_cfg", &osprey::fuzz::darknetCfg},
