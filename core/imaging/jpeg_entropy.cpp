@@ -15,6 +15,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 namespace osprey::imaging::jpeg {
 
@@ -339,7 +340,9 @@ struct FastEntropy {
     }
 };
 
-thread_local FastEntropy tState;
+// Each thread's decoder state (about 115 kB of tables), made on its first JPEG: a thread that decodes none
+// pays 8 bytes of thread-local storage, not the tables.
+thread_local std::unique_ptr<FastEntropy> tState;
 thread_local FastEntropyCounts tCounts;
 
 [[gnu::always_inline]] inline boolean decodeMcuBody(j_decompress_ptr info, JBLOCKROW* blocks) {
@@ -378,7 +381,9 @@ bool installFastEntropy(j_decompress_ptr info) {
         !info->src || info->comps_in_scan < 1 || info->blocks_in_MCU > D_MAX_BLOCKS_IN_MCU ||
         info->inputctl->has_multiple_scans || info->buffered_image)
         return false;
-    FastEntropy& state = tState;
+    if (!tState)
+        tState = std::make_unique<FastEntropy>();
+    FastEntropy& state = *tState;
     for (int b = 0; b < info->blocks_in_MCU; ++b) {
         const int component = info->MCU_membership[b];
         if (component < 0 || component >= info->comps_in_scan)
@@ -418,7 +423,7 @@ FastEntropyCounts fastEntropyCounts() {
 }
 
 bool fastEntropyGaveUp(j_decompress_ptr info) {
-    return info->client_data == &tState && tState.gaveUp;
+    return tState && info->client_data == tState.get() && tState->gaveUp;
 }
 
 } // namespace osprey::imaging::jpeg
