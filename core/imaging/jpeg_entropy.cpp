@@ -53,9 +53,9 @@ struct Table {
     std::array<std::int32_t, 17> valueOffset;
 };
 
-// Builds `table` from libjpeg's; false for a table that is not a complete, valid code (libjpeg has
-// refused those already, but a table is never trusted).
-bool build(Table& table, const JHUFF_TBL& source) {
+// Builds `table` from libjpeg's (its AC steps only for an AC table); false for a table that is not a
+// complete, valid code (libjpeg has refused those already, but a table is never trusted).
+bool build(Table& table, const JHUFF_TBL& source, bool acTable) {
     if (table.valid && std::memcmp(table.source.bits, source.bits, sizeof source.bits) == 0 &&
         std::memcmp(table.source.huffval, source.huffval, sizeof source.huffval) == 0)
         return true;
@@ -82,6 +82,8 @@ bool build(Table& table, const JHUFF_TBL& source) {
             const int run = symbol >> 4, size = symbol & 15;
             for (int j = 0; j < span; ++j) {
                 table.lookup[first + j] = static_cast<std::uint16_t>(length << 8 | symbol);
+                if (!acTable)
+                    continue;
                 std::int32_t step = 0;
                 if (size == 0) // (run 15, size 0) is sixteen zeros; any other size-0 symbol ends the block
                     step = (run == 15 ? 16 : kEndOfBlock) << 8 | length;
@@ -98,7 +100,7 @@ bool build(Table& table, const JHUFF_TBL& source) {
         code <<= 1;
     }
     table.maxCode[17] = 0x7fffffff; // the sentinel that stops the search past 16 bits
-    for (int index = 0; index < kLookSize; ++index) {
+    for (int index = 0; acTable && index < kLookSize; ++index) {
         const std::int32_t first = table.ac[static_cast<size_t>(index)];
         std::uint64_t entry = 0;
         if (first != 0) {
@@ -392,8 +394,8 @@ bool installFastEntropy(j_decompress_ptr info) {
         const int dcNo = scanned->dc_tbl_no, acNo = scanned->ac_tbl_no;
         if (dcNo < 0 || dcNo >= NUM_HUFF_TBLS || acNo < 0 || acNo >= NUM_HUFF_TBLS ||
             !info->dc_huff_tbl_ptrs[dcNo] || !info->ac_huff_tbl_ptrs[acNo] ||
-            !build(state.dc[dcNo], *info->dc_huff_tbl_ptrs[dcNo]) ||
-            !build(state.ac[acNo], *info->ac_huff_tbl_ptrs[acNo]))
+            !build(state.dc[dcNo], *info->dc_huff_tbl_ptrs[dcNo], false) ||
+            !build(state.ac[acNo], *info->ac_huff_tbl_ptrs[acNo], true))
             return false;
         state.blockDc[b] = &state.dc[dcNo];
         state.blockAc[b] = &state.ac[acNo];
