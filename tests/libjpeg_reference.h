@@ -1,6 +1,6 @@
 #pragma once
 // libjpeg-turbo's own decode of a JPEG to RGB, with its own entropy decoder, for the tests, the fuzz target
-// and the benchmark that hold decodeJpeg (and its Huffman decoder, imaging/jpeg_entropy.h) to it: called
+// and the benchmark that hold decodeJpeg (and its Huffman decoder, imaging/jpeg_entropy_impl.h) to it: called
 // as decodeJpeg calls it (the whole file in memory, 16 rows a call, warnings silent), with nothing of
 // Osprey's in between.
 

@@ -1,11 +1,11 @@
 // decodeJpeg: libjpeg-turbo called directly. Debian's OpenCV 4.6 reaches the same library through
 // cv::imread but takes about 1.7 times as long for the same pixels (a 960x720 photo: 8.4 against 5.0 ms
 // on one core), and returns BGR that then has to be swapped.
-// Its Huffman decoding is Osprey's own (jpeg_entropy.h) where the scan is baseline: the same pixels, the
+// Its Huffman decoding is Osprey's own (jpeg_entropy_impl.h) where the scan is baseline: the same pixels, the
 // whole decode of a 640x480 photo 1.6x as fast.
 #include "imaging/image.h"
 #include "imaging/image_impl.h"
-#include "imaging/jpeg_entropy.h"
+#include "imaging/jpeg_entropy_impl.h"
 
 #include "common/atomic_file.h"
 

@@ -71,7 +71,7 @@ inline void events(const std::uint8_t* data, std::size_t size) {
     (void)run::parseEvent(std::string_view(reinterpret_cast<const char*>(data), size));
 }
 
-/// A JPEG file decoded by decodeJpeg, whose Huffman decoding is Osprey's own (imaging/jpeg_entropy.h),
+/// A JPEG file decoded by decodeJpeg, whose Huffman decoding is Osprey's own (imaging/jpeg_entropy_impl.h),
 /// against libjpeg-turbo's own decoder: the same pixels, or both refusing. A difference aborts (a finding),
 /// except where decodeJpeg is meant to differ: an EXIF orientation it applies, a size it refuses.
 inline void jpeg(const std::uint8_t* data, std::size_t size) {

@@ -1,9 +1,9 @@
-// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy.h) against libjpeg-turbo's own
-// decoder, called directly here: the same pixels for every kind of clean scan it takes, every file it does
-// not take (progressive, arithmetic) left to libjpeg-turbo, and damaged data handed back to libjpeg-turbo,
-// which then gives its own pixels or its own error.
+// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy_impl.h) against libjpeg-turbo's
+// own decoder, called directly here: the same pixels for every kind of clean scan it takes, every file it
+// does not take (progressive, arithmetic) left to libjpeg-turbo, and damaged data handed back to
+// libjpeg-turbo, which then gives its own pixels or its own error.
 #include "imaging/image.h"
-#include "imaging/jpeg_entropy.h"
+#include "imaging/jpeg_entropy_impl.h"
 #include "libjpeg_reference.h"
 
 #include <opencv2/core.hpp>
