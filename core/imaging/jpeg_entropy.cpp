@@ -128,8 +128,8 @@ bool build(Table& table, const JHUFF_TBL& source, bool acTable) {
     return true;
 }
 
-// The bit reader: the next bits at the top of `buffer`, `count` of them valid, zeros below. A value copied
-// into locals for an MCU, so that the compiler keeps it in registers.
+// The bit reader: the next bits at the top of `buffer`, `count` of them valid (below them the stream's next
+// bits again, or zeros). A value copied into locals for an MCU, so that the compiler keeps it in registers.
 struct Bits {
     std::uint64_t buffer = 0;
     int count = 0;
