@@ -1,9 +1,11 @@
-// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy_impl.h) against libjpeg-turbo's
-// own decoder, called directly here: the same pixels for every kind of clean scan it takes, every file it
-// does not take (progressive, arithmetic) left to libjpeg-turbo, and damaged data handed back to
-// libjpeg-turbo, which then gives its own pixels or its own error.
+// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy_impl.h) and its IDCT of four
+// blocks at once (imaging/jpeg_idct_impl.h) against libjpeg-turbo's own decoder, called directly here: the
+// same pixels for every kind of clean scan it takes, every file it does not take (progressive, arithmetic)
+// left to libjpeg-turbo, damaged data handed back to libjpeg-turbo, which then gives its own pixels or its
+// own error, and coefficients past the IDCT's range transformed by libjpeg-turbo's own IDCT.
 #include "imaging/image.h"
 #include "imaging/jpeg_entropy_impl.h"
+#include "imaging/jpeg_idct_impl.h"
 #include "libjpeg_reference.h"
 
 #include <opencv2/core.hpp>
@@ -15,6 +17,7 @@
 #include <csetjmp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 
@@ -100,6 +103,55 @@ cv::Mat noisyRgb(int width, int height, std::uint64_t seed) {
     return image;
 }
 
+// `clean` with its coefficients changed by `change` (component, block row, block column, the block's 64
+// quantised coefficients in natural order) and, where `quant` > 0, every quantisation value set to it:
+// jpegtran's way (read, changed, written again). Empty where libjpeg refuses.
+std::vector<std::uint8_t>
+withCoefficients(const std::vector<std::uint8_t>& clean, int quant,
+                 const std::function<void(int, JDIMENSION, JDIMENSION, JCOEF*)>& change) {
+    jpeg_decompress_struct source{};
+    jpeg_compress_struct target{};
+    JumpingErrors errors{};
+    source.err = target.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = jumpOut;
+    unsigned char* out = nullptr;
+    unsigned long size = 0;
+    if (setjmp(errors.jump)) {
+        jpeg_destroy_compress(&target);
+        jpeg_destroy_decompress(&source);
+        std::free(out);
+        return {};
+    }
+    jpeg_create_decompress(&source);
+    jpeg_create_compress(&target);
+    jpeg_mem_src(&source, clean.data(), static_cast<unsigned long>(clean.size()));
+    jpeg_read_header(&source, TRUE);
+    jvirt_barray_ptr* arrays = jpeg_read_coefficients(&source);
+    jpeg_copy_critical_parameters(&source, &target);
+    if (quant > 0)
+        for (JQUANT_TBL* table : target.quant_tbl_ptrs)
+            if (table)
+                std::fill(std::begin(table->quantval), std::end(table->quantval), static_cast<UINT16>(quant));
+    for (int c = 0; c < source.num_components; ++c) {
+        const jpeg_component_info& component = source.comp_info[c];
+        for (JDIMENSION row = 0; row < component.height_in_blocks; ++row) {
+            JBLOCKARRAY blocks = (*source.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&source),
+                                                                   arrays[c], row, 1, TRUE);
+            for (JDIMENSION column = 0; column < component.width_in_blocks; ++column)
+                change(c, row, column, blocks[0][column]);
+        }
+    }
+    jpeg_mem_dest(&target, &out, &size);
+    jpeg_write_coefficients(&target, arrays);
+    jpeg_finish_compress(&target);
+    jpeg_destroy_compress(&target);
+    jpeg_finish_decompress(&source);
+    jpeg_destroy_decompress(&source);
+    std::vector<std::uint8_t> bytes(out, out + size);
+    std::free(out);
+    return bytes;
+}
+
 void writeBytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -183,7 +235,9 @@ private slots:
     void everyCleanBaselineScanDecodesFastToLibjpegsPixels() {
         QTemporaryDir dir;
         const auto path = std::filesystem::path(dir.path().toStdString()) / "clean.jpg";
-        const struct { int width, height; } sizes[] = {{1, 1}, {8, 8}, {17, 9}, {203, 117}, {64, 301}};
+        const struct {
+            int width, height;
+        } sizes[] = {{1, 1}, {8, 8}, {17, 9}, {203, 117}, {64, 301}, {517, 43}};
         const struct {
             int h, v;
             bool grey;
@@ -196,6 +250,7 @@ private slots:
         } codings[] = {{75, false, 0, 0}, {95, true, 0, 0}, {100, false, 0, 0},
                        {30, false, 1, 0}, {90, true, 5, 0}, {100, true, 0, 1}};
         int files = 0;
+        const auto countsAtStart = jpeg::fastEntropyCounts();
         for (const auto& size : sizes)
             for (const auto& sampling : samplings)
                 for (const auto& coding : codings) {
@@ -213,7 +268,12 @@ private slots:
                     QCOMPARE(after.gaveUp, before.gaveUp);
                     ++files;
                 }
-        QCOMPARE(files, 150);
+        QCOMPARE(files, 180);
+        // Where the CPU has AVX-512, through the IDCT of four blocks at once too (widths of more than one
+        // chunk of MCUs among them), none of it out of its range.
+        const auto counts = jpeg::fastEntropyCounts();
+        QCOMPARE(counts.idctGroups > countsAtStart.idctGroups, jpeg::idctGroupAvailable());
+        QCOMPARE(counts.idctFallbacks, countsAtStart.idctFallbacks);
     }
 
     void reducedDctScalesDecodeFastToLibjpegsPixels() {
@@ -225,7 +285,12 @@ private slots:
         for (const unsigned denominator : {1u, 2u, 4u, 8u}) {
             const auto before = jpeg::fastEntropyCounts();
             compareWithLibjpeg(path, bytes, static_cast<int>(640 / denominator), denominator);
-            QCOMPARE(jpeg::fastEntropyCounts().finished, before.finished + 1);
+            const auto after = jpeg::fastEntropyCounts();
+            QCOMPARE(after.finished, before.finished + 1);
+            // At full scale every block in a group of four (4:2:0: 80x60 luma and twice 40x30 chroma blocks,
+            // 1800 groups); the reduced scales' IDCTs are libjpeg-turbo's.
+            const bool groups = denominator == 1 && jpeg::idctGroupAvailable();
+            QCOMPARE(after.idctGroups - before.idctGroups, groups ? 1800ull : 0ull);
         }
     }
 
@@ -337,6 +402,60 @@ private slots:
             compareWithLibjpeg(path, fits);
             QCOMPARE(jpeg::fastEntropyCounts().finished, beforeFit.finished + 1);
         }
+    }
+    void coefficientsPastTheIdctsRangeAreLibjpegs() {
+        if (!jpeg::idctGroupAvailable())
+            QSKIP("this CPU has no AVX-512: every IDCT is libjpeg-turbo's");
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "coefficients.jpg";
+        Encoding grey;
+        grey.grey = true;
+        grey.h = grey.v = 1;
+        // A row of eight blocks: two groups. Quantisation 1: a DC of 2047 makes the column pass's values
+        // 4 * 2047 = 8188, the largest within range, and pixels past 255 (saturated); 2048 makes 8192, one
+        // past it; -2047 pixels below 0. AC coefficients with a DC of 1000 stay in range. (Neighbouring DCs
+        // differ by at most 2047, the most a baseline scan codes.)
+        const struct {
+            int dc[8];
+            int fast, fallbacks;
+        } rows[] = {{{2047, 2047, 2047, 2047, 2048, 2047, 2047, 2047}, 1, 1},
+                    {{-250, 0, 250, -250, 1000, 1000, -1000, 3}, 2, 0},
+                    {{-2047, -2047, -2047, -2047, -2048, -1500, -500, 0}, 1, 1}};
+        for (const auto& row : rows) {
+            const auto bytes = withCoefficients(
+                encode(noisyRgb(64, 8, 11), grey), 1, [&](int, JDIMENSION, JDIMENSION column, JCOEF* block) {
+                    std::fill(block, block + 64, JCOEF{0});
+                    block[0] = static_cast<JCOEF>(row.dc[column]);
+                    if (column == 5)
+                        block[1] = block[8] = block[9] = 200; // within range with the DC of 1000
+                });
+            QVERIFY(!bytes.empty());
+            const auto before = jpeg::fastEntropyCounts();
+            compareWithLibjpeg(path, bytes);
+            const auto after = jpeg::fastEntropyCounts();
+            QCOMPARE(after.finished, before.finished + 1);
+            QCOMPARE(after.idctGroups - before.idctGroups, static_cast<unsigned long long>(row.fast));
+            QCOMPARE(after.idctFallbacks - before.idctFallbacks,
+                     static_cast<unsigned long long>(row.fallbacks));
+        }
+        // Colour, 4:2:0, quantisation 255: an AC coefficient of 1023 dequantises to 260865, past 16 bits
+        // (libjpeg-turbo's SIMD IDCT multiplies in 16 bits); its group, and only its, goes to libjpeg.
+        Encoding colour;
+        const auto clean = encode(noisyRgb(128, 16, 5), colour);
+        const auto bytes =
+            withCoefficients(clean, 255, [](int component, JDIMENSION row, JDIMENSION column, JCOEF* block) {
+                std::fill(block, block + 64, JCOEF{0});
+                block[0] = static_cast<JCOEF>((row + column) % 3 - 1);
+                if (component == 0 && row == 1 && column == 6)
+                    block[9] = 1023;
+            });
+        QVERIFY(!bytes.empty());
+        const auto before = jpeg::fastEntropyCounts();
+        compareWithLibjpeg(path, bytes);
+        const auto after = jpeg::fastEntropyCounts();
+        // Luma 16x2 blocks (eight groups), chroma 8x1 each (two groups each).
+        QCOMPARE(after.idctGroups - before.idctGroups, 11ull);
+        QCOMPARE(after.idctFallbacks - before.idctFallbacks, 1ull);
     }
 };
 
