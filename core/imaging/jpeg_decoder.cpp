@@ -5,6 +5,7 @@
 // whole decode of a 640x480 photo 1.6x as fast.
 #include "imaging/image.h"
 #include "imaging/image_impl.h"
+#include "imaging/jpeg_colour_impl.h"
 #include "imaging/jpeg_entropy_impl.h"
 
 #include "common/atomic_file.h"
@@ -108,6 +109,7 @@ bool decompress(std::string_view bytes, int minLongSide, const Allocate& allocat
         return false;
     }
     jpeg_start_decompress(&info);
+    jpeg::installFastColour(&info);
     bool fast = jpeg::installFastEntropy(&info);
     if (fast)
         jpeg::installFastRows(&info);
@@ -134,6 +136,7 @@ bool decompress(std::string_view bytes, int minLongSide, const Allocate& allocat
         info.scale_num = 1;
         info.scale_denom = denominator;
         jpeg_start_decompress(&info);
+        jpeg::installFastColour(&info);
     }
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
