@@ -1,18 +1,23 @@
-// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy_impl.h) and its IDCT of four
-// blocks at once (imaging/jpeg_idct_impl.h) against libjpeg-turbo's own decoder, called directly here: the
+// The fast baseline Huffman decoder behind decodeJpeg (imaging/jpeg_entropy_impl.h), its IDCT of four
+// blocks at once (imaging/jpeg_idct_impl.h) and its colour conversion (imaging/jpeg_colour_impl.h) against
+// libjpeg-turbo's own decoder, called directly here: the
 // same pixels for every kind of clean scan it takes, every file it does not take (progressive, arithmetic)
 // left to libjpeg-turbo, damaged data handed back to libjpeg-turbo, which then gives its own pixels or its
 // own error, and coefficients past the IDCT's range transformed by libjpeg-turbo's own IDCT.
 #include "imaging/image.h"
+#include "imaging/jpeg_colour_impl.h"
 #include "imaging/jpeg_entropy_impl.h"
 #include "imaging/jpeg_idct_impl.h"
 #include "libjpeg_reference.h"
+
+#include <jpegint.h> // the colour deconverter, called directly
 
 #include <opencv2/core.hpp>
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <array>
 #include <csetjmp>
 #include <filesystem>
@@ -284,6 +289,7 @@ private slots:
         const auto bytes = encode(noisyRgb(640, 480, 3), e);
         for (const unsigned denominator : {1u, 2u, 4u, 8u}) {
             const auto before = jpeg::fastEntropyCounts();
+            const auto colourBefore = jpeg::fastColourRows();
             compareWithLibjpeg(path, bytes, static_cast<int>(640 / denominator), denominator);
             const auto after = jpeg::fastEntropyCounts();
             QCOMPARE(after.finished, before.finished + 1);
@@ -291,6 +297,9 @@ private slots:
             // 1800 groups); the reduced scales' IDCTs are libjpeg-turbo's.
             const bool groups = denominator == 1 && jpeg::idctGroupAvailable();
             QCOMPARE(after.idctGroups - before.idctGroups, groups ? 1800ull : 0ull);
+            // Every row's colour through the fast conversion, at every scale, where the CPU has it.
+            QCOMPARE(jpeg::fastColourRows() - colourBefore,
+                     jpeg::fastColourAvailable() ? 480ull / denominator : 0ull);
         }
     }
 
@@ -456,6 +465,77 @@ private slots:
         // Luma 16x2 blocks (eight groups), chroma 8x1 each (two groups each).
         QCOMPARE(after.idctGroups - before.idctGroups, 11ull);
         QCOMPARE(after.idctFallbacks - before.idctFallbacks, 1ull);
+    }
+    // The fast colour conversion called directly beside libjpeg-turbo's own: every (Y, Cb, Cr) of 8 bits, a
+    // row of 256 pixels at a time; then rows whose width leaves a partial step of 32 pixels.
+    void colourConversionIsLibjpegsForEveryInput() {
+        if (!jpeg::fastColourAvailable())
+            QSKIP("this CPU has no AVX-512 VBMI: the conversion is libjpeg-turbo's");
+        Encoding full;
+        full.h = full.v = 1;
+        long long compared = 0, differing = 0;
+        for (const int width : {256, 77}) {
+            const auto bytes = encode(noisyRgb(width, 1, 13), full);
+            jpeg_decompress_struct info{};
+            JumpingErrors errors{};
+            info.err = jpeg_std_error(&errors.base);
+            errors.base.error_exit = jumpOut;
+            if (setjmp(errors.jump)) {
+                jpeg_destroy_decompress(&info);
+                QFAIL("libjpeg refused the encoding");
+            }
+            jpeg_create_decompress(&info);
+            jpeg_mem_src(&info, bytes.data(), static_cast<unsigned long>(bytes.size()));
+            jpeg_read_header(&info, TRUE);
+            info.out_color_space = JCS_EXT_RGB;
+            jpeg_start_decompress(&info);
+            const auto reference = info.cconvert->color_convert;
+            QVERIFY(jpeg::installFastColour(&info));
+            const auto fast = info.cconvert->color_convert;
+            QVERIFY(fast != reference);
+            const auto n = static_cast<size_t>(width);
+            // The fast row followed by 128 bytes it must not touch.
+            std::vector<JSAMPLE> y(n), cb(n), cr(n), expected(3 * n), actual(3 * n + 128);
+            JSAMPROW planeRows[3] = {y.data(), cb.data(), cr.data()};
+            JSAMPARRAY planes[3] = {&planeRows[0], &planeRows[1], &planeRows[2]};
+            JSAMPROW expectedRow = expected.data(), actualRow = actual.data();
+            const auto convert = [&] {
+                (*reference)(&info, planes, 0, &expectedRow, 1);
+                std::fill(actual.begin(), actual.end(), JSAMPLE{0x5A});
+                const auto rowsBefore = jpeg::fastColourRows();
+                (*fast)(&info, planes, 0, &actualRow, 1);
+                QCOMPARE(jpeg::fastColourRows(), rowsBefore + 1);
+                compared += width;
+                differing += !std::equal(expected.begin(), expected.end(), actual.begin()) ||
+                             std::any_of(actual.begin() + static_cast<std::ptrdiff_t>(3 * n), actual.end(),
+                                         [](JSAMPLE v) { return v != 0x5A; });
+            };
+            if (width == 256) {
+                for (int luma = 0; luma < 256; ++luma)
+                    for (int blue = 0; blue < 256; ++blue) {
+                        for (size_t i = 0; i < n; ++i) {
+                            y[i] = static_cast<JSAMPLE>(luma);
+                            cb[i] = static_cast<JSAMPLE>(blue);
+                            cr[i] = static_cast<JSAMPLE>(i);
+                        }
+                        convert();
+                    }
+            } else {
+                cv::RNG rng(17);
+                for (int row = 0; row < 2000; ++row) {
+                    for (size_t i = 0; i < n; ++i) {
+                        y[i] = static_cast<JSAMPLE>(rng.uniform(0, 256));
+                        cb[i] = static_cast<JSAMPLE>(rng.uniform(0, 256));
+                        cr[i] = static_cast<JSAMPLE>(rng.uniform(0, 256));
+                    }
+                    convert();
+                }
+            }
+            jpeg_abort_decompress(&info);
+            jpeg_destroy_decompress(&info);
+        }
+        QCOMPARE(compared, 256LL * 256 * 256 + 77LL * 2000);
+        QCOMPARE(differing, 0LL);
     }
 };
 
