@@ -8,9 +8,9 @@
 //   profile: where one mosaic image's milliseconds go, stage by stage (decode, resize, canvas, warp, HSV,
 //            flip), on the calling thread;
 //   decode:  the JPEG decode alone, side by side on the same files in interleaved rounds: decodeJpeg (its
-//            own Huffman decoder inside libjpeg-turbo, and its IDCT of four blocks where the CPU has
-//            AVX-512), libjpeg-turbo's own decoder called the same way, and cv::imread; ms an image (file
-//            read included) and whether the pixels are equal.
+//            own Huffman decoder inside libjpeg-turbo, and where the CPU has AVX-512 its IDCT of four
+//            blocks and colour conversion), libjpeg-turbo's own decoder called the same way, and
+//            cv::imread; ms an image (file read included) and whether the pixels are equal.
 // malloc keeps freed memory, as in osprey-cli's training (app/malloc_policy.h).
 //
 // Usage: bench_pipeline DIR [imgsz=640] [batch=16] [batches=20] [workers=1]
@@ -189,8 +189,7 @@ int profile(const std::vector<train::Sample>& samples, int imgsz, int images, bo
                     std::fprintf(stderr, "cannot decode %s\n", sample.path.string().c_str());
                     return 1;
                 }
-                add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)"
-                                          : "decode (libjpeg + own Huffman, IDCT)",
+                add(2 * imgsz <= longSide ? "decode (libjpeg, reduced DCT)" : "decode (libjpeg + own stages)",
                     msSince(start));
             }
             const float sx = static_cast<float>(image.rgb.cols) / static_cast<float>(size->width);
@@ -350,7 +349,7 @@ int decodeSideBySide(const std::vector<train::Sample>& samples, int rounds) {
         }
     const double per = 1.0 / (static_cast<double>(jpegs.size()) * rounds);
     std::printf("%zu JPEGs, %d interleaved rounds; ms an image, file read included:\n", jpegs.size(), rounds);
-    std::printf("  decodeJpeg (Osprey's Huffman and IDCT)  %.3f\n", ms[0] * per);
+    std::printf("  decodeJpeg (Osprey's stages)           %.3f\n", ms[0] * per);
     std::printf("  libjpeg-turbo's own decoder            %.3f  (%.2fx decodeJpeg's time)\n", ms[1] * per,
                 ms[1] / ms[0]);
     std::printf("  cv::imread (BGR)                       %.3f  (%.2fx)\n", ms[2] * per, ms[2] / ms[0]);
