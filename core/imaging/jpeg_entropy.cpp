@@ -507,22 +507,28 @@ int decompressRows(j_decompress_ptr info, JSAMPIMAGE output) {
     return decompressRowsBody(info, output);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
 // The same compiled with BMI2's shifts (one instruction each, where a shift by a register is three): the
 // bit buffer's shifts are most of the decoder's work. Chosen where the CPU has them (Haswell, Zen on).
-[[gnu::target("bmi2")]] boolean decodeMcuBmi2(j_decompress_ptr info, JBLOCKROW* blocks) {
-    return decodeMcuBody<kNaturalOrder>(info, blocks);
-}
-
-[[gnu::target("bmi2")]] int decompressRowsBmi2(j_decompress_ptr info, JSAMPIMAGE output) {
-    return decompressRowsBody(info, output);
-}
-
+#if defined(__x86_64__) && defined(__GNUC__)
+#define OSPREY_BMI2 [[gnu::target("bmi2")]]
 bool hasBmi2() {
     static const bool has = __builtin_cpu_supports("bmi2");
     return has;
 }
+#else
+#define OSPREY_BMI2
+bool hasBmi2() {
+    return false;
+}
 #endif
+
+OSPREY_BMI2 boolean decodeMcuBmi2(j_decompress_ptr info, JBLOCKROW* blocks) {
+    return decodeMcuBody<kNaturalOrder>(info, blocks);
+}
+
+OSPREY_BMI2 int decompressRowsBmi2(j_decompress_ptr info, JSAMPIMAGE output) {
+    return decompressRowsBody(info, output);
+}
 
 } // namespace
 
@@ -560,11 +566,7 @@ bool installFastEntropy(j_decompress_ptr info) {
     state.mcusLeft = static_cast<long long>(info->MCUs_per_row) * info->MCU_rows_in_scan;
     state.gaveUp = false;
     info->client_data = &state;
-#if defined(__x86_64__) && defined(__GNUC__)
     info->entropy->decode_mcu = hasBmi2() ? decodeMcuBmi2 : decodeMcu;
-#else
-    info->entropy->decode_mcu = decodeMcu;
-#endif
     return true;
 }
 
@@ -598,11 +600,7 @@ bool installFastRows(j_decompress_ptr info) {
     if (b != info->blocks_in_MCU || base > static_cast<int>(rows.coefficients.size()))
         return false;
     rows.used = base;
-#if defined(__x86_64__) && defined(__GNUC__)
     info->coef->decompress_data = hasBmi2() ? decompressRowsBmi2 : decompressRows;
-#else
-    info->coef->decompress_data = decompressRows;
-#endif
     return true;
 }
 
