@@ -426,7 +426,7 @@ boolean decodeMcu(j_decompress_ptr info, JBLOCKROW* blocks) {
 // group of a block row): copied out of its group first.
 void transformBlock(j_decompress_ptr info, jpeg_component_info* component, const JCOEF* group, int lane,
                     JSAMPARRAY out, JDIMENSION column) {
-    alignas(16) JBLOCK block;
+    alignas(64) JBLOCK block;
     for (int r = 0; r < 8; ++r)
         std::memcpy(block + 8 * r, group + 32 * r + 8 * lane, 8 * sizeof(JCOEF));
     info->idct->inverse_DCT[component->component_index](info, component, block, out, column);
