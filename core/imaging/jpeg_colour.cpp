@@ -47,12 +47,17 @@ constexpr std::uint8_t interleavedByte(int outputByte) {
     return static_cast<std::uint8_t>(channel == 0 ? at : channel == 1 ? at + 8 : 64 + at);
 }
 
-template <int kFirst> OSPREY_COLOUR_TARGET inline __m512i interleaveIndex() {
-    alignas(64) std::uint8_t index[64];
+// The permutations for output bytes [first, first + 64) of 32 pixels (96 bytes), made once at compile time.
+struct alignas(64) InterleaveIndex {
+    std::uint8_t byte[64];
+};
+constexpr InterleaveIndex interleaveIndex(int first) {
+    InterleaveIndex index{};
     for (int j = 0; j < 64; ++j)
-        index[j] = kFirst + j < 96 ? interleavedByte(kFirst + j) : 0;
-    return _mm512_load_si512(index);
+        index.byte[j] = first + j < 96 ? interleavedByte(first + j) : 0;
+    return index;
 }
+constexpr InterleaveIndex kFirstBytes = interleaveIndex(0), kLastBytes = interleaveIndex(64);
 
 OSPREY_COLOUR_TARGET void convertAvx512(j_decompress_ptr info, JSAMPIMAGE input, JDIMENSION inputRow,
                                         JSAMPARRAY output, int rows) {
@@ -62,7 +67,7 @@ OSPREY_COLOUR_TARGET void convertAvx512(j_decompress_ptr info, JSAMPIMAGE input,
     const __m512i greenFactors = _mm512_set1_epi32(
         static_cast<int>(static_cast<std::uint32_t>(18734) << 16 | static_cast<std::uint16_t>(-22554)));
     const __m512i half = _mm512_set1_epi32(32768);
-    const __m512i first = interleaveIndex<0>(), second = interleaveIndex<64>();
+    const __m512i first = _mm512_load_si512(kFirstBytes.byte), second = _mm512_load_si512(kLastBytes.byte);
     for (int r = 0; r < rows; ++r, ++inputRow) {
         const JSAMPLE* luma = input[0][inputRow];
         const JSAMPLE* blueDifference = input[1][inputRow];
